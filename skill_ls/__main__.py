@@ -1,0 +1,3 @@
+from skill_ls.cli import main
+
+raise SystemExit(main())

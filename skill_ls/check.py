@@ -1,0 +1,292 @@
+"""Running the rules: which files are in scope, which runtimes see each file, and post-processing
+(suppressions, select/ignore, severity overrides, merging findings shared by several runtimes).
+
+`Checker` is used by the CLI for a whole run and by the server for one file at a time.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from skill_ls.config import Config, load_config
+from skill_ls.discovery import AGENT_FILE, SKILL_FILE, Environment
+from skill_ls.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, Document, Index, SkillDecl
+from skill_ls.model import Diagnostic, Severity
+from skill_ls.resolve import resolve_name
+from skill_ls.rules import Reporter, rules_for_scope
+from skill_ls.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
+from skill_ls.runtimes import RUNTIMES
+
+_FILE_SUPPRESS = re.compile(r"<!--\s*skill-ls:\s*disable=([A-Za-z0-9_,\s]+?)\s*-->")
+OPENAI_YAML = "openai.yaml"
+WANTED = frozenset({SKILL_FILE, SKILL_FILE_LOWER, AGENT_FILE, MCP_FILE, META_FILE, OPENAI_YAML})
+RUNTIME_ORDER = {rid: i for i, rid in enumerate(RUNTIMES)}
+
+
+class UsageError(Exception):
+    """A problem with how skill-ls was invoked (exit status 2)."""
+
+
+@dataclass
+class CheckOptions:
+    paths: list[str] = field(default_factory=list)
+    workspace: str | None = None
+    runtimes: list[str] = field(default_factory=list)
+    config: str | None = None
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    no_user_roots: bool = False
+
+
+@dataclass
+class CheckResult:
+    diagnostics: list[Diagnostic]
+    files_checked: int
+    index: Index
+    documents: dict[str, Document]
+
+
+def choose_workspace(paths: list[str], workspace: str | None) -> str:
+    """SPEC §8: --workspace, else the single directory PATH, else the current directory."""
+    if workspace:
+        return os.path.abspath(workspace)
+    if len(paths) == 1 and os.path.isdir(paths[0]):
+        return os.path.abspath(paths[0])
+    return os.path.abspath(os.getcwd())
+
+
+def prepare_config(workspace: str, opts: CheckOptions) -> Config:
+    from pathlib import Path
+
+    from skill_ls.config import RUNTIME_IDS, ConfigError
+
+    config = load_config(Path(workspace), Path(opts.config) if opts.config else None)
+    if opts.runtimes:
+        for r in opts.runtimes:
+            if r != "auto" and r not in RUNTIME_IDS:
+                raise UsageError(f"unknown runtime '{r}' (known: auto, {', '.join(RUNTIME_IDS)})")
+        config.runtimes = tuple(opts.runtimes)
+    if opts.no_user_roots:
+        config.no_user_roots = True
+    try:
+        from skill_ls.config import _convert
+
+        if opts.select:
+            config.select = _convert("codes", opts.select, "--select", Path(workspace))
+        if opts.ignore:
+            config.ignore = tuple(config.ignore) + _convert("codes", opts.ignore, "--ignore", Path(workspace))
+    except ConfigError as exc:
+        raise UsageError(str(exc).split(": ", 1)[-1]) from None
+    return config
+
+
+def build_index(workspace: str, config: Config, environ: dict | None = None) -> Index:
+    env = Environment.from_environ(environ, config)
+    return Index(workspace, env, config).build()
+
+
+def run_check(opts: CheckOptions, environ: dict | None = None) -> CheckResult:
+    for p in opts.paths:
+        if not os.path.exists(p):
+            raise UsageError(f"path does not exist: {p}")
+    workspace = choose_workspace(opts.paths, opts.workspace)
+    config = prepare_config(workspace, opts)
+    index = build_index(workspace, config, environ)
+    checker = Checker(index)
+    scope = [os.path.abspath(p) for p in opts.paths] or [workspace]
+    files = checker.files_in_scope(scope)
+    diagnostics = checker.check_files(files)
+    return CheckResult(diagnostics, len(files), index, {f: index.store.get(f) for f in files
+                                                       if os.path.basename(f) in (SKILL_FILE, SKILL_FILE_LOWER)})
+
+
+class Checker:
+    def __init__(self, index: Index):
+        self.index = index
+        self.config = index.config
+        self._file_rules = rules_for_scope("file")
+        self._runtime_rules = rules_for_scope("runtime")
+        self._resolution_rules = rules_for_scope("resolution")
+        self._agent_rules = rules_for_scope("agent")
+        self._sidecar_rules = rules_for_scope("sidecar")
+
+    # -- scope ---------------------------------------------------------------------------------
+    def files_in_scope(self, scope: list[str]) -> list[str]:
+        """Every checkable file under the given paths (files given directly count too)."""
+        out: set[str] = set()
+        for path in scope:
+            if os.path.isfile(path):
+                out.add(path)
+                continue
+            result = self.index.walker.walk(path, WANTED)
+            for name, found in result.files.items():
+                for f in found:
+                    if name == OPENAI_YAML and os.path.basename(os.path.dirname(f.path)) != "agents":
+                        continue
+                    out.add(f.path)
+        for agent in self.index.agents:
+            if any(_under(agent.path, p) for p in scope):
+                out.add(agent.path)
+        for decls in self.index.decls.values():
+            for d in decls:
+                if d.path and any(_under(d.path, p) for p in scope):
+                    out.add(d.path)
+        return sorted(out)
+
+    # -- running -------------------------------------------------------------------------------
+    def check_files(self, files: list[str]) -> list[Diagnostic]:
+        raw: list[Diagnostic] = []
+        wanted = set(files)
+        by_path: dict[str, list[SkillDecl]] = {}
+        for rid, decls in self.index.decls.items():
+            for d in decls:
+                if d.path in wanted:
+                    by_path.setdefault(d.path, []).append(d)
+        agents_by_path = {a.path: a for a in self.index.agents}
+        for path in files:
+            base = os.path.basename(path)
+            if base in (SKILL_FILE, SKILL_FILE_LOWER) and path not in agents_by_path:
+                raw.extend(self.check_skill_file(path, by_path.get(path, [])))
+            elif path in agents_by_path or base == AGENT_FILE:
+                raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
+            elif base in (MCP_FILE, META_FILE, OPENAI_YAML):
+                raw.extend(self.check_sidecar(path))
+        raw.extend(self.check_resolution(wanted))
+        return self.finish(raw)
+
+    def check_skill_file(self, path: str, decls: list[SkillDecl]) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        doc = self.index.store.get(path)
+        if doc.read_error:
+            rep = Reporter(path, None, out, "SK003", Severity.ERROR)
+            from skill_ls.model import Span
+
+            rep.report(Span(0, 0, 0, 0), f"{doc.read_error}; the skill cannot be checked or loaded")
+            return out
+        rep = Reporter(path, None, out)
+        fctx = FileContext(doc, self.index, self.config, rep)
+        for r in self._file_rules:
+            rep.code, rep.severity = r.code, r.severity
+            r.func(fctx)
+        if not decls:
+            # A skill under no runtime root: the Agent Skills standard's base rules.
+            decls = [SkillDecl(path, "agentskills", None, "standalone", doc.dir_name, doc=doc)]
+        for decl in decls:
+            runtime = RUNTIMES[decl.runtime]
+            rrep = Reporter(path, runtime.id, out)
+            rctx = RuntimeContext(doc, self.index, self.config, rrep, runtime, decl)
+            for r in self._runtime_rules:
+                rrep.code, rrep.severity = r.code, r.severity
+                r.func(rctx)
+        return out
+
+    def check_resolution(self, wanted: set[str]) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        for rid, table in self.index.by_name.items():
+            for name, decls in table.items():
+                if not any(d.path in wanted for d in decls):
+                    continue
+                res = resolve_name(self.index, rid, name)
+                self._run_resolution(res, [d for d in res.entries if d.path in wanted], out)
+                for agent in sorted({d.agent for d in decls if d.agent}):
+                    ares = resolve_name(self.index, rid, name, agent)
+                    self._run_resolution(ares, [d for d in ares.entries if d.path in wanted], out)
+        return out
+
+    def _run_resolution(self, res, decls: list[SkillDecl], out: list[Diagnostic]) -> None:
+        for decl in decls:
+            if decl.builtin:
+                continue
+            rep = Reporter(decl.path, decl.runtime, out)
+            ctx = ResolutionContext(res, decl, self.index, self.config, rep)
+            for r in self._resolution_rules:
+                rep.code, rep.severity = r.code, r.severity
+                r.func(ctx)
+
+    def check_agent_file(self, path: str, agent: AgentDecl | None) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        if agent is None:
+            doc = self.index.store.get(path, agent=True)
+            name = os.path.basename(os.path.dirname(path))
+            agent = AgentDecl(path, "agh", name, "standalone", doc)
+        rep = Reporter(path, agent.family, out)
+        ctx = AgentContext(agent, self.index, self.config, rep)
+        for r in self._agent_rules:
+            rep.code, rep.severity = r.code, r.severity
+            r.func(ctx)
+        return out
+
+    def check_sidecar(self, path: str) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        base = os.path.basename(path)
+        kind = {MCP_FILE: "mcp", META_FILE: "meta", OPENAI_YAML: "openai"}[base]
+        skill_dir = os.path.dirname(path) if kind != "openai" else os.path.dirname(os.path.dirname(path))
+        skill_md = os.path.join(skill_dir, SKILL_FILE)
+        rep = Reporter(path, None, out)
+        ctx = SidecarContext(path, kind, skill_md if os.path.isfile(skill_md) else None, self.index, self.config, rep)
+        for r in self._sidecar_rules:
+            rep.code, rep.severity = r.code, r.severity
+            r.func(ctx)
+        return out
+
+    # -- post-processing -------------------------------------------------------------------------
+    def finish(self, raw: list[Diagnostic]) -> list[Diagnostic]:
+        return finish_diagnostics(raw, self.config, self.index.store)
+
+
+def finish_diagnostics(raw: list[Diagnostic], config: Config, store) -> list[Diagnostic]:
+    merged: dict[tuple, Diagnostic] = {}
+    for d in raw:
+        key = d.identity()
+        prev = merged.get(key)
+        if prev is None:
+            merged[key] = d
+        elif d.runtime and prev.runtime and d.runtime not in prev.runtime.split(","):
+            names = sorted(set(prev.runtime.split(",")) | {d.runtime}, key=lambda r: RUNTIME_ORDER.get(r, 99))
+            prev.runtime = ",".join(names)
+    suppress_cache: dict[str, frozenset[str]] = {}
+    out = []
+    for d in merged.values():
+        if not _selected(d.code, config):
+            continue
+        if _suppressed(d, store, suppress_cache):
+            continue
+        override = config.severity.get(d.code)
+        if override is not None:
+            d.severity = override
+        out.append(d)
+    out.sort(key=lambda d: (d.path, d.span.start_line, d.span.start_col, d.code, d.runtime or ""))
+    return out
+
+
+def _selected(code: str, config: Config) -> bool:
+    if config.select and not any(code.startswith(p) for p in config.select):
+        return False
+    return not any(code.startswith(p) for p in config.ignore)
+
+
+def _suppressed(d: Diagnostic, store, cache: dict[str, frozenset[str]]) -> bool:
+    codes = cache.get(d.path)
+    doc = None
+    if codes is None:
+        codes = frozenset()
+        if os.path.basename(d.path).lower().endswith(".md"):
+            doc = store.peek(d.path)
+            if "skill-ls" in doc.src.text:
+                codes = frozenset(c.strip().upper() for m in _FILE_SUPPRESS.finditer(doc.src.text)
+                                  for c in m.group(1).split(",") if c.strip())
+        cache[d.path] = codes
+    if d.code in codes or "ALL" in codes:
+        return True
+    if os.path.basename(d.path).lower().endswith(".md"):
+        doc = doc or store.peek(d.path)
+        if doc.fm is not None:
+            line_codes = doc.fm.suppressed_lines.get(d.span.start_line)
+            if line_codes and (d.code in line_codes or "ALL" in line_codes):
+                return True
+    return False
+
+
+def _under(path: str, base: str) -> bool:
+    return path == base or path.startswith(base.rstrip(os.sep) + os.sep)

@@ -1,0 +1,237 @@
+"""The `skill-ls` command line (SPEC §6.1). Usage and configuration errors: one line on stderr, exit 2."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from skill_ls import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse's default prints usage twice-over; keep it one line + exit 2
+        self.exit(EXIT_USAGE, f"skill-ls: error: {message}\n")
+
+
+def _common(p: argparse.ArgumentParser, *, agent: bool = True) -> None:
+    p.add_argument("--workspace", metavar="DIR", help="workspace directory (default: see SPEC §8)")
+    p.add_argument("--runtime", action="append", default=[], metavar="R",
+                   help="runtime to use (repeatable; default: auto-detect)")
+    p.add_argument("--config", metavar="FILE", help="configuration file (default: .skill-ls.toml or pyproject.toml)")
+    p.add_argument("--no-user-roots", action="store_true", help="ignore roots under $HOME and system roots (CI)")
+    if agent:
+        p.add_argument("--agent", metavar="NAME", help="resolve for one agent (agent-local skills, tombstones)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="skill-ls", description="Language server and checker for Agent Skills and agent definitions.")
+    parser.add_argument("--version", action="version", version=f"skill-ls {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    check = sub.add_parser("check", help="index, resolve and print diagnostics")
+    check.add_argument("paths", nargs="*", metavar="PATH")
+    check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    check.add_argument("--strict", action="store_true", help="warnings fail the check too")
+    check.add_argument("--select", action="append", default=[], metavar="CODES", help="only these codes/prefixes")
+    check.add_argument("--ignore", action="append", default=[], metavar="CODES", help="skip these codes/prefixes")
+    _common(check, agent=False)
+
+    where = sub.add_parser("where", help="every declaration of a skill name, winner first")
+    where.add_argument("name")
+    where.add_argument("--format", choices=("text", "json"), default="text")
+    _common(where)
+
+    lst = sub.add_parser("list", help="the effective set: name, tier, runtime, path")
+    lst.add_argument("--format", choices=("text", "json"), default="text")
+    _common(lst)
+
+    sub.add_parser("rules", help="list the rule catalogue").add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text")
+    explain = sub.add_parser("explain", help="explain one rule")
+    explain.add_argument("code")
+
+    serve = sub.add_parser("serve", help="run the language server on stdio")
+    serve.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    handler = _HANDLERS[args.command]
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the interpreter's flush at exit
+        except OSError:
+            pass
+        return EXIT_OK
+    except _KnownError as exc:
+        print(f"skill-ls: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+class _KnownError(Exception):
+    pass
+
+
+def _guard(func):
+    """Turn configuration/usage problems into one-line errors (exit 2)."""
+    from skill_ls.check import UsageError
+    from skill_ls.config import ConfigError
+
+    def wrapper(args):
+        try:
+            return func(args)
+        except (UsageError, ConfigError) as exc:
+            raise _KnownError(str(exc)) from None
+
+    return wrapper
+
+
+def _check(args) -> int:
+    from skill_ls.check import CheckOptions, run_check
+    from skill_ls.output import format_github, format_json, format_sarif, format_text
+    from skill_ls.model import Severity
+
+    opts = CheckOptions(paths=args.paths, workspace=args.workspace, runtimes=args.runtime, config=args.config,
+                        select=args.select, ignore=args.ignore, no_user_roots=args.no_user_roots)
+    result = run_check(opts)
+    diags = result.diagnostics
+    store = result.index.store
+    if args.format == "json":
+        text = format_json(diags, result.files_checked, store)
+    elif args.format == "sarif":
+        text = format_sarif(diags, store)
+    elif args.format == "github":
+        text = format_github(diags)
+    else:
+        text = format_text(diags, result.files_checked)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    worst = min((d.severity for d in diags), default=None)
+    if worst is None:
+        return EXIT_OK
+    if worst == Severity.ERROR or (args.strict and worst == Severity.WARNING):
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def open_index(args):
+    """Index for `where`/`list`/`catalog`: workspace, configuration, runtime choice (SPEC §8)."""
+    from skill_ls.check import CheckOptions, UsageError, build_index, choose_workspace, prepare_config
+    from skill_ls.runtimes import default_runtime
+
+    if args.workspace and not os.path.isdir(args.workspace):
+        raise UsageError(f"workspace is not a directory: {args.workspace}")
+    workspace = choose_workspace([], args.workspace)
+    opts = CheckOptions(workspace=workspace, runtimes=args.runtime, config=args.config,
+                        no_user_roots=args.no_user_roots)
+    config = prepare_config(workspace, opts)
+    index = build_index(workspace, config)
+    if len(args.runtime) > 1:
+        raise UsageError("give at most one --runtime for this command")
+    runtime = args.runtime[0] if args.runtime else default_runtime(index.active)
+    if runtime == "auto":
+        runtime = default_runtime(index.active)
+    agent = getattr(args, "agent", None)
+    if agent and index.agent(agent) is None:
+        raise UsageError(f"no agent named '{agent}' in {index.workspace}")
+    return index, runtime, agent
+
+
+def _where(args) -> int:
+    from skill_ls.resolve import where
+
+    index, runtime, agent = open_index(args)
+    obj = where(index, runtime, args.name, agent)
+    if args.format == "json":
+        print(json.dumps(obj, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    if not obj["entries"]:
+        print(f"{args.name}: not declared in any {runtime} root", file=sys.stderr)
+        return EXIT_FINDINGS
+    for e in obj["entries"]:
+        state = "winner" if e["resolved_to_winner"] else ("blocked" if e["blocked"] else
+                                                           "not discovered" if e.get("not_discovered") else "shadowed")
+        extra = f" ({e['reason']})" if e.get("reason") else (f" ({e['not_discovered']})" if e.get("not_discovered") else "")
+        print(f"{state:<15} {e['tier']:<12} {e['path']}{extra}")
+    return EXIT_OK
+
+
+def _list(args) -> int:
+    from skill_ls.resolve import effective_names
+
+    index, runtime, agent = open_index(args)
+    disabled = set(index.config.agh_disabled) if runtime == "agh" else set()
+    rows = []
+    for res in effective_names(index, runtime, agent):
+        for d in res.loaded:
+            if d.builtin:
+                continue
+            rows.append({"name": res.name, "tier": d.tier, "runtime": runtime, "path": d.path,
+                         "disabled": res.name in disabled})
+    if args.format == "json":
+        print(json.dumps({"runtime": runtime, "agent": agent, "skills": rows}, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    for r in rows:
+        flag = "  disabled" if r["disabled"] else ""
+        print(f"{r['name']}\t{r['tier']}\t{r['runtime']}\t{r['path']}{flag}")
+    return EXIT_OK
+
+
+def _rules(args) -> int:
+    from skill_ls.rules import all_rules
+
+    rules = all_rules()
+    if args.format == "json":
+        print(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity.label, "family": r.family,
+                           "summary": r.summary} for r in rules.values()], indent=2))
+    elif args.format == "markdown":
+        print("| code | default | name | what it reports |\n|---|---|---|---|")
+        for r in rules.values():
+            print(f"| {r.code} | {r.severity.label} | {r.name} | {r.summary} |")
+    else:
+        for r in rules.values():
+            print(f"{r.code}  {r.severity.label:<11} {r.summary}")
+    return EXIT_OK
+
+
+def _explain(args) -> int:
+    from skill_ls.rules import all_rules
+
+    rule = all_rules().get(args.code.upper())
+    if rule is None:
+        raise _KnownError(f"unknown rule code '{args.code}' (see 'skill-ls rules')")
+    print(f"{rule.code} ({rule.name}) — default severity: {rule.severity.label}\n")
+    print(rule.doc)
+    return EXIT_OK
+
+
+def _serve(args) -> int:
+    from skill_ls.server import run_server
+
+    return run_server(tcp_port=args.tcp)
+
+
+def serve_main() -> int:
+    return main(["serve", *sys.argv[1:]])
+
+
+_HANDLERS = {
+    "check": _guard(_check),
+    "where": _guard(_where),
+    "list": _guard(_list),
+    "rules": _rules,
+    "explain": _explain,
+    "serve": _serve,
+}

@@ -1,0 +1,268 @@
+"""Configuration (SPEC §6.2): `.skill-ls.toml`, `[tool.skill-ls]` in pyproject.toml, and the same keys
+in camelCase from the language client. A bad configuration raises `ConfigError` with a message that
+names the file and the problem; callers decide whether that is exit 2 (CLI) or a diagnostic (server).
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skill_ls.model import Severity
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as tomllib  # type: ignore[no-redef]
+
+CONFIG_FILE = ".skill-ls.toml"
+RUNTIME_IDS = ("agh", "agentskills", "amp", "claude-code", "codex", "agentcy", "workspace-agents")
+DRAFT_SEVERITIES = ("error", "warning", "ignore")
+
+
+class ConfigError(Exception):
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        super().__init__(message)
+        self.path = path
+        self.line = line
+
+    def __str__(self) -> str:
+        where = f"{self.path}: " if self.path else ""
+        return f"{where}{self.args[0]}"
+
+
+@dataclass(frozen=True)
+class ExtraRoot:
+    path: Path
+    runtime: str
+    tier: str | None
+
+
+@dataclass
+class Config:
+    runtimes: tuple[str, ...] = ("auto",)
+    roots: tuple[ExtraRoot, ...] = ()
+    exclude: tuple[str, ...] = ()
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: dict[str, Severity] = field(default_factory=dict)
+    no_user_roots: bool = False
+    agh_home: Path | None = None
+    agh_bundled_roots: tuple[Path, ...] = ()
+    agh_additional_roots: tuple[Path, ...] = ()
+    agh_disabled: tuple[str, ...] = ()
+    agh_draft_fields: str = "warning"
+    amp_skills_path: tuple[Path, ...] = ()
+    claude_enterprise_roots: tuple[Path, ...] = ()
+    agentcy_max_prompt_chars: int = 16_000
+    source: str | None = None  # the file the configuration came from
+
+    def runtime_named(self, runtime: str) -> bool:
+        return runtime in self.runtimes
+
+
+# (section, key) -> (attribute, kind). kind: str | bool | int | paths | strs | runtimes | draft
+_SCHEMA: dict[tuple[str, str], tuple[str, str]] = {
+    ("", "runtimes"): ("runtimes", "runtimes"),
+    ("", "exclude"): ("exclude", "strs"),
+    ("", "no_user_roots"): ("no_user_roots", "bool"),
+    ("rules", "select"): ("select", "codes"),
+    ("rules", "ignore"): ("ignore", "codes"),
+    ("agh", "home"): ("agh_home", "path"),
+    ("agh", "bundled_roots"): ("agh_bundled_roots", "paths"),
+    ("agh", "additional_roots"): ("agh_additional_roots", "paths"),
+    ("agh", "disabled"): ("agh_disabled", "strs"),
+    ("agh", "draft_fields"): ("agh_draft_fields", "draft"),
+    ("amp", "skills_path"): ("amp_skills_path", "paths"),
+    ("claude-code", "enterprise_roots"): ("claude_enterprise_roots", "paths"),
+    ("agentcy", "max_prompt_chars"): ("agentcy_max_prompt_chars", "int"),
+}
+_SECTIONS = {"rules", "agh", "amp", "claude-code", "agentcy", "roots", "codex", "agentskills", "workspace-agents"}
+_CODE = re.compile(r"^[A-Z]{1,3}[0-9]{0,3}$")
+
+
+def _camel_to_snake(key: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), key)
+
+
+def _as_list(value: Any, what: str) -> list:
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list):
+        raise ConfigError(f"'{what}' must be a list")
+    return value
+
+
+def _convert(kind: str, value: Any, what: str, base: Path) -> Any:
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ConfigError(f"'{what}' must be true or false")
+        return value
+    if kind == "int":
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise ConfigError(f"'{what}' must be a positive integer")
+        return value
+    if kind == "path":
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"'{what}' must be a path string")
+        return _path(value, base)
+    if kind == "draft":
+        if value not in DRAFT_SEVERITIES:
+            raise ConfigError(f"'{what}' must be one of {', '.join(DRAFT_SEVERITIES)}")
+        return value
+    items = _as_list(value, what)
+    if not all(isinstance(v, str) for v in items):
+        raise ConfigError(f"'{what}' must be a list of strings")
+    if kind == "paths":
+        return tuple(_path(v, base) for v in items)
+    if kind == "runtimes":
+        for v in items:
+            if v != "auto" and v not in RUNTIME_IDS:
+                raise ConfigError(f"unknown runtime '{v}' in '{what}' (known: auto, {', '.join(RUNTIME_IDS)})")
+        return tuple(items) or ("auto",)
+    if kind == "codes":
+        codes = tuple(c.strip().upper() for v in items for c in v.split(",") if c.strip())
+        for c in codes:
+            if not _CODE.match(c):
+                raise ConfigError(f"'{c}' in '{what}' is not a rule code or prefix")
+        return codes
+    return tuple(items)
+
+
+def _path(value: str, base: Path) -> Path:
+    p = Path(os.path.expanduser(value)) if value.startswith("~") else Path(value)
+    return p if p.is_absolute() else (base / p)
+
+
+def config_from_mapping(data: dict, *, base: Path, source: str | None = None, camel: bool = False) -> Config:
+    """Build a Config from a TOML table or an LSP settings object (camelCase when `camel`)."""
+    cfg = Config(source=source)
+    if not isinstance(data, dict):
+        raise ConfigError("configuration must be a table", source)
+    try:
+        _apply(cfg, data, base, camel)
+    except ConfigError as exc:
+        exc.path = exc.path or source
+        raise
+    return cfg
+
+
+def _apply(cfg: Config, data: dict, base: Path, camel: bool) -> None:
+    norm = (lambda k: _camel_to_snake(k)) if camel else (lambda k: k)
+    for raw_key, value in data.items():
+        key = norm(raw_key)
+        if camel and key == "claude_code":
+            key = "claude-code"
+        if key in ("roots",):
+            cfg.roots = tuple(_extra_root(r, base) for r in _as_list(value, "roots"))
+            continue
+        if key in _SECTIONS and isinstance(value, dict):
+            for raw_sub, sub in value.items():
+                sk = norm(raw_sub)
+                if key == "rules" and sk == "severity":
+                    cfg.severity = _severities(sub)
+                    continue
+                if key == "agentcy" and sk == "roots":
+                    extra = tuple(ExtraRoot(p, "agentcy", "configured") for p in _convert("paths", sub, "agentcy.roots", base))
+                    cfg.roots = cfg.roots + extra
+                    continue
+                spec = _SCHEMA.get((key, sk))
+                if spec is None:
+                    raise ConfigError(f"unknown key '{raw_sub}' in [{raw_key}]")
+                setattr(cfg, spec[0], _convert(spec[1], sub, f"{key}.{sk}", base))
+            continue
+        spec = _SCHEMA.get(("", key))
+        if spec is None:
+            if camel and key in ("server", "trace"):
+                continue  # editor-only settings
+            raise ConfigError(f"unknown key '{raw_key}'")
+        setattr(cfg, spec[0], _convert(spec[1], value, key, base))
+
+
+def _extra_root(item: Any, base: Path) -> ExtraRoot:
+    if not isinstance(item, dict):
+        raise ConfigError("each [[roots]] entry must be a table with 'path' and 'runtime'")
+    unknown = set(item) - {"path", "runtime", "tier"}
+    if unknown:
+        raise ConfigError(f"unknown key '{sorted(unknown)[0]}' in [[roots]]")
+    path, runtime, tier = item.get("path"), item.get("runtime", "agentskills"), item.get("tier")
+    if not isinstance(path, str) or not path:
+        raise ConfigError("[[roots]] entry needs a 'path' string")
+    if runtime not in RUNTIME_IDS:
+        raise ConfigError(f"[[roots]] entry names unknown runtime '{runtime}'")
+    if tier is not None and not isinstance(tier, str):
+        raise ConfigError("[[roots]] 'tier' must be a string")
+    from skill_ls.runtimes import RUNTIMES  # local: runtimes imports config's constants
+
+    if tier is not None and tier not in RUNTIMES[runtime].tier_names():
+        raise ConfigError(f"[[roots]] tier '{tier}' is not a tier of {runtime} "
+                          f"(tiers: {', '.join(RUNTIMES[runtime].tier_names())})")
+    return ExtraRoot(_path(path, base), runtime, tier)
+
+
+def _severities(value: Any) -> dict[str, Severity]:
+    if not isinstance(value, dict):
+        raise ConfigError("'rules.severity' must be a table of CODE = severity")
+    out = {}
+    for code, sev in value.items():
+        if not isinstance(sev, str):
+            raise ConfigError(f"severity of {code} must be a string")
+        try:
+            out[code.upper()] = Severity.parse(sev)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    return out
+
+
+def find_config_file(workspace: Path) -> Path | None:
+    candidate = workspace / CONFIG_FILE
+    if candidate.is_file():
+        return candidate
+    pyproject = workspace / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8", errors="replace"))
+        except (tomllib.TOMLDecodeError, OSError):
+            return None  # a broken pyproject is not ours to report
+        if isinstance(data.get("tool"), dict) and "skill-ls" in data["tool"]:
+            return pyproject
+    return None
+
+
+def load_config_file(path: Path) -> Config:
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read configuration: {exc}", str(path)) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"invalid TOML: {exc}", str(path)) from None
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("skill-ls", {})
+    return config_from_mapping(data, base=path.parent, source=str(path))
+
+
+def load_config(workspace: Path, explicit: Path | None = None) -> Config:
+    if explicit is not None:
+        if not explicit.is_file():
+            raise ConfigError("configuration file not found", str(explicit))
+        return load_config_file(explicit)
+    found = find_config_file(workspace)
+    return load_config_file(found) if found else Config()
+
+
+def merge_client_settings(base: Config, settings: dict | None, workspace: Path) -> Config:
+    """Overlay camelCase client settings (LSP) on a file configuration: client keys win."""
+    if not settings:
+        return base
+    overlay = config_from_mapping(settings, base=workspace, source="client settings", camel=True)
+    merged = Config(**{k: getattr(base, k) for k in base.__dataclass_fields__})
+    defaults = Config()
+    for name in base.__dataclass_fields__:
+        value = getattr(overlay, name)
+        if name != "source" and value != getattr(defaults, name):
+            setattr(merged, name, value)
+    return merged

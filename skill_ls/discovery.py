@@ -1,0 +1,260 @@
+"""Where runtimes look: expanding root templates for a workspace and walking directories safely.
+
+Walking never raises: unreadable directories, symlink loops, symlinks leaving the root, FIFOs and
+device files are skipped and recorded in `WalkResult.skipped` with a reason.
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from dataclasses import dataclass, field
+
+from skill_ls.config import Config
+from skill_ls.runtimes import RUNTIMES, RootSpec, Runtime
+
+NEVER_ENTER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
+SKILL_FILE = "SKILL.md"
+AGENT_FILE = "AGENT.md"
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The process environment that decides root locations (SPEC §6.1)."""
+
+    home: str | None
+    agh_home: str | None
+    codex_home: str | None
+    amp_toolbox: str | None
+
+    @classmethod
+    def from_environ(cls, environ: dict | None = None, config: Config | None = None) -> "Environment":
+        env = os.environ if environ is None else environ
+        home = env.get("HOME") or None
+        agh_home = str(config.agh_home) if config and config.agh_home else env.get("AGH_HOME") or (
+            os.path.join(home, ".agh") if home else None)
+        codex_home = env.get("CODEX_HOME") or (os.path.join(home, ".codex") if home else None)
+        amp_toolbox = env.get("AMP_TOOLBOX") or (os.path.join(home, ".config", "amp", "tools") if home else None)
+        return cls(home, agh_home, codex_home, amp_toolbox)
+
+
+@dataclass(frozen=True)
+class RootDir:
+    path: str
+    runtime: str
+    tier: str
+    subrank: int = 0  # order among the expanded dirs of an ordered RootSpec (0 wins)
+    origin: str = "workspace"
+    agent: str | None = None  # agent_local roots belong to one agent
+
+    @property
+    def runtime_def(self) -> Runtime:
+        return RUNTIMES[self.runtime]
+
+
+def find_repo_root(workspace: str) -> str:
+    cur = workspace
+    while True:
+        if os.path.exists(os.path.join(cur, ".git")):
+            return cur
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return workspace
+        cur = parent
+
+
+def _expand(template: str, workspace: str, env: Environment, config: Config) -> list[str]:
+    head, _, rest = template.partition("}")
+    key = head.lstrip("{")
+    rest = rest.lstrip("/")
+    if not template.startswith("{"):
+        return [template]
+    bases: list[str]
+    if key == "workspace":
+        bases = [workspace]
+    elif key in ("home", "agh_home", "codex_home", "amp_toolbox"):
+        value = getattr(env, key)
+        bases = [value] if value else []
+    elif key == "ancestors":
+        repo = find_repo_root(workspace)
+        bases, cur = [], workspace
+        while True:
+            bases.append(cur)
+            if cur == repo:
+                break
+            parent = os.path.dirname(cur)
+            if parent == cur:
+                break
+            cur = parent
+    elif key == "repo_chain":
+        bases = list(reversed(_expand("{ancestors}", workspace, env, config)))
+    elif key.startswith("config:"):
+        bases = [str(p) for p in getattr(config, key.split(":", 1)[1])]
+    else:  # pragma: no cover - a template typo in runtimes.py
+        raise ValueError(f"unknown root placeholder {key}")
+    return [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
+
+
+def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Config) -> list[RootDir]:
+    roots: list[RootDir] = []
+    for spec in runtime.roots:
+        if config.no_user_roots and spec.origin in ("user", "system"):
+            continue
+        for i, path in enumerate(_expand(spec.template, workspace, env, config)):
+            roots.append(RootDir(path, runtime.id, spec.tier, i if spec.ordered else 0, spec.origin))
+    for extra in config.roots:
+        if extra.runtime == runtime.id:
+            tier = extra.tier or _default_extra_tier(runtime)
+            roots.append(RootDir(os.path.normpath(str(extra.path)), runtime.id, tier, 0, "config"))
+    return roots
+
+
+def _default_extra_tier(runtime: Runtime) -> str:
+    return {"agh": "additional", "amp": "skills_path", "claude-code": "project", "codex": "repo"}.get(
+        runtime.id, runtime.tiers[-1] if runtime.id != "agentcy" else "configured")
+
+
+def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[str, list[RootDir]]:
+    """Runtime id -> its roots, for every runtime that is active (SPEC §3 intro)."""
+    out: dict[str, list[RootDir]] = {}
+    auto = "auto" in config.runtimes
+    for rid, runtime in RUNTIMES.items():
+        roots = runtime_roots(runtime, workspace, env, config)
+        if rid in config.runtimes:
+            out[rid] = roots
+        elif auto and not runtime.active_by_config_only and any(os.path.isdir(r.path) for r in roots):
+            out[rid] = roots
+        elif auto and runtime.active_by_config_only and roots:
+            out[rid] = roots
+    if auto and "agh" not in out and _agh_agents_exist(workspace, env, config):
+        out["agh"] = runtime_roots(RUNTIMES["agh"], workspace, env, config)
+    return out
+
+
+def _agh_agents_exist(workspace: str, env: Environment, config: Config) -> bool:
+    dirs = [os.path.join(workspace, ".agh", "agents")]
+    if env.agh_home and not config.no_user_roots:
+        dirs.append(os.path.join(env.agh_home, "agents"))
+    return any(os.path.isdir(d) for d in dirs)
+
+
+@dataclass(slots=True)
+class Found:
+    path: str
+    depth: int  # SKILL.md directly in a child directory of the root is depth 1
+
+
+@dataclass
+class WalkResult:
+    files: dict[str, list[Found]] = field(default_factory=dict)  # file name -> found
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+
+
+class Excluder:
+    def __init__(self, patterns: tuple[str, ...], base: str):
+        self.patterns = patterns
+        self.base = base
+
+    def __call__(self, path: str) -> bool:
+        if not self.patterns:
+            return False
+        rel = os.path.relpath(path, self.base) if path.startswith(self.base) else path
+        for pat in self.patterns:
+            if fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(path, pat) or fnmatch.fnmatch(rel + "/", pat):
+                return True
+            if pat.endswith("/**") and (rel == pat[:-3] or rel.startswith(pat[:-2])):
+                return True
+        return False
+
+
+class Walker:
+    """Walks directory trees once, caching listings so overlapping roots cost nothing extra."""
+
+    def __init__(self, excluder: Excluder | None = None):
+        self._listing: dict[str, tuple[list[tuple[str, str, bool]], str | None] | None] = {}
+        self.excluder = excluder or Excluder((), "")
+
+    def listdir(self, path: str) -> tuple[list[tuple[str, str, bool]], str | None]:
+        """(entries, error): entries are (name, full path, is_dir) for dirs and regular files."""
+        cached = self._listing.get(path)
+        if cached is not None:
+            return cached
+        entries: list[tuple[str, str, bool]] = []
+        error = None
+        try:
+            with os.scandir(path) as it:
+                for e in it:
+                    try:
+                        if e.is_dir():
+                            entries.append((e.name, e.path, True))
+                        elif e.is_file():
+                            entries.append((e.name, e.path, False))
+                        elif os.path.exists(e.path):  # FIFO, socket, device: walk() reports it
+                            entries.append((e.name, e.path, False))
+                    except OSError:
+                        continue
+        except OSError as exc:
+            error = exc.strerror or str(exc)
+        entries.sort()
+        result = (entries, error)
+        self._listing[path] = result
+        return result
+
+    def walk(self, root: str, wanted: frozenset[str], max_depth: int = 64) -> WalkResult:
+        """Find files named in `wanted` below `root`, recording each one's depth.
+
+        Runtime scan limits are applied by the caller (so what lies beyond them can be reported).
+        Symlinked directories are followed only while they stay inside the root's real path."""
+        result = WalkResult()
+        try:
+            real_root = os.path.realpath(root)
+        except (OSError, ValueError):
+            return result
+        if not os.path.isdir(root):
+            return result
+        seen: set[str] = {real_root}
+        stack: list[tuple[str, int]] = [(root, 0)]
+        while stack:
+            directory, depth = stack.pop()
+            entries, error = self.listdir(directory)
+            if error:
+                result.skipped.append((directory, f"cannot read directory: {error}"))
+                continue
+            subdirs = []
+            for name, full, is_dir in entries:
+                if is_dir:
+                    if name in NEVER_ENTER or self.excluder(full):
+                        continue
+                    if depth + 1 <= max_depth:
+                        subdirs.append((full, depth + 1))
+                elif name in wanted:
+                    if self.excluder(full):
+                        continue
+                    if _is_special(full):
+                        result.skipped.append((full, "not a regular file"))
+                        continue
+                    result.files.setdefault(name, []).append(Found(full, depth))
+            for full, d in reversed(subdirs):
+                try:
+                    real = os.path.realpath(full)
+                except (OSError, ValueError):
+                    continue
+                if real in seen:
+                    result.skipped.append((full, "symlink loop: directory already visited"))
+                    continue
+                if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
+                    result.skipped.append((full, "symlink leads outside the root; not followed"))
+                    continue
+                seen.add(real)
+                stack.append((full, d))
+        for found in result.files.values():
+            found.sort(key=lambda f: f.path)
+        return result
+
+
+def _is_special(path: str) -> bool:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))

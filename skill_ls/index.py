@@ -1,0 +1,477 @@
+"""The index: every skill and agent file that the active runtimes read, parsed once.
+
+`Index.build()` walks every root of every active runtime; `Index.update_file()` re-reads one file
+(an editor buffer overlays the disk) and returns the names whose resolution it may change.
+Documents are parsed lazily and cached by path; nothing here knows about rules or LSP.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+
+from skill_ls.config import Config
+from skill_ls.discovery import AGENT_FILE, SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes
+from skill_ls.model import Span
+from skill_ls.parse.frontmatter import Frontmatter, parse_frontmatter
+from skill_ls.parse.text import SourceText
+from skill_ls.runtimes import RUNTIMES, Runtime
+
+MAX_READ_BYTES = 16 * 1024 * 1024
+SKILL_FILE_LOWER = "skill.md"
+META_FILE = ".agh-meta.json"
+MCP_FILE = "mcp.json"
+
+
+@dataclass(eq=False)
+class Document:
+    """One parsed file. `fm` is None for files without frontmatter semantics (JSON sidecars)."""
+
+    path: str
+    src: SourceText
+    fm: Frontmatter | None
+    read_error: str | None = None
+    truncated: bool = False  # larger than MAX_READ_BYTES: only the head was read
+    size: int = 0
+    version: int | None = None  # editor buffer version when from an overlay
+    is_agent: bool = False
+
+    @property
+    def directory(self) -> str:
+        return os.path.dirname(self.path)
+
+    @property
+    def dir_name(self) -> str:
+        return os.path.basename(self.directory)
+
+    def body_lines(self) -> tuple[int, int]:
+        start = self.fm.body_start_line if self.fm else 0
+        return start, self.src.line_count
+
+
+class DocumentStore:
+    """Parsed documents by path; editor buffers (overlays) take precedence over the disk."""
+
+    def __init__(self) -> None:
+        self._docs: dict[str, Document] = {}
+        self.overlays: dict[str, tuple[str, int | None]] = {}
+
+    def get(self, path: str, *, agent: bool = False) -> Document:
+        doc = self._docs.get(path)
+        if doc is not None and doc.is_agent == agent:
+            return doc
+        doc = self._load(path, agent)
+        self._docs[path] = doc
+        return doc
+
+    def peek(self, path: str) -> Document:
+        """The cached document whatever it was parsed as, loading it as a skill file if needed."""
+        doc = self._docs.get(path)
+        return doc if doc is not None else self.get(path)
+
+    def invalidate(self, path: str) -> None:
+        self._docs.pop(path, None)
+
+    def set_overlay(self, path: str, text: str, version: int | None) -> None:
+        self.overlays[path] = (text, version)
+        self._docs.pop(path, None)
+
+    def drop_overlay(self, path: str) -> None:
+        self.overlays.pop(path, None)
+        self._docs.pop(path, None)
+
+    def _load(self, path: str, agent: bool) -> Document:
+        overlay = self.overlays.get(path)
+        if overlay is not None:
+            src = SourceText.from_str(overlay[0])
+            return Document(path, src, parse_frontmatter(src, allow_toml=agent), size=len(overlay[0]),
+                            version=overlay[1], is_agent=agent)
+        data, error, truncated = read_bytes(path)
+        src = SourceText.from_bytes(data)
+        fm = parse_frontmatter(src, allow_toml=agent) if error is None else None
+        return Document(path, src, fm, read_error=error, truncated=truncated, size=len(data), is_agent=agent)
+
+
+def read_bytes(path: str) -> tuple[bytes, str | None, bool]:
+    """Read a file safely: (data, error, truncated). Never raises, never blocks on a FIFO."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return b"", f"cannot read file: {exc.strerror or exc}", False
+    try:
+        st = os.fstat(fd)
+        import stat as _stat
+
+        if not _stat.S_ISREG(st.st_mode):
+            return b"", "not a regular file", False
+        chunks, total = [], 0
+        while total < MAX_READ_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_READ_BYTES - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        truncated = total >= MAX_READ_BYTES and st.st_size > total
+        return b"".join(chunks), None, truncated
+    except OSError as exc:
+        return b"", f"cannot read file: {exc.strerror or exc}", False
+    finally:
+        os.close(fd)
+
+
+@dataclass
+class MarketplaceMeta:
+    path: str
+    ok: bool
+    problem: str | None = None
+    data: dict = field(default_factory=dict)
+    span: Span = Span(0, 0, 0, 0)
+
+    def consent_keys(self) -> set[str]:
+        keys = set()
+        slug, registry, digest = self.data.get("slug"), self.data.get("registry"), self.data.get("hash")
+        if isinstance(slug, str):
+            keys.add(slug)
+            if isinstance(registry, str):
+                keys.add(f"{registry}:{slug}")
+        if isinstance(digest, str):
+            keys.add(digest)
+        return keys
+
+
+def read_marketplace_meta(path: str, skill_md: str | None) -> MarketplaceMeta:
+    """Validate `.agh-meta.json` (SPEC §8 reading): object with string slug/registry/version/
+    installed_at, optional `hash` = sha256:<hex> of the SKILL.md bytes."""
+    data, error, _ = read_bytes(path)
+    if error:
+        return MarketplaceMeta(path, False, error)
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        line = getattr(exc, "lineno", 1) - 1
+        col = getattr(exc, "colno", 1) - 1
+        return MarketplaceMeta(path, False, f"not valid JSON: {getattr(exc, 'msg', exc)}", span=Span(line, col, line, col + 1))
+    if not isinstance(value, dict):
+        return MarketplaceMeta(path, False, "must be a JSON object")
+    missing = [k for k in ("slug", "registry", "version", "installed_at") if not isinstance(value.get(k), str) or not value.get(k)]
+    if missing:
+        return MarketplaceMeta(path, False, f"missing or non-string field(s): {', '.join(missing)}", value)
+    digest = value.get("hash")
+    if digest is not None:
+        if not isinstance(digest, str) or not digest.startswith("sha256:") or len(digest) != 71:
+            return MarketplaceMeta(path, False, "'hash' must look like sha256:<64 hex digits>", value)
+        if skill_md is not None:
+            body, err, _ = read_bytes(skill_md)
+            if err is None and hashlib.sha256(body).hexdigest() != digest[7:].lower():
+                return MarketplaceMeta(path, False, "hash mismatch: SKILL.md differs from the installed copy", value)
+    return MarketplaceMeta(path, True, None, value)
+
+
+@dataclass(eq=False)
+class SkillDecl:
+    """One copy of a skill as one runtime sees it."""
+
+    path: str  # SKILL.md ('' for Amp built-ins)
+    runtime: str
+    root: RootDir | None
+    tier: str
+    name: str
+    depth: int = 1
+    doc: Document | None = None
+    blocked: str | None = None
+    undiscovered: str | None = None
+    meta: MarketplaceMeta | None = None
+    agent: str | None = None  # agent_local copies belong to one agent
+    builtin: bool = False
+
+    @property
+    def loadable(self) -> bool:
+        return self.blocked is None and self.undiscovered is None
+
+    @property
+    def runtime_def(self) -> Runtime:
+        return RUNTIMES[self.runtime]
+
+    def precedence(self) -> tuple:
+        """Sort key: smaller is higher precedence."""
+        rt = RUNTIMES[self.runtime]
+        return (-rt.rank(self.tier), self.root.subrank if self.root else 0, self.path)
+
+    @property
+    def dir_name(self) -> str:
+        return os.path.basename(os.path.dirname(self.path)) if self.path else self.name
+
+
+@dataclass(eq=False)
+class AgentDecl:
+    path: str
+    family: str  # agh | claude-code | workspace-agents
+    name: str
+    tier: str
+    doc: Document
+    winner: bool = True
+    shadowed_by: "AgentDecl | None" = None
+
+
+def skill_name_for(doc: Document, runtime: Runtime) -> str:
+    rule = runtime.name_rule
+    declared = doc.fm.value("name") if doc.fm and doc.fm.ok else None
+    if rule.source == "directory":
+        return doc.dir_name
+    if isinstance(declared, str) and declared.strip():
+        return declared.strip()
+    if isinstance(declared, (int, float)) and not isinstance(declared, bool):
+        return str(declared)
+    return doc.dir_name
+
+
+def blocked_reason(doc: Document, runtime: Runtime) -> str | None:
+    """Why a runtime would refuse to load this copy, or None."""
+    if doc.read_error:
+        return doc.read_error
+    fm = doc.fm
+    if fm is None or fm.status == "missing":
+        return "no frontmatter"
+    if fm.status == "unterminated":
+        return "unterminated frontmatter"
+    if fm.status != "ok":
+        return fm.problems[0].message if fm.problems else "invalid frontmatter"
+    if any(p.kind == "duplicate_key" for p in fm.problems):
+        return "duplicate key in frontmatter"
+    for key in runtime.required_fields:
+        value = fm.value(key)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return f"required field '{key}' is missing or empty"
+    if runtime.needs_lf and doc.src.has_crlf:
+        return "CRLF line endings (Amp's parser needs LF)"
+    return None
+
+
+class Index:
+    """Everything the active runtimes would load for one workspace."""
+
+    def __init__(self, workspace: str, env: Environment, config: Config, store: DocumentStore | None = None):
+        self.workspace = os.path.abspath(workspace)
+        self.env = env
+        self.config = config
+        self.store = store or DocumentStore()
+        self.walker = Walker(Excluder(config.exclude, self.workspace))
+        self.roots: dict[str, list[RootDir]] = {}
+        self.decls: dict[str, list[SkillDecl]] = {}
+        self.by_name: dict[str, dict[str, list[SkillDecl]]] = {}
+        self.agents: list[AgentDecl] = []
+        self.skipped: list[tuple[str, str]] = []
+        self.lowercase_skill_files: list[str] = []
+
+    # -- building -------------------------------------------------------------------------------
+    def build(self) -> "Index":
+        self.roots = active_runtimes(self.workspace, self.env, self.config)
+        self.decls = {rid: [] for rid in self.roots}
+        for rid, roots in self.roots.items():
+            runtime = RUNTIMES[rid]
+            for root in roots:
+                self.decls[rid].extend(self._scan_root(runtime, root))
+            for name in runtime.builtin_names:
+                self.decls[rid].append(SkillDecl("", rid, None, "builtin", name, builtin=True))
+        self._discover_agents()
+        self._reindex_names()
+        return self
+
+    def _scan_root(self, runtime: Runtime, root: RootDir) -> list[SkillDecl]:
+        result = self.walker.walk(root.path, frozenset({SKILL_FILE, SKILL_FILE_LOWER}))
+        self.skipped.extend(result.skipped)
+        self.lowercase_skill_files.extend(f.path for f in result.files.get(SKILL_FILE_LOWER, ()))
+        out = []
+        found = result.files.get(SKILL_FILE, [])
+        for i, f in enumerate(found):
+            if f.depth == 0:
+                continue  # a SKILL.md directly in the root is not a skill directory of that root
+            out.append(self._decl(runtime, root, f.path, f.depth))
+        self._apply_scan_limits(runtime, out)
+        return out
+
+    def _apply_scan_limits(self, runtime: Runtime, decls: list[SkillDecl]) -> None:
+        if runtime.scan_depth is not None:
+            for d in decls:
+                if d.depth > runtime.scan_depth:
+                    d.undiscovered = f"deeper than {runtime.title}'s scan depth of {runtime.scan_depth}"
+        if runtime.scan_cap is not None:
+            candidates = [d for d in decls if d.undiscovered is None]
+            for d in candidates[runtime.scan_cap:]:
+                d.undiscovered = (f"past {runtime.title}'s cap of {runtime.scan_cap} SKILL.md candidates "
+                                  "per scanned directory")
+
+    def _decl(self, runtime: Runtime, root: RootDir, path: str, depth: int, agent: str | None = None) -> SkillDecl:
+        doc = self.store.get(path)
+        tier = root.tier
+        meta = None
+        if runtime.id == "agh" and root.tier == "user":
+            meta_path = os.path.join(os.path.dirname(path), META_FILE)
+            if os.path.exists(meta_path):
+                tier = "marketplace"
+                meta = read_marketplace_meta(meta_path, path)
+        decl = SkillDecl(path, runtime.id, root, tier, skill_name_for(doc, runtime), depth, doc, meta=meta, agent=agent)
+        decl.blocked = blocked_reason(doc, runtime)
+        if decl.blocked is None and meta is not None and not meta.ok:
+            decl.blocked = f"marketplace metadata invalid: {meta.problem}"
+        return decl
+
+    def _discover_agents(self) -> None:
+        self.agents = []
+        ws = self.workspace
+        if "agh" in self.roots:
+            homes = [(os.path.join(ws, ".agh", "agents"), "workspace")]
+            homes += [(os.path.join(str(p), ".agh", "agents"), "additional") for p in self.config.agh_additional_roots]
+            if self.env.agh_home and not self.config.no_user_roots:
+                homes.append((os.path.join(self.env.agh_home, "agents"), "user"))
+            for base, tier in homes:
+                entries, err = self.walker.listdir(base) if os.path.isdir(base) else ([], None)
+                for name, full, is_dir in entries:
+                    candidate = os.path.join(full, AGENT_FILE)
+                    if is_dir and os.path.isfile(candidate):
+                        self._add_agent(candidate, "agh", name, tier)
+        if "claude-code" in self.roots:
+            bases = [(os.path.join(ws, ".claude", "agents"), "project")]
+            if self.env.home and not self.config.no_user_roots:
+                bases.append((os.path.join(self.env.home, ".claude", "agents"), "user"))
+            for base, tier in bases:
+                for f in self._md_files(base):
+                    doc = self.store.get(f, agent=True)
+                    declared = doc.fm.value("name") if doc.fm and doc.fm.ok else None
+                    name = declared if isinstance(declared, str) and declared else os.path.splitext(os.path.basename(f))[0]
+                    self._add_agent(f, "claude-code", name, tier)
+        if "workspace-agents" in self.roots:
+            base = os.path.join(ws, "workspace", "agents")
+            entries, _ = self.walker.listdir(base) if os.path.isdir(base) else ([], None)
+            for name, full, is_dir in entries:
+                path = os.path.join(full, AGENT_FILE) if is_dir else full
+                if is_dir and name == "skills":
+                    continue
+                if (is_dir and os.path.isfile(path)) or (not is_dir and name.endswith(".md")):
+                    doc = self.store.get(path, agent=True)
+                    declared = doc.fm.value("name") if doc.fm and doc.fm.ok else None
+                    stem = name if is_dir else os.path.splitext(name)[0]
+                    self._add_agent(path, "workspace-agents", declared if isinstance(declared, str) and declared else stem,
+                                    "workspace")
+        # Agent-local skill overlays (AGH): only the winning AGENT.md's skills/ directory counts.
+        if "agh" in self.roots:
+            runtime = RUNTIMES["agh"]
+            for agent in self.agents:
+                if agent.family != "agh" or not agent.winner:
+                    continue
+                root = RootDir(os.path.join(os.path.dirname(agent.path), "skills"), "agh", "agent_local",
+                               origin="workspace", agent=agent.name)
+                result = self.walker.walk(root.path, frozenset({SKILL_FILE}))
+                decls = [self._decl(runtime, root, f.path, f.depth, agent=agent.name)
+                         for f in result.files.get(SKILL_FILE, []) if f.depth > 0]
+                self._apply_scan_limits(runtime, decls)
+                self.decls["agh"].extend(decls)
+
+    def _md_files(self, base: str) -> list[str]:
+        if not os.path.isdir(base):
+            return []
+        out = []
+        stack = [base]
+        while stack:
+            entries, _ = self.walker.listdir(stack.pop())
+            for name, full, is_dir in entries:
+                if is_dir and name not in (".git", "node_modules"):
+                    stack.append(full)
+                elif not is_dir and name.endswith(".md"):
+                    out.append(full)
+        return sorted(out)
+
+    def _add_agent(self, path: str, family: str, name: str, tier: str) -> None:
+        doc = self.store.get(path, agent=True)
+        decl = AgentDecl(path, family, name, tier, doc)
+        for other in self.agents:
+            if other.family == family and other.name == name and other.winner:
+                decl.winner = False  # first found wins (bases are visited in precedence order)
+                decl.shadowed_by = other
+                break
+        self.agents.append(decl)
+
+    def _reindex_names(self) -> None:
+        self.by_name = {}
+        for rid, decls in self.decls.items():
+            table: dict[str, list[SkillDecl]] = {}
+            for d in decls:
+                table.setdefault(d.name, []).append(d)
+            self.by_name[rid] = table
+
+    # -- queries --------------------------------------------------------------------------------
+    @property
+    def active(self) -> list[str]:
+        return list(self.roots)
+
+    def decls_for_path(self, path: str) -> list[SkillDecl]:
+        return [d for decls in self.decls.values() for d in decls if d.path == path]
+
+    def agent(self, name: str, family: str | None = None) -> AgentDecl | None:
+        for a in self.agents:
+            if a.name == name and a.winner and (family is None or a.family == family):
+                return a
+        return None
+
+    def root_for_path(self, path: str) -> list[RootDir]:
+        out = []
+        for roots in self.roots.values():
+            for r in roots:
+                if path.startswith(r.path.rstrip(os.sep) + os.sep):
+                    out.append(r)
+        return out
+
+    # -- incremental updates ----------------------------------------------------------------------
+    def update_file(self, path: str) -> set[tuple[str, str]]:
+        """Re-read one file (disk or overlay). Returns the (runtime, name) pairs whose resolution may
+        have changed. A new or deleted SKILL.md inside a root is added or removed."""
+        self.store.invalidate(path)
+        touched: set[tuple[str, str]] = set()
+        base = os.path.basename(path)
+        if base == AGENT_FILE or any(a.path == path for a in self.agents):
+            return self._rebuild_all_names()
+        if base != SKILL_FILE and base != META_FILE:
+            return touched
+        skill_md = path if base == SKILL_FILE else os.path.join(os.path.dirname(path), SKILL_FILE)
+        self.store.invalidate(skill_md)
+        exists = skill_md in self.store.overlays or os.path.isfile(skill_md)
+        for rid, decls in self.decls.items():
+            runtime = RUNTIMES[rid]
+            old = [d for d in decls if d.path == skill_md]
+            for d in old:
+                decls.remove(d)
+                touched.add((rid, d.name))
+            if not exists:
+                continue
+            for root in self._roots_containing(rid, skill_md):
+                rel = os.path.relpath(skill_md, root.path)
+                depth = rel.count(os.sep)
+                if depth == 0:
+                    continue
+                decl = self._decl(runtime, root, skill_md, depth, agent=root.agent)
+                decls.append(decl)
+                touched.add((rid, decl.name))
+            same_root = [d for d in decls if d.root and any(d.root == r for r in self._roots_containing(rid, skill_md))]
+            for d in same_root:
+                d.undiscovered = None
+            for r in self._roots_containing(rid, skill_md):
+                self._apply_scan_limits(runtime, sorted((d for d in decls if d.root == r), key=lambda d: d.path))
+        self._reindex_names()
+        return touched
+
+    def _roots_containing(self, rid: str, path: str) -> list[RootDir]:
+        roots = list(self.roots.get(rid, ()))
+        if rid == "agh":
+            for a in self.agents:
+                if a.family == "agh" and a.winner:
+                    roots.append(RootDir(os.path.join(os.path.dirname(a.path), "skills"), "agh", "agent_local",
+                                         agent=a.name))
+        return [r for r in roots if path.startswith(r.path.rstrip(os.sep) + os.sep)]
+
+    def _rebuild_all_names(self) -> set[tuple[str, str]]:
+        before = {(rid, n) for rid, t in self.by_name.items() for n in t}
+        self.walker = Walker(self.walker.excluder)
+        self.build()
+        after = {(rid, n) for rid, t in self.by_name.items() for n in t}
+        return before | after

@@ -1,0 +1,93 @@
+"""MCP server declarations: skill frontmatter (`metadata.agh.mcp_servers`), `mcp.json` sidecars,
+and AGH's `$AGH_HOME/config.toml` consent list. Reading only; nothing here starts a server."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from skill_ls.index import Document, read_bytes
+from skill_ls.model import Span
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as tomllib  # type: ignore[no-redef]
+
+
+@dataclass
+class Sidecar:
+    path: str
+    ok: bool
+    servers: dict[str, dict] = field(default_factory=dict)
+    problem: str | None = None
+    span: Span = Span(0, 0, 0, 0)
+
+
+def read_sidecar(path: str) -> Sidecar | None:
+    """Parse an `mcp.json` sidecar (`mcpServers` or `mcp_servers`: name -> server). None if absent."""
+    if not os.path.lexists(path):
+        return None
+    data, error, _ = read_bytes(path)
+    if error:
+        return Sidecar(path, False, problem=error)
+    try:
+        value = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        line, col = getattr(exc, "lineno", 1) - 1, getattr(exc, "colno", 1) - 1
+        return Sidecar(path, False, problem=f"not valid JSON: {getattr(exc, 'msg', exc)}",
+                       span=Span(line, col, line, col + 1))
+    if not isinstance(value, dict):
+        return Sidecar(path, False, problem="must be a JSON object with 'mcpServers' or 'mcp_servers'")
+    servers = value.get("mcpServers", value.get("mcp_servers"))
+    if servers is None:
+        return Sidecar(path, False, problem="has neither 'mcpServers' nor 'mcp_servers'")
+    if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
+        return Sidecar(path, False, problem="'mcpServers' must map server names to objects")
+    return Sidecar(path, True, dict(servers))
+
+
+def frontmatter_servers(doc: Document) -> dict[str, dict]:
+    """`metadata.agh.mcp_servers` of a SKILL.md: a list of {name, ...} or a map name -> server."""
+    if doc.fm is None or doc.fm.status != "ok":
+        return {}
+    meta = doc.fm.value("metadata")
+    agh = meta.get("agh") if isinstance(meta, dict) else None
+    servers = agh.get("mcp_servers") if isinstance(agh, dict) else None
+    out: dict[str, dict] = {}
+    if isinstance(servers, dict):
+        out = {str(k): v for k, v in servers.items() if isinstance(v, dict)}
+    elif isinstance(servers, list):
+        for item in servers:
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                out[item["name"]] = {k: v for k, v in item.items() if k != "name"}
+    return out
+
+
+def skill_servers(doc: Document) -> dict[str, dict]:
+    """Frontmatter servers with the sidecar's same-name servers replacing them (AGH rule)."""
+    servers = frontmatter_servers(doc)
+    sidecar = read_sidecar(os.path.join(doc.directory, "mcp.json"))
+    if sidecar is not None and sidecar.ok:
+        servers.update(sidecar.servers)
+    return servers
+
+
+def read_agh_config(agh_home: str | None) -> dict:
+    """`$AGH_HOME/config.toml` as a dict ({} when absent or unreadable: AGH treats it as defaults)."""
+    if not agh_home:
+        return {}
+    data, error, _ = read_bytes(os.path.join(agh_home, "config.toml"))
+    if error:
+        return {}
+    try:
+        value = tomllib.loads(data.decode("utf-8", errors="replace"))
+    except (tomllib.TOMLDecodeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def allowed_marketplace_mcp(agh_config: dict) -> set[str]:
+    skills = agh_config.get("skills")
+    allowed = skills.get("allowed_marketplace_mcp") if isinstance(skills, dict) else None
+    return {a for a in allowed if isinstance(a, str)} if isinstance(allowed, list) else set()

@@ -1,0 +1,177 @@
+"""Formatting check results: text, JSON (0-based LSP ranges), SARIF 2.1.0, GitHub annotations."""
+from __future__ import annotations
+
+import json
+import os
+
+from skill_ls import __version__
+from skill_ls.index import DocumentStore
+from skill_ls.model import Diagnostic, Severity, Span
+from skill_ls.rules import all_rules
+
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
+                Severity.HINT: "note"}
+_GITHUB = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "notice",
+           Severity.HINT: "notice"}
+
+
+def display_path(path: str, cwd: str | None = None) -> str:
+    cwd = cwd or os.getcwd()
+    if path.startswith(cwd.rstrip(os.sep) + os.sep):
+        return os.path.relpath(path, cwd)
+    return path
+
+
+class Positions:
+    """Converts code point spans to UTF-16 (LSP/JSON/SARIF) using each file's lines."""
+
+    def __init__(self, store: DocumentStore):
+        self.store = store
+
+    def lsp_range(self, path: str, span: Span) -> dict:
+        if not path.endswith(".md") and not path.endswith(".json") and not path.endswith(".yaml"):
+            return _range(span.start_line, span.start_col, span.end_line, span.end_col)
+        try:
+            src = self.store.peek(path).src if path.endswith(".md") else None
+        except Exception:  # pragma: no cover - defensive: a vanished file keeps code point columns
+            src = None
+        if src is None:
+            return _range(span.start_line, span.start_col, span.end_line, span.end_col)
+        return _range(span.start_line, src.utf16_col(span.start_line, span.start_col),
+                      span.end_line, src.utf16_col(span.end_line, span.end_col))
+
+
+def _range(sl: int, sc: int, el: int, ec: int) -> dict:
+    return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+
+
+def summary(diags: list[Diagnostic]) -> dict:
+    counts = {"error": 0, "warning": 0, "information": 0, "hint": 0}
+    for d in diags:
+        counts[d.severity.label] += 1
+    return counts
+
+
+def format_text(diags: list[Diagnostic], files_checked: int) -> str:
+    lines = []
+    for d in diags:
+        rt = f" [{d.runtime}]" if d.runtime else ""
+        lines.append(f"{display_path(d.path)}:{d.span.start_line + 1}:{d.span.start_col + 1}: {d.code} "
+                     f"{d.message}{rt}")
+        for r in d.related:
+            lines.append(f"    {display_path(r.path)}:{r.span.start_line + 1}:{r.span.start_col + 1}: {r.message}")
+    c = summary(diags)
+    lines.append(f"{files_checked} file(s) checked: {c['error']} error(s), {c['warning']} warning(s), "
+                 f"{c['information']} information, {c['hint']} hint(s)")
+    return "\n".join(lines) + "\n"
+
+
+def diagnostic_json(d: Diagnostic, pos: Positions) -> dict:
+    out = {
+        "path": display_path(d.path),
+        "range": pos.lsp_range(d.path, d.span),
+        "severity": d.severity.label,
+        "code": d.code,
+        "message": d.message,
+        "runtime": d.runtime,
+        "related": [{"path": display_path(r.path), "range": pos.lsp_range(r.path, r.span), "message": r.message}
+                    for r in d.related],
+    }
+    if d.fix is not None:
+        out["fix"] = {"title": d.fix.title, "edits": [
+            {"path": display_path(e.path), "range": pos.lsp_range(e.path, e.span), "new_text": e.new_text}
+            for e in d.fix.edits]}
+    return out
+
+
+def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:
+    pos = Positions(store)
+    doc = {
+        "version": __version__,
+        "files_checked": files_checked,
+        "diagnostics": [diagnostic_json(d, pos) for d in diags],
+        "summary": summary(diags),
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def format_sarif(diags: list[Diagnostic], store: DocumentStore) -> str:
+    pos = Positions(store)
+    rules = all_rules()
+    codes = sorted(rules)
+    index = {c: i for i, c in enumerate(codes)}
+    driver_rules = []
+    for c in codes:
+        r = rules[c]
+        driver_rules.append({
+            "id": c,
+            "name": r.name,
+            "shortDescription": {"text": r.summary},
+            "fullDescription": {"text": r.summary},
+            "help": {"text": r.doc, "markdown": r.doc},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity]},
+            "properties": {"tags": [r.family]},
+        })
+
+    def location(path: str, span: Span, message: str | None = None) -> dict:
+        rng = pos.lsp_range(path, span)
+        region = {"startLine": rng["start"]["line"] + 1, "startColumn": rng["start"]["character"] + 1,
+                  "endLine": rng["end"]["line"] + 1, "endColumn": rng["end"]["character"] + 1}
+        loc = {"physicalLocation": {"artifactLocation": {"uri": _uri(path)}, "region": region}}
+        if message:
+            loc["message"] = {"text": message}
+        return loc
+
+    results = []
+    for d in diags:
+        result = {
+            "ruleId": d.code,
+            "ruleIndex": index.get(d.code, 0),
+            "level": _SARIF_LEVEL[d.severity],
+            "message": {"text": d.message + (f" [{d.runtime}]" if d.runtime else "")},
+            "locations": [location(d.path, d.span)],
+        }
+        if d.related:
+            result["relatedLocations"] = [dict(location(r.path, r.span, r.message), id=i)
+                                          for i, r in enumerate(d.related)]
+        results.append(result)
+    sarif = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "skill-ls", "version": __version__,
+                                "informationUri": "https://github.com/skill-ls/skill-ls",
+                                "rules": driver_rules}},
+            "columnKind": "utf16CodeUnits",
+            "results": results,
+        }],
+    }
+    return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
+
+
+def _uri(path: str) -> str:
+    from urllib.parse import quote
+
+    shown = display_path(path)
+    if os.path.isabs(shown):
+        return "file://" + quote(shown)
+    return quote(shown.replace(os.sep, "/"))
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def format_github(diags: list[Diagnostic]) -> str:
+    lines = []
+    for d in diags:
+        kind = _GITHUB[d.severity]
+        props = (f"file={_gh_escape(display_path(d.path), True)},line={d.span.start_line + 1},"
+                 f"col={d.span.start_col + 1},endLine={d.span.end_line + 1},endColumn={d.span.end_col + 1},"
+                 f"title={d.code}")
+        msg = d.message + (f" [{d.runtime}]" if d.runtime else "")
+        lines.append(f"::{kind} {props}::{_gh_escape(msg)}")
+    return "\n".join(lines) + ("\n" if lines else "")

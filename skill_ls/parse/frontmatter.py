@@ -1,0 +1,368 @@
+"""Frontmatter splitting and YAML/TOML parsing with exact positions (SPEC §2.1).
+
+Parsing never raises on bad input: `parse_frontmatter` always returns a `Frontmatter` whose
+`problems` say what is wrong. YAML is composed (never constructed with a full loader), so every key
+and value keeps its line and column, and only the safe scalar tags are ever resolved.
+"""
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from skill_ls.model import Span
+from skill_ls.parse.text import SourceText
+
+try:  # libyaml when present: same marks (code point columns), many times faster
+    _Loader = yaml.CSafeLoader  # type: ignore[attr-defined]
+except AttributeError:  # pragma: no cover - depends on the PyYAML build
+    _Loader = yaml.SafeLoader
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+_DELIM = re.compile(r"(---|\.\.\.)[ \t]*")
+_OPEN = re.compile(r"---[ \t]*")
+_SUPPRESS_LINE = re.compile(r"#\s*skill-ls:\s*disable=([A-Za-z0-9_,\s]+)")
+_KEY_VALUE = re.compile(r"^(\s*)([A-Za-z0-9_.\-]+)(\s*):[ \t]+(.*?)\s*$")
+
+# Guards against inputs that make YAML composers recurse or expand without bound.
+MAX_NESTING = 200
+MAX_NODES = 100_000
+
+STR = "tag:yaml.org,2002:str"
+MAP = "tag:yaml.org,2002:map"
+SEQ = "tag:yaml.org,2002:seq"
+
+
+@dataclass(slots=True)
+class Problem:
+    """A parse problem. `kind` is one of: missing, unterminated, syntax, not_mapping, duplicate_key,
+    encoding, too_complex."""
+
+    kind: str
+    span: Span
+    message: str
+    fix_title: str | None = None
+    fix_span: Span | None = None
+    fix_text: str | None = None
+
+
+@dataclass(slots=True)
+class FieldEntry:
+    key: str
+    key_span: Span
+    value: Any
+    value_span: Span
+    node: Any = None  # the YAML node, None for TOML
+
+
+@dataclass(slots=True)
+class Frontmatter:
+    status: str  # ok | missing | unterminated | invalid | not_mapping
+    open_line: int | None = None
+    close_line: int | None = None
+    body_start_line: int = 0
+    format: str = "yaml"
+    root: Any = None
+    fields: dict[str, FieldEntry] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    suppressed_lines: dict[int, frozenset[str]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def value(self, key: str, default: Any = None) -> Any:
+        entry = self.fields.get(key)
+        return default if entry is None else entry.value
+
+    def block_span(self) -> Span:
+        """The frontmatter block (opening line to closing line), or the first line."""
+        first = self.open_line or 0
+        last = self.close_line if self.close_line is not None else first
+        return Span(first, 0, last, 3)
+
+
+def _node_span(node: Any, line_offset: int) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return Span(s.line + line_offset, s.column, e.line + line_offset, e.column)
+
+
+class _TooComplex(Exception):
+    pass
+
+
+def node_value(node: Any, budget: list[int] | None = None) -> Any:
+    """Turn a composed YAML node into plain Python values, resolving only safe tags.
+
+    Shared (aliased) nodes are converted once; the node budget stops alias bombs."""
+    if budget is None:
+        budget = [MAX_NODES]
+    memo: dict[int, Any] = {}
+
+    def conv(n: Any) -> Any:
+        key = id(n)
+        if key in memo:
+            return memo[key]
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooComplex
+        if isinstance(n, yaml.ScalarNode):
+            val = _scalar(n)
+        elif isinstance(n, yaml.SequenceNode):
+            val = []
+            memo[key] = val
+            val.extend(conv(c) for c in n.value)
+        else:
+            val = {}
+            memo[key] = val
+            for k, v in n.value:
+                kv = conv(k)
+                try:
+                    hash(kv)
+                except TypeError:
+                    kv = str(kv)
+                val[kv] = conv(v)
+        memo[key] = val
+        return val
+
+    return conv(node)
+
+
+_constructor = yaml.constructor.SafeConstructor()
+
+
+def _scalar(n: Any) -> Any:
+    tag = n.tag
+    if tag == STR or n.style:  # quoted scalars are strings whatever they look like
+        return n.value
+    try:
+        if tag == "tag:yaml.org,2002:timestamp":
+            value = _constructor.construct_yaml_timestamp(n)
+            return value.isoformat() if isinstance(value, (datetime.date, datetime.datetime)) else str(value)
+        if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
+                   "tag:yaml.org,2002:null"):
+            return _constructor.construct_object(n)
+    except Exception:  # odd scalars ("0o9", huge ints...) stay strings
+        return n.value
+    return n.value
+
+
+def _nesting_too_deep(text: str) -> bool:
+    if text.count("[") + text.count("{") < MAX_NESTING and text.count("- ") < MAX_NESTING:
+        return False
+    depth = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    for line in text.splitlines():
+        stripped = line.lstrip(" -")
+        if (len(line) - len(stripped)) // 2 > MAX_NESTING:
+            return True
+    return False
+
+
+def _suppressions(src: SourceText, first: int, last: int) -> dict[int, frozenset[str]]:
+    out: dict[int, frozenset[str]] = {}
+    for line in range(first, last + 1):
+        text = src.line_text(line)
+        if "skill-ls" not in text:
+            continue
+        m = _SUPPRESS_LINE.search(text)
+        if m:
+            out[line] = frozenset(c.strip().upper() for c in m.group(1).split(",") if c.strip())
+    return out
+
+
+def split(src: SourceText) -> tuple[str, int | None, int | None]:
+    """Return (status, open_line, close_line) per SPEC §2.1."""
+    if not _OPEN.fullmatch(src.line_text(0)):
+        return "missing", None, None
+    fullmatch = _DELIM.fullmatch
+    for line in range(1, src.line_count):
+        text = src.line_text(line)
+        if text[:1] in "-." and fullmatch(text):
+            return "ok", 0, line
+    return "unterminated", 0, None
+
+
+def parse_frontmatter(src: SourceText, *, allow_toml: bool = False, check_duplicates: bool = True) -> Frontmatter:
+    status, open_line, close_line = split(src)
+    if status == "missing":
+        return Frontmatter(
+            status="missing",
+            body_start_line=0,
+            problems=[Problem("missing", Span(0, 0, 0, len(src.line_text(0))),
+                              "missing frontmatter: the file must start with a line '---'")],
+        )
+    if status == "unterminated":
+        return Frontmatter(
+            status="unterminated", open_line=0, body_start_line=src.line_count,
+            problems=[Problem("unterminated", Span(0, 0, 0, len(src.line_text(0))),
+                              "unterminated frontmatter: no closing '---' line")],
+        )
+    assert open_line is not None and close_line is not None
+    fm = Frontmatter(status="ok", open_line=open_line, close_line=close_line, body_start_line=close_line + 1)
+    fm.suppressed_lines = _suppressions(src, open_line + 1, close_line - 1)
+    block = src.text[src.line_start(open_line + 1):src.line_start(close_line)]
+    offset = open_line + 1
+    _parse_yaml(fm, src, block, offset, check_duplicates)
+    if allow_toml and fm.status in ("invalid", "not_mapping"):
+        _try_toml(fm, src, block, offset)
+    return fm
+
+
+def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check_duplicates: bool) -> None:
+    if _nesting_too_deep(block):
+        fm.status = "invalid"
+        fm.problems.append(Problem("too_complex", fm.block_span(),
+                                   f"frontmatter is nested more than {MAX_NESTING} levels deep"))
+        return
+    try:
+        root = yaml.compose(block, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        fm.status = "invalid"
+        fm.problems.append(_syntax_problem(exc, src, offset))
+        return
+    except (yaml.YAMLError, RecursionError, MemoryError, ValueError) as exc:
+        fm.status = "invalid"
+        fm.problems.append(Problem("syntax", fm.block_span(), f"YAML error: {exc}"))
+        return
+    fm.root = root
+    if root is None or (isinstance(root, yaml.ScalarNode) and root.tag == "tag:yaml.org,2002:null"):
+        return  # empty frontmatter: a mapping with no keys
+    if not isinstance(root, yaml.MappingNode):
+        fm.status = "not_mapping"
+        kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
+        fm.problems.append(Problem("not_mapping", _node_span(root, offset),
+                                   f"frontmatter must be a mapping of keys to values, not {kind}"))
+        return
+    budget = [MAX_NODES]
+    try:
+        if check_duplicates:
+            _check_duplicates(root, fm, offset, budget)
+        for knode, vnode in root.value:
+            key = knode.value if isinstance(knode, yaml.ScalarNode) else str(node_value(knode, budget))
+            key = str(key)
+            if key in fm.fields:
+                continue  # first occurrence keeps its position; SK004 reports the duplicate
+            fm.fields[key] = FieldEntry(key, _node_span(knode, offset), node_value(vnode, budget),
+                                        _node_span(vnode, offset), vnode)
+    except _TooComplex:
+        fm.status = "invalid"
+        fm.fields.clear()
+        fm.problems.append(Problem("too_complex", fm.block_span(),
+                                   f"frontmatter expands to more than {MAX_NODES} YAML nodes (alias bomb?)"))
+
+
+def _check_duplicates(root: Any, fm: Frontmatter, offset: int, budget: list[int]) -> None:
+    seen_nodes: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen_nodes:
+            continue
+        seen_nodes.add(id(node))
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooComplex
+        if isinstance(node, yaml.MappingNode):
+            first: dict[str, Any] = {}
+            for knode, vnode in node.value:
+                if isinstance(knode, yaml.ScalarNode):
+                    if knode.value in first:
+                        prev = first[knode.value]
+                        span = _node_span(knode, offset)
+                        fm.problems.append(Problem(
+                            "duplicate_key", span,
+                            f"duplicate key '{knode.value}' (first defined on line {prev.start_mark.line + offset + 1}); "
+                            "runtimes disagree on which one wins",
+                        ))
+                    else:
+                        first[knode.value] = knode
+                stack.append(vnode)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+
+
+def _syntax_problem(exc: yaml.MarkedYAMLError, src: SourceText, offset: int) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    line = (mark.line if mark else 0) + offset
+    col = mark.column if mark else 0
+    text = src.line_text(line)
+    col = min(col, len(text))
+    problem = exc.problem or "syntax error"
+    message = f"YAML syntax error: {problem}"
+    span = Span(line, col, line, max(col + 1, col) if col < len(text) else col)
+    fix = _quote_fix(src, line, offset, problem)
+    if fix is not None:
+        fix_line, key, value, vstart = fix
+        quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        vtext = src.line_text(fix_line)
+        return Problem(
+            "syntax",
+            Span(fix_line, vstart, fix_line, vstart + len(value)),
+            f"YAML syntax error in '{key}': the value contains ': ' (or starts with a reserved character); "
+            "quote the value",
+            fix_title=f"Quote the value of '{key}'",
+            fix_span=Span(fix_line, vstart, fix_line, vstart + len(value)),
+            fix_text=quoted,
+        ) if vtext else Problem("syntax", span, message)
+    return Problem("syntax", span, message)
+
+
+def _quote_fix(src: SourceText, line: int, offset: int, problem: str) -> tuple[int, str, str, int] | None:
+    """Find the `key: value` line that needs quoting for the common unquoted-colon mistakes."""
+    if "mapping values are not allowed" not in problem and "cannot start any token" not in problem:
+        return None
+    for candidate in (line, line - 1):
+        if candidate < offset:
+            continue
+        m = _KEY_VALUE.match(src.line_text(candidate))
+        if not m:
+            continue
+        value = m.group(4)
+        if not value or value[0] in "\"'|>[{":
+            continue
+        if ": " in value or value.endswith(":") or value[0] in "`@%":
+            return candidate, m.group(2), value, m.start(4)
+    return None
+
+
+_TOML_KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+|\"[^\"]*\")\s*=")
+_TOML_ERR_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def _try_toml(fm: Frontmatter, src: SourceText, block: str, offset: int) -> None:
+    try:
+        data = tomllib.loads(block.replace("\r\n", "\n").replace("\r", "\n"))
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return  # keep the YAML diagnosis: it is the primary format
+    fm.status = "ok"
+    fm.format = "toml"
+    fm.problems = [p for p in fm.problems if p.kind not in ("syntax", "not_mapping", "too_complex")]
+    fm.root = None
+    key_lines: dict[str, int] = {}
+    for line in range(offset, (fm.close_line or offset)):
+        m = _TOML_KEY.match(src.line_text(line))
+        if m:
+            key_lines.setdefault(m.group(1).strip('"'), line)
+        elif src.line_text(line).lstrip().startswith("["):
+            header = src.line_text(line).strip().strip("[]").strip()
+            key_lines.setdefault(header.split(".")[0].strip('"'), line)
+    for key, value in data.items():
+        line = key_lines.get(key, offset)
+        text = src.line_text(line)
+        start = max(text.find(key), 0)
+        span = Span(line, start, line, start + len(key))
+        fm.fields[key] = FieldEntry(key, span, value, Span(line, start, line, len(text)))

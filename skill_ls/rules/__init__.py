@@ -1,0 +1,104 @@
+"""The rule registry. A rule is a function plus its docstring, registered by code (SPEC §5).
+
+Scopes decide what a rule is given:
+- ``file``: a `FileContext` for one skill file, independent of runtimes (parsing, body, references);
+- ``runtime``: a `RuntimeContext` for one copy of a skill as one runtime sees it (fields, limits);
+- ``resolution``: a `ResolutionContext` for one resolved name of one runtime (shadowing);
+- ``agent``: an `AgentContext` for one agent definition;
+- ``sidecar``: a `SidecarContext` for one JSON/YAML sidecar file.
+The docstring is the user documentation: `skill-ls explain CODE` and the README table come from it.
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from skill_ls.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    scope: str
+    func: Callable
+    doc: str
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0] if self.doc.strip() else self.name
+
+    @property
+    def family(self) -> str:
+        return self.func.__module__.rsplit(".", 1)[-1]
+
+
+RULES: dict[str, Rule] = {}
+# Further implementations of an already documented code in another scope (e.g. SK013's Amp part).
+_PARTS: list[Rule] = []
+
+
+def rule(code: str, severity: Severity, scope: str, *, part: bool = False) -> Callable:
+    def register(func: Callable) -> Callable:
+        entry = Rule(code, func.__name__.replace("_", "-"), severity, scope, func, inspect.getdoc(func) or "")
+        if part:
+            _PARTS.append(entry)
+            return func
+        if code in RULES:  # pragma: no cover - a programming error caught at import
+            raise ValueError(f"rule {code} registered twice")
+        RULES[code] = entry
+        return func
+
+    return register
+
+
+@dataclass
+class Reporter:
+    """Collects diagnostics for one rule invocation."""
+
+    path: str
+    runtime: str | None
+    out: list[Diagnostic]
+    code: str = ""
+    severity: Severity = Severity.ERROR
+
+    def report(self, span: Span, message: str, *, related: Iterable[Related] = (), fix: Fix | None = None,
+               severity: Severity | None = None, path: str | None = None, data: dict | None = None) -> None:
+        self.out.append(Diagnostic(path or self.path, span, self.code, message, severity or self.severity,
+                                   self.runtime, tuple(related), fix, data or {}))
+
+
+def replace_fix(title: str, path: str, span: Span, text: str) -> Fix:
+    return Fix(title, (TextEdit(path, span, text),))
+
+
+def rules_for_scope(scope: str) -> list[Rule]:
+    _load_all()
+    return [r for r in list(RULES.values()) + _PARTS if r.scope == scope]
+
+
+_loaded = False
+
+
+def _load_all() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    # Importing the modules registers their rules.
+    from skill_ls.rules import (  # noqa: F401
+        agents,
+        budget,
+        fields,
+        frontmatter,
+        marketplace,
+        references,
+        shadowing,
+    )
+
+
+def all_rules() -> dict[str, Rule]:
+    _load_all()
+    return dict(sorted(RULES.items()))

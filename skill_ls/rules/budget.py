@@ -1,0 +1,29 @@
+"""Prompt budget rules (BG001)."""
+from __future__ import annotations
+
+from skill_ls.model import Severity
+from skill_ls.rules import rule
+from skill_ls.rules.context import RuntimeContext, header_span
+
+
+def content_length(doc) -> int:
+    """Agentcy's `content_length`: characters of the whole file."""
+    return len(doc.src.text) + (1 if doc.src.had_bom else 0)
+
+
+@rule("BG001", Severity.ERROR, "runtime")
+def larger_than_prompt_budget(ctx: RuntimeContext):
+    """Agentcy: the skill is larger than the prompt budget, so it can never be enabled.
+
+    ## What it does
+    Agentcy injects the full content of every enabled skill and refuses a set whose total
+    `content_length` (characters of the whole file) exceeds `agentcy.max_prompt_chars`
+    (default 16,000). A single skill over the budget can never be enabled.
+    """
+    if ctx.runtime.id != "agentcy":
+        return
+    budget = ctx.config.agentcy_max_prompt_chars
+    size = content_length(ctx.doc)
+    if size > budget:
+        ctx.out.report(header_span(ctx.doc), f"skill is {size} characters; Agentcy's prompt budget is {budget}, so "
+                       "it can never be enabled: split it or raise agentcy.max_prompt_chars")

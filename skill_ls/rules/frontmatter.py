@@ -1,0 +1,194 @@
+"""Parsing rules: the frontmatter block itself, the file's encoding and shape (SK001-SK004, SK012, SK013)."""
+from __future__ import annotations
+
+import os
+
+from skill_ls.model import Severity, Span
+from skill_ls.rules import replace_fix, rule
+from skill_ls.rules.context import FileContext, header_span
+
+LINE_BUDGET = 500
+TOKEN_BUDGET = 5000
+CHARS_PER_TOKEN = 4  # the usual rough estimate for English prose
+
+
+def _problems(ctx: FileContext, *kinds: str):
+    fm = ctx.doc.fm
+    return [p for p in (fm.problems if fm else ()) if p.kind in kinds]
+
+
+@rule("SK001", Severity.ERROR, "file")
+def missing_frontmatter(ctx: FileContext):
+    """The file does not start with a `---` frontmatter block.
+
+    ## What it does
+    Checks that SKILL.md starts with a line that is exactly `---`, opening the YAML frontmatter.
+
+    ## Why is this bad?
+    Every runtime reads the skill's `name` and `description` from the frontmatter. Without it the
+    skill is not loaded at all (it is *blocked*), and nothing tells the author.
+
+    ## Example
+    ```markdown
+    # My skill
+    Do things.
+    ```
+    Use instead:
+    ```markdown
+    ---
+    name: my-skill
+    description: Does things. Use when things need doing.
+    ---
+    # My skill
+    ```
+
+    ## Fix safety
+    The fix inserts a frontmatter skeleton named after the directory; fill in the description.
+    """
+    if ctx.doc.read_error or ctx.doc.fm is None or ctx.doc.fm.status != "missing":
+        return
+    name = ctx.doc.dir_name
+    fix = replace_fix("Add a frontmatter block", ctx.doc.path, Span(0, 0, 0, 0),
+                      f"---\nname: {name}\ndescription: \n---\n")
+    ctx.out.report(header_span(ctx.doc), "missing frontmatter: start the file with a '---' line, "
+                   "the YAML fields, and a closing '---'", fix=fix)
+
+
+@rule("SK002", Severity.ERROR, "file")
+def unterminated_frontmatter(ctx: FileContext):
+    """The frontmatter block is opened with `---` but never closed.
+
+    ## What it does
+    Looks for the closing line (`---` or `...`) after the opening `---`.
+
+    ## Why is this bad?
+    Without the closing line the whole file is YAML to a parser, which fails or swallows the body;
+    runtimes refuse to load the skill.
+
+    ## Example
+    ```markdown
+    ---
+    name: my-skill
+    description: Does things.
+    # My skill
+    ```
+    Use instead: add a `---` line after the last field.
+    """
+    for p in _problems(ctx, "unterminated"):
+        ctx.out.report(p.span, "unterminated frontmatter: add a closing '---' line after the last field")
+
+
+@rule("SK003", Severity.ERROR, "file")
+def yaml_syntax_error(ctx: FileContext):
+    """The frontmatter is not valid YAML (or the file is not valid UTF-8).
+
+    ## What it does
+    Parses the frontmatter with PyYAML (C loader when available) and reports the error at the
+    position the parser gives. The most common cause, an unquoted `: ` inside a value such as
+    `description: Use when: the user asks`, is recognised and a quoting fix is offered.
+
+    ## Why is this bad?
+    A runtime that cannot parse the frontmatter does not load the skill.
+
+    ## Example
+    ```yaml
+    description: Use when: the user asks for a report
+    ```
+    Use instead:
+    ```yaml
+    description: "Use when: the user asks for a report"
+    ```
+
+    ## Fix safety
+    Quoting keeps the value's text exactly; backslashes and double quotes are escaped.
+    """
+    doc = ctx.doc
+    if doc.src.invalid_utf8_at is not None:
+        line, col = doc.src.offset_to_pos(_char_offset_of_byte(doc, doc.src.invalid_utf8_at))
+        ctx.out.report(Span(line, col, line, col + 1),
+                       f"file is not valid UTF-8 (first bad byte at offset {doc.src.invalid_utf8_at}); "
+                       "save it as UTF-8")
+    for p in _problems(ctx, "syntax", "too_complex"):
+        fix = None
+        if p.fix_text is not None and p.fix_span is not None:
+            fix = replace_fix(p.fix_title or "Quote the value", doc.path, p.fix_span, p.fix_text)
+        ctx.out.report(p.span, p.message, fix=fix)
+
+
+def _char_offset_of_byte(doc, byte_offset: int) -> int:
+    # Replacement characters make decoded offsets differ from bytes only after the first bad byte.
+    prefix = doc.src.text.encode("utf-8", errors="surrogatepass")[:byte_offset]
+    return len(prefix.decode("utf-8", errors="replace"))
+
+
+@rule("SK004", Severity.ERROR, "file")
+def frontmatter_shape(ctx: FileContext):
+    """The frontmatter is not a mapping, or it repeats a key.
+
+    ## What it does
+    Checks that the YAML document is a mapping of keys to values and that no key appears twice
+    in any mapping.
+
+    ## Why is this bad?
+    PyYAML silently keeps the last duplicate; other runtimes keep the first or refuse the file, so
+    different tools disagree on what the skill says. skill-ls treats the skill as blocked.
+
+    ## Example
+    ```yaml
+    name: report
+    description: Old text
+    description: New text
+    ```
+    Use instead: keep one `description`.
+    """
+    for p in _problems(ctx, "not_mapping", "duplicate_key"):
+        ctx.out.report(p.span, p.message)
+
+
+@rule("SK012", Severity.WARNING, "file")
+def body_too_long(ctx: FileContext):
+    """The body is over 500 lines or about 5,000 tokens.
+
+    ## What it does
+    Counts the lines after the frontmatter and estimates tokens as characters / 4.
+
+    ## Why is this bad?
+    The Agent Skills standard recommends keeping SKILL.md under 500 lines and ~5,000 tokens; the whole
+    body is loaded into the context when the skill activates. Move detail into `references/` files
+    that are read on demand.
+    """
+    doc = ctx.doc
+    if doc.fm is None or doc.fm.status != "ok":
+        return
+    start, end = doc.body_lines()
+    lines = end - start
+    chars = len(doc.src.text) - doc.src.line_start(start)
+    tokens = chars // CHARS_PER_TOKEN
+    if lines > LINE_BUDGET or tokens > TOKEN_BUDGET:
+        what = f"{lines} lines" if lines > LINE_BUDGET else f"about {tokens} tokens"
+        span = Span(start, 0, start, len(doc.src.line_text(start))) if start < doc.src.line_count else header_span(doc)
+        ctx.out.report(span, f"body is {what} (recommended: under {LINE_BUDGET} lines and ~{TOKEN_BUDGET} tokens); "
+                       "move detail into references/ files")
+
+
+@rule("SK013", Severity.INFORMATION, "file")
+def portability_note(ctx: FileContext):
+    """Portability notes: a UTF-8 BOM, a `skill.md` spelling, CRLF under Amp.
+
+    ## What it does
+    Reports a leading byte-order mark, a file named `skill.md` (runtimes look for exactly
+    `SKILL.md`, so it is never discovered), and, under Amp roots, CRLF line endings (Amp's
+    frontmatter parser needs LF: warning, the skill will not load in Amp).
+
+    ## Why is this bad?
+    Each works in some tools and silently fails in others.
+    """
+    doc = ctx.doc
+    if doc.src.had_bom:
+        ctx.out.report(Span(0, 0, 0, 0), "file starts with a UTF-8 byte-order mark; several runtimes do not "
+                       "recognise '---' after it: save without BOM", data={"fix": "remove_bom"})
+    if os.path.basename(doc.path) == "skill.md":
+        ctx.out.report(Span(0, 0, 0, len(doc.src.line_text(0))),
+                       "file is named 'skill.md': runtimes look for exactly 'SKILL.md', so agh, amp, claude-code, "
+                       "codex and agentskills clients never discover it; rename it to SKILL.md",
+                       severity=Severity.WARNING)

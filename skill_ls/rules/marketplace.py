@@ -1,0 +1,106 @@
+"""Sidecar and marketplace rules (MC001, MC002)."""
+from __future__ import annotations
+
+import os
+
+import yaml
+
+from skill_ls.index import read_bytes, read_marketplace_meta
+from skill_ls.mcp import allowed_marketplace_mcp, read_agh_config, skill_servers
+from skill_ls.model import Severity, Span
+from skill_ls.rules import rule
+from skill_ls.rules.context import RuntimeContext, SidecarContext, header_span
+
+
+@rule("MC001", Severity.ERROR, "sidecar")
+def malformed_sidecar(ctx: SidecarContext):
+    """An `mcp.json`, `.agh-meta.json` or `agents/openai.yaml` next to a skill is unreadable or malformed.
+
+    ## What it does
+    `mcp.json` must be a JSON object with `mcpServers` (or `mcp_servers`) mapping names to server
+    objects. `.agh-meta.json` (AGH marketplace) must hold string `slug`, `registry`, `version` and
+    `installed_at`, and its optional `hash` (`sha256:<hex>`) must match SKILL.md. Codex's
+    `agents/openai.yaml` must be a YAML mapping whose `interface` is a mapping, `dependencies.tools`
+    a list and `policy` a mapping.
+
+    ## Why is this bad?
+    A malformed sidecar silently drops the skill's MCP servers; invalid marketplace metadata or a
+    hash mismatch blocks the skill from loading in AGH.
+    """
+    if ctx.kind == "mcp":
+        from skill_ls.mcp import read_sidecar
+
+        sidecar = read_sidecar(ctx.path)
+        if sidecar is not None and not sidecar.ok:
+            ctx.out.report(sidecar.span, f"mcp.json {sidecar.problem}; the skill's MCP servers are ignored")
+    elif ctx.kind == "meta":
+        meta = read_marketplace_meta(ctx.path, ctx.skill_path)
+        if not meta.ok:
+            ctx.out.report(meta.span, f".agh-meta.json: {meta.problem}; AGH blocks this marketplace skill")
+    elif ctx.kind == "openai":
+        problem, span = _openai_yaml_problem(ctx.path)
+        if problem:
+            ctx.out.report(span, f"agents/openai.yaml: {problem}")
+
+
+def _openai_yaml_problem(path: str) -> tuple[str | None, Span]:
+    data, error, _ = read_bytes(path)
+    if error:
+        return error, Span(0, 0, 0, 0)
+    try:
+        value = yaml.load(data.decode("utf-8", errors="replace"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        line, col = (mark.line, mark.column) if mark else (0, 0)
+        return f"YAML syntax error: {exc.problem}", Span(line, col, line, col + 1)
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        return f"YAML error: {exc}", Span(0, 0, 0, 0)
+    if value is None:
+        return None, Span(0, 0, 0, 0)
+    if not isinstance(value, dict):
+        return "must be a mapping", Span(0, 0, 0, 0)
+    if "interface" in value and not isinstance(value["interface"], dict):
+        return "'interface' must be a mapping", Span(0, 0, 0, 0)
+    deps = value.get("dependencies")
+    if deps is not None:
+        if not isinstance(deps, dict):
+            return "'dependencies' must be a mapping", Span(0, 0, 0, 0)
+        tools = deps.get("tools")
+        if tools is not None and not (isinstance(tools, list) and all(isinstance(t, dict) for t in tools)):
+            return "'dependencies.tools' must be a list of mappings", Span(0, 0, 0, 0)
+    if "policy" in value and not isinstance(value["policy"], dict):
+        return "'policy' must be a mapping", Span(0, 0, 0, 0)
+    return None, Span(0, 0, 0, 0)
+
+
+@rule("MC002", Severity.WARNING, "runtime")
+def marketplace_mcp_blocked(ctx: RuntimeContext):
+    """A marketplace skill declares MCP servers that AGH will not start.
+
+    ## What it does
+    AGH blocks the MCP servers of a marketplace skill unless `skills.allowed_marketplace_mcp` in
+    `$AGH_HOME/config.toml` holds one of its consent keys: the slug, `registry:slug`, or the hash.
+
+    ## Why is this bad?
+    The skill's instructions assume tools that never appear in the session.
+
+    ## Example
+    ```toml
+    [skills]
+    allowed_marketplace_mcp = ["@author/postgres-tools"]
+    ```
+    """
+    decl = ctx.decl
+    if decl.tier != "marketplace" or decl.meta is None or not decl.meta.ok:
+        return
+    servers = skill_servers(ctx.doc)
+    if not servers:
+        return
+    allowed = allowed_marketplace_mcp(read_agh_config(ctx.index.env.agh_home if ctx.index else None))
+    if decl.meta.consent_keys() & allowed:
+        return
+    fm = ctx.doc.fm
+    span = fm.fields["metadata"].key_span if fm and "metadata" in fm.fields else header_span(ctx.doc)
+    slug = decl.meta.data.get("slug", "?")
+    ctx.out.report(span, f"MCP server(s) {', '.join(sorted(servers))} of marketplace skill '{slug}' are blocked: add "
+                   f"'{slug}' to skills.allowed_marketplace_mcp in $AGH_HOME/config.toml to allow them")

@@ -1,0 +1,129 @@
+"""Shadowing rules: what precedence does to each copy of a name (SH001-SH004)."""
+from __future__ import annotations
+
+from skill_ls.model import Related, Severity, Span
+from skill_ls.rules import rule
+from skill_ls.rules.context import ResolutionContext, name_span
+
+
+def _span(decl) -> Span:
+    return name_span(decl.doc) if decl.doc is not None else Span(0, 0, 0, 0)
+
+
+def describe(decl) -> str:
+    if decl.builtin:
+        return f"{decl.runtime_def.title}'s built-in {decl.name}"
+    where = f"the {decl.tier} copy"
+    if decl.agent:
+        where = f"the agent-local copy of agent '{decl.agent}'"
+    return where
+
+
+def _related(decl, message: str) -> list[Related]:
+    if decl.builtin or not decl.path:
+        return []
+    return [Related(decl.path, _span(decl), message)]
+
+
+def _agent_mode(ctx: ResolutionContext) -> bool:
+    return ctx.resolution.agent is not None
+
+
+@rule("SH001", Severity.WARNING, "resolution")
+def shadowed_copy(ctx: ResolutionContext):
+    """This copy is shadowed: a higher-precedence copy of the same name wins.
+
+    ## What it does
+    Resolves the name as the runtime does (AGH: agent_local > workspace > additional > user >
+    marketplace > bundled; Claude Code: enterprise > personal > project; Amp: first of nine
+    locations) and reports every loadable copy that loses, with the winner in related information.
+    A copy overridden only for one agent (AGH agent-local overlay) is reported as information.
+
+    ## Why is this bad?
+    Edits to a shadowed copy have no effect: the runtime loads the winner.
+    """
+    res, decl = ctx.resolution, ctx.decl
+    winner = res.winner
+    if winner is None or decl is winner or decl not in res.shadowed:
+        return
+    if _agent_mode(ctx):
+        if winner.agent is None or decl.agent is not None:
+            return
+        ctx.out.report(_span(decl), f"for agent '{winner.agent}', {describe(winner)} overrides this {decl.tier} copy "
+                       f"of '{res.name}'", related=_related(winner, f"agent-local copy for '{winner.agent}'"),
+                       severity=Severity.INFORMATION)
+        return
+    if winner.builtin:
+        return  # only possible when this copy is lower than a built-in, which cannot happen
+    ctx.out.report(_span(decl), f"'{res.name}' is shadowed by the {winner.tier} copy ({decl.runtime_def.title}): "
+                   "this copy is not loaded", related=_related(winner, f"winner ({winner.tier})"),
+                   data={"winner": winner.path, "winner_tier": winner.tier})
+
+
+@rule("SH002", Severity.INFORMATION, "resolution")
+def shadows_others(ctx: ResolutionContext):
+    """This copy wins and shadows other copies of the same name.
+
+    ## What it does
+    Reports on the winning copy, with each shadowed copy in related information, so the author
+    knows edits elsewhere have no effect. An agent-local copy says which copy it overrides for
+    its agent; a skill named like an Amp built-in says it overrides the built-in.
+    """
+    res, decl = ctx.resolution, ctx.decl
+    if decl is not res.winner or not res.shadowed:
+        return
+    losers = res.shadowed
+    if _agent_mode(ctx):
+        if decl.agent is None:
+            return
+        losers = [d for d in losers if d.agent is None]
+        if not losers:
+            return
+        top = losers[0]
+        ctx.out.report(_span(decl), f"overrides {describe(top)} of '{res.name}' for agent '{decl.agent}'",
+                       related=[r for d in losers for r in _related(d, f"overridden {d.tier} copy")])
+        return
+    names = ", ".join(describe(d) for d in losers)
+    ctx.out.report(_span(decl), f"this {decl.tier} copy of '{res.name}' wins and shadows {len(losers)} other "
+                   f"cop{'y' if len(losers) == 1 else 'ies'} ({names})",
+                   related=[r for d in losers for r in _related(d, f"shadowed ({d.tier})")],
+                   data={"shadowed": len(losers)})
+
+
+@rule("SH003", Severity.ERROR, "resolution")
+def ambiguous_name(ctx: ResolutionContext):
+    """The same name appears twice in one tier, or twice in a runtime that loads both.
+
+    ## What it does
+    AGH and the other precedence runtimes cannot rank two copies in one tier (skill-ls reads the
+    lexically first path as the winner); Codex deduplicates by path, so both copies are loaded
+    and the model sees the name twice. Reported on every copy involved.
+    """
+    res, decl = ctx.resolution, ctx.decl
+    if _agent_mode(ctx) and decl.agent is None:
+        return
+    for group in res.ambiguous:
+        if decl not in group:
+            continue
+        others = [d for d in group if d is not decl]
+        if decl.runtime_def.conflict == "load_both":
+            message = f"'{res.name}' is declared {len(group)} times and {decl.runtime_def.title} loads every copy"
+        else:
+            message = (f"'{res.name}' is declared {len(group)} times in the {decl.tier} tier of "
+                       f"{decl.runtime_def.title}; which one loads is ambiguous")
+        ctx.out.report(_span(decl), message + "; rename or remove the duplicates",
+                       related=[r for d in others for r in _related(d, f"also declared here ({d.tier})")])
+
+
+@rule("SH004", Severity.WARNING, "resolution")
+def not_discovered(ctx: ResolutionContext):
+    """The runtime never discovers this copy: deeper than its scan depth or past its scan cap.
+
+    ## What it does
+    AGH scans `SKILL.md` up to depth 4 below each scanned directory and at most 300 candidates per
+    scanned directory (in lexical path order); Codex scans to depth 6. Copies beyond are reported.
+    """
+    decl = ctx.decl
+    if decl.undiscovered is None or _agent_mode(ctx) and decl.agent is None:
+        return
+    ctx.out.report(_span(decl), f"not discovered by {decl.runtime_def.title}: {decl.undiscovered}")
