@@ -1,0 +1,48 @@
+"""Shared fixtures: every test gets a private HOME/AGH_HOME under tmp_path, so nothing on the machine
+leaks in, and small helpers to write skill trees."""
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("AGH_HOME", str(home / ".agh"))
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    monkeypatch.delenv("AMP_TOOLBOX", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    return home
+
+
+@pytest.fixture
+def workspace(tmp_path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    return ws
+
+
+def write(path: Path, text: str, *, dedent: bool = True) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text) if dedent else text, encoding="utf-8")
+    return path
+
+
+def skill(root: Path, dirname: str, *, name: str | None = None, description: str = "Does things. Use when needed.",
+          extra: str = "", body: str = "# Skill\n\nInstructions.\n") -> Path:
+    """Write <root>/<dirname>/SKILL.md with a valid frontmatter (name defaults to the directory)."""
+    name = dirname if name is None else name
+    fm = f"---\nname: {name}\ndescription: {description}\n{extra}---\n"
+    return write(root / dirname / "SKILL.md", fm + body, dedent=False)
+
+
+def codes(diags) -> list[str]:
+    return sorted(d.code for d in diags)
