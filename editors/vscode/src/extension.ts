@@ -1,0 +1,422 @@
+/**
+ * VS Code wiring for skill-ls: starts the language server, forwards palette commands to the server's
+ * `workspace/executeCommand` commands (docs/lsp-protocol.md), keeps the status bar and catalog previews
+ * in sync with `skillLs/indexChanged`. All decisions live in ./logic (no `vscode` import there).
+ */
+import * as cp from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
+import * as L from './logic';
+
+const OPEN_SETTINGS = 'Open Settings';
+const COPY_INSTALL = 'Copy Install Command';
+const SHOW_OUTPUT = 'Show Output';
+
+type Exec = (command: string, arg: object) => Promise<unknown>;
+
+class CatalogProvider implements vscode.TextDocumentContentProvider {
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+
+  constructor(private readonly exec: Exec) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const params = L.parseCatalogQuery(uri.query);
+    try {
+      return L.catalogText(await this.exec(L.SERVER_COMMANDS.renderCatalog, params));
+    } catch (err) {
+      return L.catalogErrorText(params, err);
+    }
+  }
+
+  /** Re-render one preview (if open) or every open preview. */
+  refresh(uri?: vscode.Uri): void {
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme !== L.CATALOG_SCHEME) continue;
+      if (uri === undefined || doc.uri.toString() === uri.toString()) this.emitter.fire(doc.uri);
+    }
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+export class SkillLsExtension implements vscode.Disposable {
+  client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient | undefined> | undefined;
+  readonly output: vscode.OutputChannel;
+  readonly status: vscode.StatusBarItem;
+  readonly catalog: CatalogProvider;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor() {
+    this.output = vscode.window.createOutputChannel('Skill LS');
+    this.status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
+    this.status.name = 'Skill LS';
+    this.catalog = new CatalogProvider((command, arg) => this.executeServerCommand(command, arg));
+    this.disposables.push(
+      this.output,
+      this.status,
+      this.catalog,
+      vscode.workspace.registerTextDocumentContentProvider(L.CATALOG_SCHEME, this.catalog),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.previewCatalog, () => this.previewCatalog()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.showShadows, () => this.showShadows()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.restartServer, () => this.restart()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.reindexWorkspace, () => this.reindex()),
+      vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
+    );
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Server lifecycle
+
+  private config(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration(L.CONFIG_SECTION, scope);
+  }
+
+  /** The analysis configuration the server receives (editor-only keys stripped). */
+  serverSettings(scope?: vscode.ConfigurationScope): Record<string, unknown> {
+    const cfg = this.config(scope);
+    return L.toServerSettings((key) => cfg.get(key));
+  }
+
+  /** The first workspace folder that is a directory on this machine (the server's cwd). */
+  private firstFolder(): string | undefined {
+    for (const f of vscode.workspace.workspaceFolders ?? []) {
+      if (f.uri.scheme === 'file' && isDirectory(f.uri.fsPath)) return f.uri.fsPath;
+    }
+    return undefined;
+  }
+
+  serverCommand(): L.ServerCommand {
+    const cfg = this.config();
+    return L.buildServerCommand(
+      { command: cfg.get('server.command'), pythonPath: cfg.get('server.pythonPath') },
+      { workspaceFolder: this.firstFolder(), home: os.homedir() },
+    );
+  }
+
+  /** Start the client if it is not running; resolves to undefined when it cannot start. */
+  ensureClient(): Promise<LanguageClient | undefined> {
+    if (this.client) return Promise.resolve(this.client);
+    if (!this.starting) {
+      this.starting = this.start().finally(() => {
+        this.starting = undefined;
+      });
+    }
+    return this.starting;
+  }
+
+  private setStatus(text: string, tooltip: string, command: string): void {
+    this.status.text = text;
+    this.status.tooltip = tooltip;
+    this.status.command = command;
+    this.status.show();
+  }
+
+  private async start(): Promise<LanguageClient | undefined> {
+    const cmd = this.serverCommand();
+    const cwd = this.firstFolder();
+    this.setStatus('$(sync~spin) skill-ls', 'skill-ls: starting the language server', L.CLIENT_COMMANDS.restartServer);
+    this.output.appendLine(`Starting: ${L.formatCommandLine(cmd)}`);
+
+    const found = L.findExecutable(cmd.command, {
+      pathEnv: process.env.PATH ?? process.env.Path,
+      pathExt: process.env.PATHEXT,
+      platform: process.platform,
+      isFile: (p) => {
+        try {
+          return fs.statSync(path.resolve(cwd ?? process.cwd(), p)).isFile();
+        } catch {
+          return false;
+        }
+      },
+    });
+    if (found === undefined) {
+      this.reportMissing(cmd, L.missingServerMessage(cmd));
+      return undefined;
+    }
+    if (cmd.source === 'pythonPath' && (await pythonHasModule(cmd.command, cwd)) === false) {
+      this.reportMissing(cmd, L.missingModuleMessage(cmd));
+      return undefined;
+    }
+
+    const serverOptions: ServerOptions = { command: cmd.command, args: cmd.args, options: { cwd, env: process.env } };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: L.documentSelector(),
+      initializationOptions: this.serverSettings(),
+      outputChannel: this.output,
+      middleware: {
+        workspace: {
+          configuration: async (params, token, next) => {
+            const result = await next(params, token);
+            if (!Array.isArray(result)) return result;
+            return params.items.map((item, i) => {
+              const section = item.section ?? '';
+              if (section !== L.CONFIG_SECTION && !section.startsWith(L.CONFIG_SECTION + '.')) return result[i];
+              const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
+              const settings = this.serverSettings(scope);
+              return section === L.CONFIG_SECTION ? settings : L.getNested(settings, section.slice(L.CONFIG_SECTION.length + 1)) ?? null;
+            });
+          },
+        },
+      },
+    };
+    let client: LanguageClient | undefined;
+    try {
+      client = new LanguageClient('skillLs', 'Skill LS', serverOptions, clientOptions);
+      const self = client;
+      client.onNotification(L.INDEX_CHANGED_NOTIFICATION, (payload: unknown) => this.onIndexChanged(payload));
+      client.onDidChangeState((e) => {
+        if (e.newState === State.Stopped && this.client === self) {
+          this.setStatus('$(circle-slash) skill-ls', 'skill-ls: the language server stopped. Click to restart.', L.CLIENT_COMMANDS.restartServer);
+        }
+      });
+      await client.start();
+    } catch (err) {
+      if (client) void client.dispose().catch(() => undefined);
+      if (L.isMissingExecutableError(err)) {
+        this.reportMissing(cmd, L.missingServerMessage(cmd));
+      } else {
+        this.output.appendLine(`Start failed: ${L.errorMessage(err)}`);
+        this.setStatus('$(error) skill-ls', 'skill-ls: the language server failed to start. Click to restart.', L.CLIENT_COMMANDS.restartServer);
+        void vscode.window.showErrorMessage(`Skill LS: the language server failed to start: ${L.errorMessage(err)}`, SHOW_OUTPUT).then((choice) => {
+          if (choice === SHOW_OUTPUT) this.output.show();
+        });
+      }
+      return undefined;
+    }
+    this.client = client;
+    this.setStatus('$(book) skill-ls', 'skill-ls: indexing', L.CLIENT_COMMANDS.previewCatalog);
+    try {
+      this.onIndexChanged(await this.sendCommand(client, L.SERVER_COMMANDS.status, {}));
+    } catch (err) {
+      this.output.appendLine(`skillLs.status failed: ${L.errorMessage(err)}`);
+    }
+    return client;
+  }
+
+  private reportMissing(cmd: L.ServerCommand, message: string): void {
+    this.output.appendLine(message);
+    this.setStatus('$(warning) skill-ls', `skill-ls: language server not found. Install it with \`${L.installHint(cmd)}\`.`, L.CLIENT_COMMANDS.restartServer);
+    void vscode.window.showErrorMessage(message, OPEN_SETTINGS, COPY_INSTALL).then(async (choice) => {
+      if (choice === OPEN_SETTINGS) {
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'skillLs.server');
+      } else if (choice === COPY_INSTALL) {
+        await vscode.env.clipboard.writeText(L.installHint(cmd));
+      }
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.starting) await this.starting;
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.stop();
+      } catch (err) {
+        this.output.appendLine(`Stopping the server failed: ${L.errorMessage(err)}`);
+      }
+    }
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    if (await this.ensureClient()) this.catalog.refresh();
+  }
+
+  private onConfigurationChanged(e: vscode.ConfigurationChangeEvent): void {
+    if (L.needsRestart((s) => e.affectsConfiguration(s))) {
+      void this.restart();
+      return;
+    }
+    if (this.client && L.CONFIG_KEYS.some((k) => e.affectsConfiguration(`${L.CONFIG_SECTION}.${k.key}`))) {
+      void this.client.sendNotification('workspace/didChangeConfiguration', { settings: { [L.CONFIG_SECTION]: this.serverSettings() } });
+    }
+  }
+
+  onIndexChanged(payload: unknown): void {
+    const counts = L.parseIndexCounts(payload);
+    if (!counts) return;
+    this.setStatus(L.statusText(counts), L.statusTooltip(counts), L.CLIENT_COMMANDS.previewCatalog);
+    this.catalog.refresh();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Commands
+
+  private sendCommand(client: LanguageClient, command: string, arg: object): Promise<unknown> {
+    return client.sendRequest('workspace/executeCommand', { command, arguments: [arg] });
+  }
+
+  async executeServerCommand(command: string, arg: object): Promise<unknown> {
+    const client = await this.ensureClient();
+    if (!client) throw new Error('the skill-ls language server is not running');
+    return this.sendCommand(client, command, arg);
+  }
+
+  private relative(p: string): string {
+    return vscode.workspace.asRelativePath(p, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+  }
+
+  private showCommandError(what: string, err: unknown): void {
+    void vscode.window.showErrorMessage(`Skill LS: ${what}: ${L.errorMessage(err)}`);
+  }
+
+  async previewCatalog(): Promise<void> {
+    if (!(await this.ensureClient())) return;
+    let list: L.AgentList;
+    try {
+      list = L.parseListAgents(await this.executeServerCommand(L.SERVER_COMMANDS.listAgents, {}));
+    } catch (err) {
+      this.showCommandError('could not list agents', err);
+      return;
+    }
+    const agentItems = L.agentPickItems(list, (p) => this.relative(p));
+    const agentPick =
+      agentItems.length === 1
+        ? agentItems[0]
+        : await vscode.window.showQuickPick(agentItems, {
+            title: 'Skill LS: Preview Agent Catalog',
+            placeHolder: 'Agent whose catalog to preview',
+            matchOnDescription: true,
+            matchOnDetail: true,
+          });
+    if (!agentPick) return;
+    const runtimeItems = L.runtimePickItems(list, agentPick.value);
+    let runtime: string | undefined = runtimeItems[0]?.value;
+    if (runtimeItems.length > 1) {
+      const pick = await vscode.window.showQuickPick(runtimeItems, {
+        title: 'Skill LS: Preview Agent Catalog',
+        placeHolder: 'Runtime whose catalog format to render',
+      });
+      if (!pick) return;
+      runtime = pick.value;
+    }
+    const params: L.CatalogParams = { agent: agentPick.value.agent, runtime };
+    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) {
+      const active = vscode.window.activeTextEditor?.document.uri;
+      const folder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+      if (folder) params.workspace = folder.uri.fsPath;
+    }
+    const uri = vscode.Uri.from({ scheme: L.CATALOG_SCHEME, path: L.catalogPath(params), query: L.catalogQuery(params) });
+    this.catalog.refresh(uri);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+
+  async showShadows(): Promise<void> {
+    const doc = vscode.window.activeTextEditor?.document;
+    let name = doc ? L.detectSkillName(doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.path, doc.getText()) : undefined;
+    if (!name) {
+      name = (
+        await vscode.window.showInputBox({
+          title: 'Skill LS: Show Skill Shadows',
+          prompt: 'Name of the skill whose declarations to list',
+          placeHolder: 'e.g. pdf-tools',
+          validateInput: (v) => (v.trim() === '' ? 'Enter a skill name' : undefined),
+        })
+      )?.trim();
+      if (!name) return;
+    }
+    let where: L.WhereResult;
+    try {
+      where = L.parseWhere(await this.executeServerCommand(L.SERVER_COMMANDS.where, { name }));
+    } catch (err) {
+      this.showCommandError(`could not resolve "${name}"`, err);
+      return;
+    }
+    if (where.entries.length === 0) {
+      void vscode.window.showInformationMessage(`Skill LS: no declaration of a skill named "${name}" was found.`);
+      return;
+    }
+    if (!where.name) where.name = name;
+    const pick = await vscode.window.showQuickPick(L.whereItems(where, (p) => this.relative(p)), {
+      title: 'Skill LS: Show Skill Shadows',
+      placeHolder: L.wherePlaceholder(where),
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    if (!pick) return;
+    await vscode.window.showTextDocument(vscode.Uri.file(pick.value));
+  }
+
+  async reindex(): Promise<void> {
+    try {
+      const result = await this.executeServerCommand(L.SERVER_COMMANDS.reindex, {});
+      const counts = L.parseIndexCounts(result);
+      if (counts) {
+        this.onIndexChanged(result);
+        void vscode.window.showInformationMessage(`Skill LS: re-indexed ${L.statusText(counts).replace('$(book) ', '')}.`);
+      }
+    } catch (err) {
+      this.showCommandError('re-index failed', err);
+    }
+  }
+
+  /** Start now if a skill/agent file is open or the workspace has one; otherwise on the first one opened. */
+  async startWhenRelevant(): Promise<void> {
+    const selector = L.documentSelector();
+    const relevant = (d: vscode.TextDocument) => vscode.languages.match(selector, d) > 0;
+    if (vscode.workspace.textDocuments.some(relevant)) {
+      await this.ensureClient();
+      return;
+    }
+    const found = await vscode.workspace.findFiles('**/{SKILL.md,AGENT.md,.skill-ls.toml}', '**/{node_modules,.git}/**', 1);
+    if (found.length > 0) {
+      await this.ensureClient();
+      return;
+    }
+    const sub = vscode.workspace.onDidOpenTextDocument((d) => {
+      if (relevant(d)) {
+        sub.dispose();
+        void this.ensureClient();
+      }
+    });
+    this.disposables.push(sub);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `<python> -c "import skill_ls"`: true/false, or undefined if it could not be decided (timeout). */
+function pythonHasModule(python: string, cwd: string | undefined): Promise<boolean | undefined> {
+  return new Promise((resolve) => {
+    cp.execFile(python, ['-c', 'import skill_ls'], { cwd, timeout: 15000 }, (err) => {
+      if (!err) resolve(true);
+      else if ((err as { killed?: boolean }).killed) resolve(undefined);
+      else resolve(false);
+    });
+  });
+}
+
+let extension: SkillLsExtension | undefined;
+
+export function activate(context: vscode.ExtensionContext): SkillLsExtension {
+  extension = new SkillLsExtension();
+  context.subscriptions.push(extension);
+  // Do not block activation on the server: commands work (and start it) meanwhile.
+  void extension.startWhenRelevant();
+  return extension;
+}
+
+export async function deactivate(): Promise<void> {
+  const ext = extension;
+  extension = undefined;
+  if (ext) await ext.stop();
+}

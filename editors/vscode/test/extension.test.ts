@@ -1,0 +1,342 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+// stubs must load first: it installs the fake `vscode` and `vscode-languageclient/node` modules.
+import { vs, lc, flush, Uri } from './stubs';
+import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import * as ext from '../src/extension';
+import * as L from '../src/logic';
+
+const NODE = process.execPath; // an executable that exists, standing in for the server
+
+function fakeContext(): any {
+  return { subscriptions: [] as { dispose(): void }[] };
+}
+
+const STATUS = { skills: 3, agents: 1, runtimes: ['agh', 'claude-code'], workspace: '/w' };
+const AGENTS = {
+  runtimes: ['agh', 'claude-code'],
+  default_runtime: 'agh',
+  agents: [{ name: 'reviewer', runtime: 'agh', path: '/w/.agh/agents/reviewer/AGENT.md' }],
+};
+
+async function started(): Promise<ext.SkillLsExtension> {
+  vs.config['server.command'] = [NODE, 'serve.js'];
+  const e = new ext.SkillLsExtension();
+  const client = await e.ensureClient();
+  assert.ok(client, 'client should start');
+  return e;
+}
+
+beforeEach(() => {
+  vs.reset();
+  lc.reset();
+  lc.responses[L.SERVER_COMMANDS.status] = () => STATUS;
+});
+
+describe('activation', () => {
+  it('registers the palette commands and the catalog scheme, never a server command', async () => {
+    vs.findFilesResult = [];
+    const ctx = fakeContext();
+    const e = ext.activate(ctx);
+    await flush();
+    assert.deepEqual([...vs.registered.keys()].sort(), Object.values(L.CLIENT_COMMANDS).sort());
+    for (const id of Object.values(L.SERVER_COMMANDS)) assert.ok(!vs.registered.has(id));
+    assert.ok(vs.providers.has('skill-ls-catalog'));
+    assert.ok(ctx.subscriptions.includes(e));
+    // No skill files anywhere: the server is not started yet...
+    assert.equal(lc.clients.length, 0);
+    // ...until a SKILL.md is opened (an ordinary markdown file does not count).
+    vs.config['server.command'] = [NODE];
+    for (const l of vs.openListeners) l(vs.doc('/w/README.md'));
+    await flush();
+    assert.equal(lc.clients.length, 0);
+    for (const l of [...vs.openListeners]) l(vs.doc('/w/skills/pdf/SKILL.md'));
+    await flush();
+    await flush();
+    assert.equal(lc.clients.length, 1);
+    await ext.deactivate();
+    assert.equal(lc.last.stopped, true);
+    e.dispose();
+  });
+
+  it('starts at once when the workspace contains skills', async () => {
+    vs.config['server.command'] = [NODE];
+    vs.findFilesResult = [Uri.file('/w/skills/a/SKILL.md')];
+    const e = ext.activate(fakeContext());
+    await flush();
+    await flush();
+    assert.equal(lc.clients.length, 1);
+    await ext.deactivate();
+    e.dispose();
+  });
+});
+
+describe('language client', () => {
+  it('spawns the configured command with the skill selector and analysis-only init options', async () => {
+    vs.config['rules.select'] = ['FM'];
+    vs.config['server.pythonPath'] = '/ignored/python';
+    vs.config['trace.server'] = 'verbose';
+    await started();
+    const c = lc.last;
+    assert.equal(c.id, 'skillLs'); // so `skillLs.trace.server` is honoured by the client
+    assert.equal(c.serverOptions.command, NODE);
+    assert.deepEqual(c.serverOptions.args, ['serve.js']);
+    assert.deepEqual(c.clientOptions.documentSelector, L.documentSelector());
+    const init = c.clientOptions.initializationOptions;
+    assert.deepEqual(init.rules.select, ['FM']);
+    assert.deepEqual(init.runtimes, ['auto']);
+    assert.equal(init.server, undefined);
+    assert.equal(init.trace, undefined);
+  });
+
+  it('answers workspace/configuration for skillLs with cleaned settings', async () => {
+    vs.config['agh.home'] = '/srv/agh';
+    await started();
+    const mw = lc.last.clientOptions.middleware.workspace.configuration;
+    const next = async (params: any) => params.items.map((i: any) => `raw:${i.section}`);
+    const result = await mw({ items: [{ section: 'skillLs' }, { section: 'editor' }, { section: 'skillLs.agh' }] }, {}, next);
+    assert.equal(result[0].agh.home, '/srv/agh');
+    assert.equal(result[0].server, undefined);
+    assert.equal(result[1], 'raw:editor');
+    assert.equal(result[2].home, '/srv/agh');
+  });
+
+  it('shows "$(book) N skills" from skillLs.status, then from skillLs/indexChanged', async () => {
+    const e = await started();
+    assert.deepEqual(lc.last.requests[0], { method: 'workspace/executeCommand', params: { command: 'skillLs.status', arguments: [{}] } });
+    assert.equal(vs.status.text, '$(book) 3 skills');
+    assert.equal(vs.status.visible, true);
+    assert.equal(vs.status.command, 'skillLs.previewCatalog');
+    lc.last.notify('skillLs/indexChanged', { skills: 1, agents: 0, runtimes: ['agh'] });
+    assert.equal(vs.status.text, '$(book) 1 skill');
+    assert.match(String(vs.status.tooltip), /Runtimes: agh/);
+    lc.last.notify('skillLs/indexChanged', { garbage: true });
+    assert.equal(vs.status.text, '$(book) 1 skill');
+    e.dispose();
+  });
+
+  it('pushes analysis settings on change and restarts on server settings', async () => {
+    const e = await started();
+    const first = lc.last;
+    vs.changeConfig({ 'rules.ignore': ['SH001'] });
+    assert.equal(first.notifications.length, 1);
+    assert.equal(first.notifications[0].method, 'workspace/didChangeConfiguration');
+    assert.deepEqual(first.notifications[0].params.settings.skillLs.rules.ignore, ['SH001']);
+    assert.equal(first.notifications[0].params.settings.skillLs.server, undefined);
+    vs.changeConfig({ 'server.command': [NODE, 'other.js'] });
+    await flush();
+    await flush();
+    assert.equal(first.stopped, true);
+    assert.equal(lc.clients.length, 2);
+    assert.deepEqual(lc.last.serverOptions.args, ['other.js']);
+    e.dispose();
+  });
+
+  it('restart command stops the client and starts a fresh one', async () => {
+    const e = await started();
+    await vs.registered.get('skillLs.restartServer')!();
+    assert.equal(lc.clients.length, 2);
+    assert.equal(lc.clients[0].stopped, true);
+    assert.equal(e.client, lc.clients[1] as any);
+    e.dispose();
+  });
+});
+
+describe('missing server', () => {
+  // Whatever is installed on this machine, the default `skill-language-server` must not be found.
+  let savedPath: string | undefined;
+  beforeEach(() => {
+    savedPath = process.env.PATH;
+    process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'empty-path-'));
+  });
+  afterEach(() => {
+    fs.rmSync(process.env.PATH!, { recursive: true, force: true });
+    process.env.PATH = savedPath;
+  });
+
+  it('explains how to install when the executable is not on PATH, without spawning', async () => {
+    vs.errorChoice = 'Open Settings';
+    const e = new ext.SkillLsExtension();
+    assert.equal(await e.ensureClient(), undefined);
+    assert.equal(lc.clients.length, 0);
+    assert.equal(vs.errors.length, 1);
+    assert.match(vs.errors[0].message, /skill-language-server/);
+    assert.match(vs.errors[0].message, /pip install skill-ls/);
+    assert.deepEqual(vs.errors[0].items, ['Open Settings', 'Copy Install Command']);
+    await flush();
+    assert.deepEqual(vs.executed.at(-1), { id: 'workbench.action.openSettings', args: ['skillLs.server'] });
+    assert.match(vs.status.text, /skill-ls/);
+    assert.equal(vs.status.command, 'skillLs.restartServer');
+    e.dispose();
+  });
+
+  it('reports spawn ENOENT from client start the same way', async () => {
+    vs.errorChoice = 'Copy Install Command';
+    vs.config['server.command'] = [NODE];
+    lc.startError = 'Launching server using command skill-language-server failed. Error: spawn skill-language-server ENOENT';
+    const e = new ext.SkillLsExtension();
+    assert.equal(await e.ensureClient(), undefined);
+    assert.equal(e.client, undefined);
+    assert.match(vs.errors[0].message, /pip install skill-ls/);
+    await flush();
+    assert.equal(vs.clipboard, 'pip install skill-ls');
+    e.dispose();
+  });
+
+  it('reports other start failures with the reason', async () => {
+    vs.config['server.command'] = [NODE];
+    lc.startError = new Error('Server initialization failed: boom');
+    const e = new ext.SkillLsExtension();
+    assert.equal(await e.ensureClient(), undefined);
+    assert.match(vs.errors[0].message, /failed to start: Server initialization failed: boom/);
+    assert.doesNotMatch(vs.errors[0].message, /pip install/);
+    e.dispose();
+  });
+
+  it('commands do nothing harmful when the server cannot start', async () => {
+    const e = new ext.SkillLsExtension();
+    await vs.registered.get('skillLs.previewCatalog')!();
+    assert.equal(vs.quickPicks.length, 0);
+    assert.match(vs.errors[0].message, /pip install skill-ls/);
+    e.dispose();
+  });
+});
+
+describe('Preview Agent Catalog', () => {
+  it('picks an agent, forwards to skillLs.renderCatalog and refreshes on indexChanged', async () => {
+    const e = await started();
+    let version = 1;
+    lc.responses['skillLs.listAgents'] = () => AGENTS;
+    lc.responses['skillLs.renderCatalog'] = (arg) => ({ runtime: arg.runtime, agent: arg.agent, text: `catalog v${version} for ${arg.agent}\n`, chars: 10, skills: [] });
+    vs.quickPickChoosers.push((items) => items.find((i: any) => i.label.includes('reviewer')));
+    await vs.registered.get('skillLs.previewCatalog')!();
+
+    assert.deepEqual(vs.quickPicks[0].items.map((i: any) => i.label), ['(no agent)', '$(person) reviewer']);
+    assert.equal(vs.quickPicks.length, 1, 'the agent is bound to one runtime: no runtime pick');
+    const cmds = lc.last.requests.map((r) => r.params);
+    assert.deepEqual(cmds[1], { command: 'skillLs.listAgents', arguments: [{}] });
+    assert.deepEqual(cmds[2], { command: 'skillLs.renderCatalog', arguments: [{ agent: 'reviewer', runtime: 'agh' }] });
+
+    const doc = vs.textDocuments.find((d) => d.uri.scheme === 'skill-ls-catalog')!;
+    assert.ok(doc);
+    assert.equal(doc.getText(), 'catalog v1 for reviewer\n');
+    assert.equal(vs.shown.at(-1)!.target, doc);
+
+    version = 2;
+    lc.last.notify('skillLs/indexChanged', { skills: 4, agents: 1, runtimes: ['agh'] });
+    await flush();
+    assert.equal(doc.getText(), 'catalog v2 for reviewer\n');
+    e.dispose();
+  });
+
+  it('"(no agent)" asks for the runtime, default first', async () => {
+    const e = await started();
+    lc.responses['skillLs.listAgents'] = () => AGENTS;
+    lc.responses['skillLs.renderCatalog'] = () => ({ text: 'base\n' });
+    vs.quickPickChoosers.push((items) => items[0]);
+    vs.quickPickChoosers.push((items) => items.find((i: any) => i.value === 'claude-code'));
+    await vs.registered.get('skillLs.previewCatalog')!();
+    assert.deepEqual(vs.quickPicks[1].items.map((i: any) => i.value), ['agh', 'claude-code']);
+    const render = lc.last.requests.find((r) => r.params.command === 'skillLs.renderCatalog')!;
+    assert.deepEqual(render.params.arguments, [{ runtime: 'claude-code' }]);
+    const doc = vs.textDocuments.find((d) => d.uri.scheme === 'skill-ls-catalog')!;
+    assert.equal(doc.uri.path, '/Catalog - no agent (claude-code)');
+    e.dispose();
+  });
+
+  it('shows the server refusal inside the preview', async () => {
+    const e = await started();
+    lc.responses['skillLs.listAgents'] = () => ({ runtimes: ['agh'], default_runtime: 'agh', agents: [] });
+    lc.responses['skillLs.renderCatalog'] = () => {
+      throw new Error('agent "x" fails closed: AG001');
+    };
+    await vs.registered.get('skillLs.previewCatalog')!();
+    assert.equal(vs.quickPicks.length, 0, 'nothing to choose: no agents, one runtime');
+    const doc = vs.textDocuments.find((d) => d.uri.scheme === 'skill-ls-catalog')!;
+    assert.match(doc.getText(), /fails closed: AG001/);
+    e.dispose();
+  });
+
+  it('cancelling the agent pick renders nothing', async () => {
+    const e = await started();
+    lc.responses['skillLs.listAgents'] = () => AGENTS;
+    await vs.registered.get('skillLs.previewCatalog')!();
+    assert.ok(!lc.last.executeCommands().includes('skillLs.renderCatalog'));
+    assert.equal(vs.shown.length, 0);
+    e.dispose();
+  });
+});
+
+describe('Show Skill Shadows', () => {
+  const WHERE = {
+    name: 'pdf-tools',
+    runtime: 'agh',
+    entries: [
+      { tier: 'workspace', path: '/w/.agh/skills/pdf/SKILL.md', resolved_to_winner: true, blocked: false },
+      { tier: 'user', path: '/home/u/.agh/skills/pdf-tools/SKILL.md', resolved_to_winner: false, blocked: false },
+    ],
+  };
+
+  it('uses the name: of the current SKILL.md and opens the chosen copy', async () => {
+    const e = await started();
+    vs.activeTextEditor = { document: vs.doc('/w/.agh/skills/pdf/SKILL.md', '---\nname: pdf-tools\ndescription: d\n---\n') };
+    lc.responses['skillLs.where'] = () => WHERE;
+    vs.quickPickChoosers.push((items) => items[1]);
+    await vs.registered.get('skillLs.showShadows')!();
+    assert.equal(vs.inputBoxes.length, 0);
+    assert.deepEqual(lc.last.requests.at(-1)!.params, { command: 'skillLs.where', arguments: [{ name: 'pdf-tools' }] });
+    assert.deepEqual(vs.quickPicks[0].items.map((i: any) => i.description), ['winner (loaded)', 'shadowed']);
+    assert.match(vs.quickPicks[0].options.placeHolder, /2 declarations of "pdf-tools"/);
+    const opened = vs.shown.at(-1)!.target;
+    assert.equal(opened.scheme, 'file');
+    assert.equal(opened.fsPath, '/home/u/.agh/skills/pdf-tools/SKILL.md');
+    e.dispose();
+  });
+
+  it('falls back to the directory name, then to an input box', async () => {
+    const e = await started();
+    const asked: string[] = [];
+    lc.responses['skillLs.where'] = (arg) => {
+      asked.push(arg.name);
+      return { name: arg.name, runtime: 'agh', entries: [] };
+    };
+    vs.activeTextEditor = { document: vs.doc('/w/skills/csv/SKILL.md', 'no frontmatter') };
+    await vs.registered.get('skillLs.showShadows')!();
+    vs.activeTextEditor = { document: vs.doc('/w/notes.md', '---\nname: notes\n---\n') };
+    vs.inputBoxAnswer = '  typed-name ';
+    await vs.registered.get('skillLs.showShadows')!();
+    assert.deepEqual(asked, ['csv', 'typed-name']);
+    assert.equal(vs.inputBoxes.length, 1);
+    assert.equal(vs.inputBoxes[0].validateInput(' '), 'Enter a skill name');
+    assert.equal(vs.infos.length, 2);
+    assert.match(vs.infos[1], /no declaration of a skill named "typed-name"/);
+    assert.equal(vs.quickPicks.length, 0);
+    e.dispose();
+  });
+
+  it('reports a server error', async () => {
+    const e = await started();
+    vs.inputBoxAnswer = 'x';
+    lc.responses['skillLs.where'] = () => {
+      throw new Error('unknown runtime "zz"');
+    };
+    await vs.registered.get('skillLs.showShadows')!();
+    assert.match(vs.errors[0].message, /could not resolve "x": unknown runtime "zz"/);
+    e.dispose();
+  });
+});
+
+describe('Re-index Workspace', () => {
+  it('runs skillLs.reindex and updates the status bar', async () => {
+    const e = await started();
+    lc.responses['skillLs.reindex'] = () => ({ skills: 9, agents: 2 });
+    await vs.registered.get('skillLs.reindexWorkspace')!();
+    assert.equal(lc.last.requests.at(-1)!.params.command, 'skillLs.reindex');
+    assert.equal(vs.status.text, '$(book) 9 skills');
+    assert.match(vs.infos[0], /re-indexed 9 skills/);
+    e.dispose();
+  });
+});
