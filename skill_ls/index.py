@@ -36,6 +36,7 @@ class Document:
     size: int = 0
     version: int | None = None  # editor buffer version when from an overlay
     is_agent: bool = False
+    cache: dict = field(default_factory=dict)  # derived values computed once per parse (e.g. references)
 
     @property
     def directory(self) -> str:

@@ -5,6 +5,7 @@ the `Runtime` value. Root templates are expanded by `skill_ls.discovery`.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -267,6 +268,7 @@ def default_runtime(active: list[str] | tuple[str, ...]) -> str:
     return "agentskills"
 
 
+@functools.lru_cache(maxsize=1)
 def all_known_fields() -> dict[str, list[str]]:
     """Field name -> runtimes that accept it (for hover and did-you-mean)."""
     out: dict[str, list[str]] = {}

@@ -21,6 +21,7 @@ class SourceText:
     invalid_utf8_at: int | None = None  # byte offset of the first undecodable byte
     has_crlf: bool = False
     _starts: list[int] = field(default_factory=list)
+    _lines: list[str] | None = None
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "SourceText":
@@ -39,48 +40,61 @@ class SourceText:
         had_bom = text.startswith(BOM)
         if had_bom:
             text = text[1:]
-        # Lone surrogates (possible in editor buffers) cannot be encoded; keep positions stable.
-        src = cls(text=text, had_bom=had_bom, has_crlf="\r" in text)
-        starts = [0]
-        if "\r" in text:
-            starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
-        else:
-            find = text.find
-            i = find("\n")
-            while i != -1:
-                starts.append(i + 1)
-                i = find("\n", i + 1)
-        src._starts = starts
-        return src
+        return cls(text=text, had_bom=had_bom, has_crlf="\r" in text)
+
+    @property
+    def starts(self) -> list[int]:
+        """Offset of each line's first character (computed once, on first use)."""
+        if not self._starts:
+            if self.has_crlf:
+                starts = [0]
+                starts.extend(m.end() for m in _LINE_BREAK.finditer(self.text))
+            else:
+                starts = [0]
+                total = 0
+                for line in self.lines[:-1]:
+                    total += len(line) + 1
+                    starts.append(total)
+            self._starts = starts
+        return self._starts
 
     @property
     def line_count(self) -> int:
-        return len(self._starts)
+        return len(self.lines)
 
     def line_start(self, line: int) -> int:
-        if line >= len(self._starts):
+        starts = self.starts
+        if line >= len(starts):
             return len(self.text)
-        return self._starts[max(line, 0)]
+        return starts[max(line, 0)]
+
+    @property
+    def lines(self) -> list[str]:
+        """Every line without its line break (computed once)."""
+        if self._lines is None:
+            self._lines = _LINE_BREAK.split(self.text) if self.has_crlf else self.text.split("\n")
+        return self._lines
 
     def line_text(self, line: int) -> str:
         """The line's text without its line break ('' past the end)."""
-        if line < 0 or line >= len(self._starts):
+        lines = self.lines
+        if line < 0 or line >= len(lines):
             return ""
-        start = self._starts[line]
-        end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.text)
-        return self.text[start:end].rstrip("\r\n")
+        return lines[line]
 
     def offset_to_pos(self, offset: int) -> tuple[int, int]:
         offset = min(max(offset, 0), len(self.text))
-        line = bisect_right(self._starts, offset) - 1
-        return line, offset - self._starts[line]
+        starts = self.starts
+        line = bisect_right(starts, offset) - 1
+        return line, offset - starts[line]
 
     def pos_to_offset(self, line: int, col: int) -> int:
         if line < 0:
             return 0
-        if line >= len(self._starts):
+        starts = self.starts
+        if line >= len(starts):
             return len(self.text)
-        return min(self._starts[line] + max(col, 0), self._starts[line] + len(self.line_text(line)))
+        return min(starts[line] + max(col, 0), starts[line] + len(self.line_text(line)))
 
     def utf16_col(self, line: int, col: int) -> int:
         """Convert a code point column to UTF-16 code units (what LSP counts)."""
@@ -102,5 +116,5 @@ class SourceText:
         return len(text)
 
     def end_pos(self) -> tuple[int, int]:
-        last = len(self._starts) - 1
+        last = self.line_count - 1
         return last, len(self.line_text(last))

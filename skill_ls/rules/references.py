@@ -18,8 +18,14 @@ from skill_ls.rules.context import FileContext
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _CALL = re.compile(r"\b(skill_read_file|skill_run_script)\(\s*[\"']([^\"']+)[\"']\s*,\s*[\"']([^\"']+)[\"']")
-_INLINE_SCRIPT = re.compile(r"`(?:[^`]*?\s)?((?:\./)?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))[^`]*`")
-_SHELL_INJECTION = re.compile(r"!`([^`\n]+)`")
+# A scripts/ path counts as a reference when the inline code runs it (`python scripts/x.py`,
+# `./scripts/x.sh`); a bare `scripts/x.py` is usually an example of what to create.
+_INLINE_SCRIPT = re.compile(
+    r"`(?:[^`]*?\b(python3?|bash|sh|zsh|node|deno|bun|ruby|perl|uv run|npx|tsx)\s+)?"
+    r"((?:\./)?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
+_SHELL_INJECTION = re.compile(r"(?:(?<=^)|(?<=[\s(\[:>*_]))!`([^`\n]+)`")
+_INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+_MARKERS = re.compile(r"^[ \t]*(?:```|~~~)|\]\(|skill_|scripts/|!`", re.M)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 RUNNABLE = (".py", ".sh", ".bash", ".js")
 
@@ -32,19 +38,42 @@ class Reference:
     skill: str | None = None  # for skill_read_file / skill_run_script
 
 
-def body_references(ctx_doc) -> tuple[list[Reference], list[tuple[str, Span]]]:
-    """(file references, shell injections) in the body, outside fenced code blocks."""
-    doc = ctx_doc
+def body_references(doc) -> tuple[list[Reference], list[tuple[str, Span]]]:
+    """(file references, shell injections) in the body, outside fenced code blocks (cached per document)."""
+    cached = doc.cache.get("body_references")
+    if cached is None:
+        cached = doc.cache["body_references"] = _scan_body(doc)
+    return cached
+
+
+def _scan_body(doc) -> tuple[list[Reference], list[tuple[str, Span]]]:
     refs: list[Reference] = []
     shells: list[tuple[str, Span]] = []
     start = doc.fm.body_start_line if doc.fm and doc.fm.status == "ok" else 0
     if doc.fm is not None and doc.fm.status in ("missing",):
         start = 0
-    text = doc.src
+    src = doc.src
+    lines = src.lines
+    body = src.text[src.line_start(start):] if start < len(lines) else ""
+    if not _MARKERS.search(body):
+        return refs, shells
+    # Visit only the lines that can matter: fences (to track code blocks) and lines with a marker.
+    if src.has_crlf:
+        base_offset = src.line_start(start)
+        candidates = sorted({src.offset_to_pos(base_offset + m.start())[0] for m in _MARKERS.finditer(body)})
+    else:
+        candidates, line_no, last = [], start, 0
+        for m in _MARKERS.finditer(body):
+            pos = m.start()
+            line_no += body.count("\n", last, pos)
+            last = pos
+            if not candidates or candidates[-1] != line_no:
+                candidates.append(line_no)
     fence = None
-    for line_no in range(start, text.line_count):
-        line = text.line_text(line_no)
-        m = _FENCE.match(line)
+    for line_no in candidates:
+        line = lines[line_no]
+        head = line.lstrip(" ")[:3]
+        m = _FENCE.match(line) if head in ("```", "~~~") else None
         if m:
             marker = m.group(1)
             if fence is None:
@@ -55,7 +84,10 @@ def body_references(ctx_doc) -> tuple[list[Reference], list[tuple[str, Span]]]:
         if fence is not None:
             continue
         if "](" in line:
-            for lm in _LINK.finditer(line):
+            # Links shown as code (`[text](path)`) are examples, not references; blank them out
+            # (same length, so columns stay right).
+            plain = _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line) if "`" in line else line
+            for lm in _LINK.finditer(plain):
                 target = lm.group(1)
                 refs.append(Reference("link", target, Span(line_no, lm.start(1), line_no, lm.end(1))))
         if "skill_" in line:
@@ -64,7 +96,9 @@ def body_references(ctx_doc) -> tuple[list[Reference], list[tuple[str, Span]]]:
                 refs.append(Reference(kind, cm.group(3), Span(line_no, cm.start(3), line_no, cm.end(3)), cm.group(2)))
         if "scripts/" in line and "`" in line:
             for sm in _INLINE_SCRIPT.finditer(line):
-                refs.append(Reference("script_path", sm.group(1), Span(line_no, sm.start(1), line_no, sm.end(1))))
+                if sm.group(1) is None and not sm.group(2).startswith("./"):
+                    continue
+                refs.append(Reference("script_path", sm.group(2), Span(line_no, sm.start(2), line_no, sm.end(2))))
         if "!`" in line:
             for im in _SHELL_INJECTION.finditer(line):
                 if im.start() > 0 and line[im.start() - 1] == "`":
@@ -85,18 +119,33 @@ def _local_target(target: str) -> str | None:
 
 def resolve_reference(skill_dir: str, target: str) -> tuple[str | None, str | None]:
     """(absolute path, escape reason). Never touches the file system beyond the skill directory."""
+    key = (skill_dir, target)
+    hit = _RESOLVED.get(key)
+    if hit is None:
+        hit = _RESOLVED[key] = _resolve_reference(skill_dir, target)
+        if len(_RESOLVED) > 50_000:
+            _RESOLVED.clear()
+    return hit
+
+
+_RESOLVED: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+
+
+def _resolve_reference(skill_dir: str, target: str) -> tuple[str | None, str | None]:
     if os.path.isabs(target) or target.startswith("~"):
         return None, "absolute path"
     joined = os.path.normpath(os.path.join(skill_dir, target))
     base = os.path.normpath(skill_dir)
     if not (joined == base or joined.startswith(base + os.sep)):
         return None, "'..' leaves the skill directory"
+    if not os.path.lexists(joined):
+        return joined, None
     try:
         real = os.path.realpath(joined)
         real_base = os.path.realpath(base)
     except (OSError, ValueError):
         return joined, None
-    if os.path.lexists(joined) and not (real == real_base or real.startswith(real_base + os.sep)):
+    if not (real == real_base or real.startswith(real_base + os.sep)):
         return None, "a symlink leads outside the skill directory"
     return joined, None
 
