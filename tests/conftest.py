@@ -46,3 +46,17 @@ def skill(root: Path, dirname: str, *, name: str | None = None, description: str
 
 def codes(diags) -> list[str]:
     return sorted(d.code for d in diags)
+
+
+def check_tree(path: Path, *, runtimes: list[str] | None = None, workspace: Path | None = None,
+               paths: list[Path] | None = None, **kwargs):
+    """Run the checker in-process; returns the CheckResult."""
+    from skill_ls.check import CheckOptions, run_check
+
+    opts = CheckOptions(paths=[str(p) for p in (paths or [path])], workspace=str(workspace or path),
+                        runtimes=runtimes or [], **kwargs)
+    return run_check(opts)
+
+
+def diags_for(result, path: Path, code: str | None = None):
+    return [d for d in result.diagnostics if d.path == str(path) and (code is None or d.code == code)]

@@ -161,6 +161,8 @@ def body_too_long(ctx: FileContext):
     if doc.fm is None or doc.fm.status != "ok":
         return
     start, end = doc.body_lines()
+    if end > start and doc.src.line_text(end - 1) == "":
+        end -= 1  # the empty "line" after a final newline is not a line of the body
     lines = end - start
     chars = len(doc.src.text) - doc.src.line_start(start)
     tokens = chars // CHARS_PER_TOKEN

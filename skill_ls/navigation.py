@@ -1,0 +1,250 @@
+"""Where skill names are written, and what lies under a position: the queries behind hover,
+definition, references, completion, document links and symbols.
+
+Plain values only (no LSP): positions are 0-based lines and code point columns, like `Span`.
+A reference is any place a skill is named: the `name` of a SKILL.md, an agent's `skills:` list,
+the tombstones in `skills.disabled`, the first argument of `skill_read_file` / `skill_run_script`
+/ `skill_use`, and the `"name"` given to `agh__skill_view`.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from skill_ls.index import Document, Index
+from skill_ls.model import Span
+from skill_ls.parse.frontmatter import FieldEntry
+from skill_ls.rules.references import body_references, resolve_reference, _local_target
+
+_SKILL_CALL = re.compile(r"\b(skill_read_file|skill_run_script|skill_use)\(\s*[\"']([^\"'\n]+)[\"']")
+_SKILL_VIEW = re.compile(r"agh__skill_view\b[^\n]*?[\"']name[\"']\s*:\s*[\"']([^\"'\n]+)[\"']")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True)
+class SkillRef:
+    name: str
+    span: Span
+    kind: str  # declaration | skills_list | tombstone | call | skill_view
+
+
+# Agent definition keys (SPEC §3.1 AGH strict fields, §3.4 Claude Code subagents) for hover and completion.
+# (documentation, enum values)
+AGH_AGENT_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "name": ("Agent name; required and equal to the directory name.", ()),
+    "provider": ("Model provider; else `defaults.provider` from `$AGH_HOME/config.toml`.", ()),
+    "command": ("Command that starts the agent (shell-style quoting).", ()),
+    "model": ("Model name.", ()),
+    "tools": ("Allowed ToolIDs (`ns__name`, or a prefix wildcard ending in `*`).", ()),
+    "deny_tools": ("Denied ToolIDs; removing `agh__skill_view` switches the catalog guidance to the CLI.", ()),
+    "toolsets": ("ToolsetIDs (`ns__name`).", ()),
+    "permissions": ("Approval policy.", ("deny-all", "approve-reads", "approve-all")),
+    "mcp_servers": ("MCP servers: each needs `name` and `command`; `args` list, `env` map.", ()),
+    "hooks": ("Hooks.", ()),
+    "skills": ("RFC draft: `skills.disabled` lists skill names removed from this agent's catalog "
+               "(tombstones); applied by the resolver, rejected by the strict parser.", ()),
+}
+CLAUDE_AGENT_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "name": ("Subagent name (lowercase letters and hyphens); required.", ()),
+    "description": ("When Claude should delegate to this subagent; required.", ()),
+    "tools": ("Tools the subagent may use.", ()),
+    "disallowedTools": ("Tools the subagent may not use.", ()),
+    "model": ("Model alias or name.", ()),
+    "permissionMode": ("Permission mode.", ()),
+    "maxTurns": ("Maximum agentic turns.", ()),
+    "skills": ("Names of skills preloaded into the subagent.", ()),
+    "mcpServers": ("MCP servers for the subagent.", ()),
+    "hooks": ("Hooks scoped to the subagent.", ()),
+    "memory": ("Persistent memory scope.", ("user", "project", "local")),
+    "background": ("Run in the background.", ()),
+    "effort": ("Reasoning effort.", ("low", "medium", "high", "xhigh", "max")),
+    "isolation": ("Isolation mode.", ()),
+    "color": ("Display colour.", ()),
+    "initialPrompt": ("Prompt sent when the subagent starts.", ()),
+}
+WORKSPACE_AGENT_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "name": ("Agent name (defaults to the file stem).", ()),
+    "description": ("What the agent does.", ()),
+    "skills": ("Names of the skills this agent may use, in catalog order.", ()),
+}
+AGENT_FIELDS_BY_FAMILY = {"agh": AGH_AGENT_FIELDS, "claude-code": CLAUDE_AGENT_FIELDS,
+                          "workspace-agents": WORKSPACE_AGENT_FIELDS}
+BUILTIN_TOOL_IDS = ("agh__skill_view", "agh__skill_*", "agh__*")
+
+
+def entry_offset(entry: FieldEntry) -> int:
+    """The line offset between the YAML node marks and the file (the frontmatter's first line)."""
+    node = entry.node
+    if node is None or not hasattr(node, "start_mark"):
+        return 0
+    return entry.value_span.start_line - node.start_mark.line
+
+
+def _node_span(node: Any, offset: int) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return Span(s.line + offset, s.column, e.line + offset, e.column)
+
+
+def _scalar_items(node: Any, offset: int) -> list[tuple[str, Span]]:
+    """(text, span) of each scalar in a YAML sequence node (or the scalar itself)."""
+    import yaml
+
+    out = []
+    if isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            if isinstance(item, yaml.ScalarNode) and isinstance(item.value, str) and item.value:
+                span = _node_span(item, offset)
+                if item.style in ('"', "'"):
+                    span = Span(span.start_line, span.start_col + 1, span.end_line, max(span.end_col - 1, 0))
+                out.append((item.value, span))
+    elif isinstance(node, yaml.ScalarNode) and isinstance(node.value, str) and node.value:
+        # A comma/space separated string: locate each word inside the scalar's first line.
+        span = _node_span(node, offset)
+        for m in re.finditer(r"[^\s,\"']+", node.value):
+            if span.start_line == span.end_line or "\n" not in node.value:
+                quote = 1 if node.style in ('"', "'") else 0
+                start = span.start_col + quote + m.start()
+                out.append((m.group(0), Span(span.start_line, start, span.start_line, start + len(m.group(0)))))
+    return out
+
+
+def _mapping_get(node: Any, key: str) -> Any:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return v
+    return None
+
+
+def skill_refs(doc: Document, *, is_skill: bool, declared_name: str | None = None) -> list[SkillRef]:
+    """Every place this document names a skill."""
+    out: list[SkillRef] = []
+    fm = doc.fm
+    if fm is not None and fm.ok:
+        name_entry = fm.fields.get("name")
+        if is_skill and name_entry is not None and isinstance(name_entry.value, (str, int, float)):
+            out.append(SkillRef(declared_name or str(name_entry.value).strip(), name_entry.value_span, "declaration"))
+        if not is_skill:
+            skills = fm.fields.get("skills")
+            if skills is not None and skills.node is not None:
+                off = entry_offset(skills)
+                disabled = _mapping_get(skills.node, "disabled")
+                if disabled is not None:
+                    out.extend(SkillRef(n, s, "tombstone") for n, s in _scalar_items(disabled, off))
+                else:
+                    out.extend(SkillRef(n, s, "skills_list") for n, s in _scalar_items(skills.node, off))
+            dotted = fm.fields.get("skills.disabled")
+            if dotted is not None and dotted.node is not None:
+                out.extend(SkillRef(n, s, "tombstone") for n, s in _scalar_items(dotted.node, entry_offset(dotted)))
+    start = fm.body_start_line if fm is not None and fm.ok else 0
+    fence = None
+    src = doc.src
+    for line_no in range(start, src.line_count):
+        line = src.line_text(line_no)
+        m = _FENCE.match(line)
+        if m:
+            marker = m.group(1)
+            if fence is None:
+                fence = marker[0] * 3
+            elif marker.startswith(fence):
+                fence = None
+            continue
+        if "skill_" in line:
+            for cm in _SKILL_CALL.finditer(line):
+                out.append(SkillRef(cm.group(2), Span(line_no, cm.start(2), line_no, cm.end(2)), "call"))
+        if "agh__skill_view" in line:
+            for vm in _SKILL_VIEW.finditer(line):
+                out.append(SkillRef(vm.group(1), Span(line_no, vm.start(1), line_no, vm.end(1)), "skill_view"))
+    return out
+
+
+def ref_at(refs: list[SkillRef], line: int, col: int) -> SkillRef | None:
+    for r in refs:
+        if r.span.contains(line, col):
+            return r
+    return None
+
+
+def key_at(doc: Document, line: int, col: int) -> FieldEntry | None:
+    fm = doc.fm
+    if fm is None or not fm.ok:
+        return None
+    for entry in fm.fields.values():
+        if entry.key_span.contains(line, col):
+            return entry
+    return None
+
+
+def in_frontmatter(doc: Document, line: int) -> bool:
+    fm = doc.fm
+    if fm is None or fm.open_line is None:
+        return False
+    end = fm.close_line if fm.close_line is not None else doc.src.line_count
+    return fm.open_line < line < end
+
+
+def enclosing_key(doc: Document, line: int) -> str | None:
+    """The top-level frontmatter key whose block contains `line` (for list items below a key)."""
+    if not in_frontmatter(doc, line):
+        return None
+    for ln in range(line, doc.fm.open_line, -1):
+        text = doc.src.line_text(ln)
+        if text and not text[0].isspace() and not text.startswith("#"):
+            m = re.match(r"([^:\s][^:]*?)\s*:", text)
+            return m.group(1).strip() if m else None
+    return None
+
+
+@dataclass(frozen=True)
+class FileLink:
+    span: Span
+    target: str  # absolute path of an existing file
+
+
+def file_links(doc: Document) -> list[FileLink]:
+    """Relative file references in the body that resolve to existing files inside the skill."""
+    if doc.read_error or doc.fm is None:
+        return []
+    refs, _ = body_references(doc)
+    out = []
+    for ref in refs:
+        if ref.kind == "link":
+            local = _local_target(ref.target)
+            if local is None:
+                continue
+            target = local
+        elif ref.kind in ("read_file", "run_script"):
+            continue  # these name another skill's files: resolved by the index, not here
+        else:
+            target = ref.target[2:] if ref.target.startswith("./") else ref.target
+        path, escape = resolve_reference(doc.directory, target)
+        if escape is None and path is not None and os.path.isfile(path):
+            out.append(FileLink(ref.span, path))
+    return out
+
+
+def references_to(index: Index, name: str) -> list[tuple[str, Span]]:
+    """Every agent and skill that names `name` (declarations excluded)."""
+    out: list[tuple[str, Span]] = []
+    seen: set[str] = set()
+    for agent in index.agents:
+        if agent.path in seen:
+            continue
+        seen.add(agent.path)
+        doc = index.store.get(agent.path, agent=True)
+        out.extend((agent.path, r.span) for r in skill_refs(doc, is_skill=False) if r.name == name)
+    for decls in index.decls.values():
+        for d in decls:
+            if not d.path or d.path in seen:
+                continue
+            seen.add(d.path)
+            doc = index.store.get(d.path)
+            if name not in doc.src.text:
+                continue
+            out.extend((d.path, r.span) for r in skill_refs(doc, is_skill=True)
+                       if r.name == name and r.kind != "declaration")
+    return out

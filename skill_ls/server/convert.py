@@ -1,0 +1,96 @@
+"""Core values → LSP values. The only place that knows both `skill_ls.model` and `lsprotocol`.
+
+Core spans count code points; the client counts in the negotiated position encoding (UTF-16 unless
+the client offered UTF-8 or UTF-32 first), so every conversion goes through the document's lines.
+"""
+from __future__ import annotations
+
+from lsprotocol import types
+from pygls.uris import from_fs_path, to_fs_path
+
+from skill_ls.model import Diagnostic, Span
+from skill_ls.parse.text import SourceText
+
+SOURCE = "skill-ls"
+
+
+def uri_of(path: str) -> str:
+    return from_fs_path(path) or f"file://{path}"
+
+
+def path_of(uri: str) -> str | None:
+    try:
+        return to_fs_path(uri) if uri.startswith("file:") else None
+    except Exception:
+        return None
+
+
+class Converter:
+    def __init__(self, encoding: str = "utf-16"):
+        self.encoding = str(getattr(encoding, "value", encoding) or "utf-16").lower()
+
+    # -- columns ---------------------------------------------------------------------------------
+    def to_client_col(self, src: SourceText, line: int, col: int) -> int:
+        if self.encoding == "utf-32":
+            return col
+        if self.encoding == "utf-8":
+            return len(src.line_text(line)[:col].encode("utf-8", "surrogatepass"))
+        return src.utf16_col(line, col)
+
+    def from_client_col(self, src: SourceText, line: int, units: int) -> int:
+        text = src.line_text(line)
+        if self.encoding == "utf-32":
+            return min(max(units, 0), len(text))
+        if self.encoding == "utf-8":
+            if text.isascii():
+                return min(max(units, 0), len(text))
+            count = 0
+            for i, ch in enumerate(text):
+                if count >= units:
+                    return i
+                count += len(ch.encode("utf-8", "surrogatepass"))
+            return len(text)
+        return src.col_from_utf16(line, units)
+
+    def from_position(self, src: SourceText, pos: types.Position) -> tuple[int, int]:
+        """Client position → (line, code point col), clamped into the document."""
+        line = min(max(pos.line, 0), max(src.line_count - 1, 0))
+        if pos.line >= src.line_count:
+            return line, len(src.line_text(line))
+        return line, self.from_client_col(src, line, pos.character)
+
+    # -- ranges ------------------------------------------------------------------------------------
+    def range(self, src: SourceText | None, span: Span) -> types.Range:
+        if src is None:
+            return types.Range(types.Position(span.start_line, span.start_col), types.Position(span.end_line, span.end_col))
+        return types.Range(
+            types.Position(span.start_line, self.to_client_col(src, span.start_line, span.start_col)),
+            types.Position(span.end_line, self.to_client_col(src, span.end_line, span.end_col)),
+        )
+
+    def diagnostic(self, d: Diagnostic, src_of) -> types.Diagnostic:
+        """`src_of(path)` returns the SourceText of a file (for related locations), or None."""
+        related = [types.DiagnosticRelatedInformation(types.Location(uri_of(r.path), self.range(src_of(r.path), r.span)),
+                                                      r.message) for r in d.related]
+        data = {"code": d.code}
+        if d.runtime:
+            data["runtime"] = d.runtime
+        if d.data:
+            data.update({k: v for k, v in d.data.items() if isinstance(v, (str, int, float, bool, list, dict, type(None)))})
+        if d.fix is not None:
+            data["fix"] = d.fix.title
+        return types.Diagnostic(
+            range=self.range(src_of(d.path), d.span),
+            message=d.message + (f" [{d.runtime}]" if d.runtime else ""),
+            severity=types.DiagnosticSeverity(int(d.severity)),
+            code=d.code,
+            source=SOURCE,
+            related_information=related or None,
+            data=data,
+        )
+
+    def text_edits(self, fix, src_of) -> dict[str, list[types.TextEdit]]:
+        changes: dict[str, list[types.TextEdit]] = {}
+        for e in fix.edits:
+            changes.setdefault(uri_of(e.path), []).append(types.TextEdit(self.range(src_of(e.path), e.span), e.new_text))
+        return changes

@@ -1,0 +1,245 @@
+"""The live analysis state of one workspace: configuration layers, the index, editor buffers, and
+incremental updates. The language server schedules calls into this; nothing here knows LSP.
+
+Configuration layers (lowest first): defaults, the project file (`.skill-ls.toml` or
+`[tool.skill-ls]`), client settings. A bad layer is recorded (`config_error`, `settings_error`) and
+skipped; the state carries on with what is valid.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from skill_ls.check import WANTED, Checker
+from skill_ls.config import CONFIG_FILE, Config, ConfigError, find_config_file, load_config, merge_client_settings
+from skill_ls.discovery import AGENT_FILE, SKILL_FILE, Environment, Walker
+from skill_ls.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, Index, DocumentStore
+from skill_ls.model import Diagnostic, Severity, Span
+from skill_ls.runtimes import RUNTIMES, default_runtime
+
+CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
+AGENT_FAMILY_RUNTIME = {"agh": "agh", "claude-code": "claude-code", "workspace-agents": "workspace-agents"}
+# Files whose change on disk can change analysis results.
+RELEVANT_NAMES = WANTED | CONFIG_NAMES | {"config.toml"}
+
+
+def _under(path: str, base: str) -> bool:
+    return path == base or path.startswith(base.rstrip(os.sep) + os.sep)
+
+
+class WorkspaceState:
+    def __init__(self, workspace: str, environ: dict | None = None):
+        self.workspace = os.path.abspath(workspace)
+        self.environ = dict(os.environ if environ is None else environ)
+        self.client_settings: dict | None = None
+        self.config = Config()
+        self.config_error: ConfigError | None = None
+        self.settings_error: str | None = None
+        self.config_path: str | None = None
+        self.overlays: dict[str, tuple[str, int | None]] = {}
+        self.index: Index | None = None
+        self.checker: Checker | None = None
+        self._walker_stale = False
+
+    # -- configuration -----------------------------------------------------------------------
+    def load_config(self) -> Config:
+        """Recompute the configuration from its layers; errors are recorded, never raised."""
+        self.config_error = None
+        self.settings_error = None
+        found = find_config_file(Path(self.workspace))
+        self.config_path = str(found) if found else None
+        try:
+            base = load_config(Path(self.workspace))
+        except ConfigError as exc:
+            self.config_error = exc
+            self.config_path = exc.path or self.config_path
+            base = Config()
+        try:
+            config = merge_client_settings(base, self.client_settings, Path(self.workspace))
+        except ConfigError as exc:
+            self.settings_error = str(exc)
+            config = base
+        except Exception as exc:  # a settings object of an unexpected shape
+            self.settings_error = f"client settings: {exc}"
+            config = base
+        self.config = config
+        return config
+
+    def config_diagnostics(self) -> list[Diagnostic]:
+        exc = self.config_error
+        if exc is None or not self.config_path:
+            return []
+        line = max((exc.line or 1) - 1, 0)
+        return [Diagnostic(self.config_path, Span(line, 0, line, 0), "CONFIG",
+                           f"{exc.args[0]}; skill-ls is using the default configuration", Severity.ERROR)]
+
+    # -- building ----------------------------------------------------------------------------
+    def build_index(self) -> Index:
+        """A fresh index (safe to run in a worker thread: it touches no shared state)."""
+        config = self.config
+        env = Environment.from_environ(self.environ, config)
+        store = DocumentStore()
+        for path, (text, version) in list(self.overlays.items()):
+            store.set_overlay(path, text, version)
+        return Index(self.workspace, env, config, store).build()
+
+    def install(self, index: Index) -> None:
+        """Make `index` current, re-applying buffers that changed while it was being built."""
+        self.index = index
+        self.checker = Checker(index)
+        for path, overlay in list(self.overlays.items()):
+            if index.store.overlays.get(path) != overlay:
+                index.store.set_overlay(path, *overlay)
+                self._update(path)
+        for path in list(index.store.overlays):
+            if path not in self.overlays:
+                index.store.drop_overlay(path)
+                self._update(path)
+
+    # -- buffers and disk --------------------------------------------------------------------
+    def set_overlay(self, path: str, text: str, version: int | None) -> set[tuple[str, str]]:
+        self.overlays[path] = (text, version)
+        if self.index is None:
+            return set()
+        self.index.store.set_overlay(path, text, version)
+        return self._update(path)
+
+    def drop_overlay(self, path: str) -> set[tuple[str, str]]:
+        self.overlays.pop(path, None)
+        if self.index is None:
+            return set()
+        self.index.store.drop_overlay(path)
+        return self._update(path)
+
+    def file_changed(self, path: str) -> set[tuple[str, str]] | None:
+        """A file changed on disk. Returns the touched names, or None when a full rebuild is needed
+        (configuration, agent discovery). Open buffers take precedence over the disk."""
+        if self.index is None:
+            return set()
+        self._walker_stale = True
+        base = os.path.basename(path)
+        if base in CONFIG_NAMES and os.path.dirname(path) == self.workspace:
+            return None
+        if path in self.overlays:
+            return set()
+        if base == "config.toml":
+            return None  # $AGH_HOME/config.toml: provider defaults and marketplace consent
+        if self._is_agent_path(path) and not any(a.path == path for a in self.index.agents):
+            return None  # a new agent file: discovery must run again
+        if os.path.isdir(path) or (not os.path.exists(path) and base not in RELEVANT_NAMES):
+            return self._directory_changed(path)
+        return self._update(path)
+
+    def _directory_changed(self, path: str) -> set[tuple[str, str]]:
+        touched: set[tuple[str, str]] = set()
+        known = {d.path for decls in self.index.decls.values() for d in decls if d.path and _under(d.path, path)}
+        if any(_under(a.path, path) for a in self.index.agents):
+            return None  # type: ignore[return-value]
+        if os.path.isdir(path):
+            walker = Walker()
+            found = walker.walk(path, frozenset({SKILL_FILE}), max_depth=8).files.get(SKILL_FILE, [])
+            known |= {f.path for f in found}
+        for p in sorted(known):
+            touched |= self._update(p)
+        return touched
+
+    def _is_agent_path(self, path: str) -> bool:
+        if os.path.basename(path) == AGENT_FILE:
+            return True
+        if not path.endswith(".md"):
+            return False
+        return f"{os.sep}.claude{os.sep}agents{os.sep}" in path or _under(
+            path, os.path.join(self.workspace, "workspace", "agents")) and f"{os.sep}skills{os.sep}" not in path
+
+    def _update(self, path: str) -> set[tuple[str, str]]:
+        index = self.index
+        agent = next((a for a in index.agents if a.path == path), None)
+        if agent is not None:
+            index.store.invalidate(path)
+            doc = index.store.get(path, agent=True)
+            declared = doc.fm.value("name") if doc.fm and doc.fm.ok else None
+            if agent.family == "agh" or declared == agent.name or not isinstance(declared, str) or not declared:
+                # Same identity: swap the parsed document without rediscovering every agent.
+                agent.doc = doc
+                return {(AGENT_FAMILY_RUNTIME[agent.family], f"@agent:{agent.name}")}
+        try:
+            return index.update_file(path)
+        finally:
+            self.checker = Checker(index)
+
+    def rebuild_walker(self) -> None:
+        if self.index is not None and self._walker_stale:
+            self.index.walker = Walker(self.index.walker.excluder)
+            self._walker_stale = False
+
+    # -- queries -----------------------------------------------------------------------------
+    def workspace_files(self) -> list[str]:
+        """Every checkable file in the workspace (plus the configuration file when it is broken)."""
+        if self.index is None:
+            return []
+        self.rebuild_walker()
+        files = self.checker.files_in_scope([self.workspace])
+        return files
+
+    def diagnostics(self, paths: list[str]) -> dict[str, list[Diagnostic]]:
+        out: dict[str, list[Diagnostic]] = {p: [] for p in paths}
+        if self.index is None:
+            return out
+        checkable = [p for p in paths if os.path.basename(p) not in CONFIG_NAMES]
+        for d in self.checker.check_files(checkable):
+            if d.path in out:
+                out[d.path].append(d)
+        for d in self.config_diagnostics():
+            if d.path in out:
+                out[d.path].append(d)
+        return out
+
+    def affected_paths(self, touched: set[tuple[str, str]]) -> set[str]:
+        """Files whose diagnostics may change after `touched` names changed: every copy of the
+        names, and every agent (agents name skills: AG005)."""
+        if self.index is None or not touched:
+            return set()
+        out: set[str] = set()
+        names = {n for _, n in touched}
+        for rid, table in self.index.by_name.items():
+            for name in names:
+                out.update(d.path for d in table.get(name, ()) if d.path)
+        out.update(a.path for a in self.index.agents)
+        return out
+
+    def summary(self) -> dict:
+        index = self.index
+        if index is None:
+            return {"skills": 0, "agents": 0, "runtimes": []}
+        paths = {d.path for decls in index.decls.values() for d in decls if d.path}
+        return {"skills": len(paths), "agents": len(index.agents), "runtimes": index.active}
+
+    def default_runtime(self) -> str:
+        return default_runtime(self.index.active if self.index else [])
+
+    def runtimes_for(self, path: str) -> list[str]:
+        """The runtimes that read this file, in RUNTIMES order (default runtime first)."""
+        if self.index is None:
+            return []
+        rids = {d.runtime for d in self.index.decls_for_path(path)}
+        for a in self.index.agents:
+            if a.path == path:
+                rids.add(AGENT_FAMILY_RUNTIME[a.family])
+        first = self.default_runtime()
+        return sorted(rids, key=lambda r: (r != first, list(RUNTIMES).index(r)))
+
+    def is_skill_file(self, path: str) -> bool:
+        return os.path.basename(path) in (SKILL_FILE, SKILL_FILE_LOWER) and not any(
+            a.path == path for a in (self.index.agents if self.index else ()))
+
+    def is_agent_file(self, path: str) -> bool:
+        if self.index is not None and any(a.path == path for a in self.index.agents):
+            return True
+        return os.path.basename(path) == AGENT_FILE
+
+    def relevant(self, path: str) -> bool:
+        base = os.path.basename(path)
+        return base in RELEVANT_NAMES or self._is_agent_path(path)
+
+
+__all__ = ["WorkspaceState", "META_FILE", "MCP_FILE"]

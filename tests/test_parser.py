@@ -1,0 +1,153 @@
+"""Frontmatter splitting and YAML parsing with positions (SPEC §2.1)."""
+from __future__ import annotations
+
+import yaml
+
+from skill_ls.model import Span
+from skill_ls.parse.frontmatter import parse_frontmatter, split
+from skill_ls.parse.text import SourceText
+
+
+def parse(text: str, **kw):
+    return parse_frontmatter(SourceText.from_str(text), **kw)
+
+
+def test_fields_keep_key_and_value_positions():
+    fm = parse("---\nname: héllo\ndescription: Does X\n---\nbody\n")
+    assert fm.ok and fm.body_start_line == 4
+    assert fm.fields["name"].key_span == Span(1, 0, 1, 4)
+    assert fm.fields["name"].value_span == Span(1, 6, 1, 11)  # code points, not bytes
+    assert fm.fields["description"].value == "Does X"
+
+
+def test_bom_is_accepted_and_recorded():
+    src = SourceText.from_bytes("\ufeff---\nname: a\n---\n".encode())
+    assert src.had_bom and src.text.startswith("---")
+    assert parse_frontmatter(src).fields["name"].value == "a"
+
+
+def test_crlf_and_cr_line_endings_keep_file_lines():
+    for nl in ("\r\n", "\r"):
+        text = nl.join(["---", "name: a", "description: b", "---", "body"])
+        src = SourceText.from_str(text)
+        fm = parse_frontmatter(src)
+        assert fm.ok, nl
+        assert fm.fields["description"].key_span.start_line == 2
+        assert src.line_text(1) == "name: a"
+        assert src.line_count == 5
+
+
+def test_dashes_inside_a_value_are_not_a_delimiter():
+    fm = parse("---\nname: a---b\ndescription: x --- y\n---\n")
+    assert fm.ok and fm.close_line == 3
+    assert fm.fields["name"].value == "a---b"
+
+
+def test_closing_line_may_be_dots_and_have_trailing_spaces():
+    assert split(SourceText.from_str("---  \nname: a\n...\t\n")) == ("ok", 0, 2)
+
+
+def test_missing_and_unterminated():
+    assert parse("# title\n").status == "missing"
+    fm = parse("---\nname: a\n")
+    assert fm.status == "unterminated"
+    assert fm.problems[0].kind == "unterminated"
+
+
+def test_empty_frontmatter_is_an_empty_mapping():
+    fm = parse("---\n---\nbody")
+    assert fm.ok and fm.fields == {}
+
+
+def test_tabs_in_indentation_are_a_syntax_error_at_the_tab():
+    fm = parse("---\nmetadata:\n\tkey: v\n---\n")
+    assert fm.status == "invalid"
+    assert fm.problems[0].kind == "syntax"
+    assert fm.problems[0].span.start_line == 2
+
+
+def test_flow_lists_and_maps():
+    fm = parse("---\nallowed-tools: [Read, Grep]\nmetadata: {a: b}\n---\n")
+    assert fm.fields["allowed-tools"].value == ["Read", "Grep"]
+    assert fm.fields["metadata"].value == {"a": "b"}
+
+
+def test_unquoted_colon_offers_quoting_fix():
+    fm = parse("---\nname: a\ndescription: Use when: the user asks\n---\n")
+    p = fm.problems[0]
+    assert fm.status == "invalid" and p.kind == "syntax"
+    assert "quote" in p.message
+    assert p.fix_span == Span(2, 13, 2, 36)
+    assert p.fix_text == '"Use when: the user asks"'
+    fixed = yaml.safe_load('description: ' + p.fix_text)
+    assert fixed["description"] == "Use when: the user asks"
+
+
+def test_quoting_fix_escapes_quotes_and_backslashes():
+    fm = parse('---\ndescription: Say "hi": a\\b\n---\n')
+    p = fm.problems[0]
+    assert yaml.safe_load("d: " + p.fix_text)["d"] == 'Say "hi": a\\b'
+
+
+def test_duplicate_keys_are_reported_and_first_position_kept():
+    fm = parse("---\nname: a\ndescription: one\ndescription: two\n---\n")
+    dup = [p for p in fm.problems if p.kind == "duplicate_key"]
+    assert len(dup) == 1 and dup[0].span.start_line == 3
+    assert fm.fields["description"].value == "one"
+
+
+def test_not_a_mapping():
+    assert parse("---\n- a\n- b\n---\n").status == "not_mapping"
+    assert parse("---\njust text\n---\n").status == "not_mapping"
+
+
+def test_toml_fallback_only_when_allowed():
+    text = '---\nname = "rev"\nprovider = "claude"\n---\nPrompt\n'
+    assert parse(text).status == "not_mapping"
+    fm = parse(text, allow_toml=True)
+    assert fm.ok and fm.format == "toml"
+    assert fm.fields["provider"].value == "claude"
+    assert fm.fields["provider"].key_span.start_line == 2
+
+
+def test_non_utf8_bytes_are_replaced_and_recorded():
+    src = SourceText.from_bytes(b"---\nname: a\xff\n---\n")
+    assert src.invalid_utf8_at == 11
+    assert parse_frontmatter(src).ok
+
+
+def test_five_megabyte_file_parses():
+    body = ("word " * 20 + "\n") * 50_000
+    text = "---\nname: big\ndescription: large\n---\n" + body
+    assert len(text) > 5_000_000
+    fm = parse(text)
+    assert fm.ok and fm.body_start_line == 4
+
+
+def test_alias_bomb_is_bounded():
+    lines = ["---", "a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    prev = "a"
+    for i in range(12):
+        cur = f"l{i}"
+        lines.append(f"{cur}: &{cur} [" + ", ".join([f"*{prev}"] * 10) + "]")
+        prev = cur
+    lines.append("---")
+    fm = parse("\n".join(lines) + "\n")
+    assert fm.status in ("ok", "invalid")  # shared nodes convert once; no exponential blow-up
+
+
+def test_deep_nesting_is_rejected_not_crashing():
+    fm = parse("---\nx: " + "[" * 5000 + "]" * 5000 + "\n---\n")
+    assert fm.status == "invalid"
+    assert fm.problems[0].kind == "too_complex"
+
+
+def test_suppression_comments_on_frontmatter_lines():
+    fm = parse("---\nname: A  # skill-ls: disable=SK008,SK009\n---\n")
+    assert fm.suppressed_lines == {1: frozenset({"SK008", "SK009"})}
+
+
+def test_utf16_columns():
+    src = SourceText.from_str("a😀b: c\n")
+    assert src.utf16_col(0, 2) == 3
+    assert src.col_from_utf16(0, 3) == 2

@@ -1,0 +1,133 @@
+"""SK005-SK011, SK014, BG001: fields per runtime."""
+from __future__ import annotations
+
+from conftest import check_tree, diags_for, skill, write
+
+from skill_ls.model import Severity
+
+
+def test_sk005_required_missing_with_fix(workspace):
+    f = write(workspace / "a" / "SKILL.md", "---\nname: a\n---\n")
+    [d] = diags_for(check_tree(workspace), f, "SK005")
+    assert "description" in d.message
+    assert d.fix.edits[0].span.start_line == 2 and d.fix.edits[0].new_text == "description: \n"
+
+
+def test_sk005_empty_value(workspace):
+    f = write(workspace / "a" / "SKILL.md", "---\nname: a\ndescription: ''\n---\n")
+    [d] = diags_for(check_tree(workspace), f, "SK005")
+    assert d.span.start_line == 2 and "empty" in d.message
+
+
+def test_sk005_codex_name_optional(workspace):
+    f = write(workspace / ".agents" / "skills" / "a" / "SKILL.md", "---\ndescription: d\n---\n")
+    res = check_tree(workspace, runtimes=["codex"])
+    assert not diags_for(res, f, "SK005")
+    res = check_tree(workspace, runtimes=["agentskills"])
+    assert diags_for(res, f, "SK005")
+
+
+def test_sk006_types_and_enums(workspace):
+    root = workspace / ".claude" / "skills"
+    f = skill(root, "a", extra="disable-model-invocation: 'yes'\neffort: extreme\nmetadata: {v: 2}\n")
+    res = check_tree(workspace, runtimes=["claude-code"])
+    msgs = [d.message for d in diags_for(res, f, "SK006")]
+    assert any("disable-model-invocation" in m and "true or false" in m for m in msgs)
+    assert any("effort" in m and "low, medium" in m for m in msgs)
+    g = skill(workspace / "plain", "b", extra="metadata:\n  v: 2\n")
+    [d] = diags_for(check_tree(workspace / "plain"), g, "SK006")
+    assert "strings to strings" in d.message
+
+
+def test_sk007_unknown_field_did_you_mean_and_fix(workspace):
+    f = skill(workspace, "a", extra="allowed_tools: Read\ncolour: red\n")
+    ds = diags_for(check_tree(workspace), f, "SK007")
+    typo = [d for d in ds if "allowed_tools" in d.message][0]
+    assert "did you mean 'allowed-tools'" in typo.message and typo.fix.edits[0].new_text == "allowed-tools"
+    assert typo.span.start_line == 3 and typo.severity == Severity.WARNING
+    assert any("colour" in d.message for d in ds)
+
+
+def test_sk007_codex_is_information(workspace):
+    f = skill(workspace / ".agents" / "skills", "a", extra="foo: bar\n")
+    [d] = [d for d in diags_for(check_tree(workspace, runtimes=["codex"]), f, "SK007")]
+    assert d.severity == Severity.INFORMATION
+
+
+def test_sk008_name_format(workspace):
+    f = skill(workspace, "Bad_Name", name="Bad_Name")
+    [d] = diags_for(check_tree(workspace), f, "SK008")
+    assert d.span.start_line == 1 and d.span.start_col == 6
+    good = skill(workspace, "good-name-2")
+    double = skill(workspace, "x--y", name="x--y")
+    res = check_tree(workspace)
+    assert not diags_for(res, good, "SK008")
+    assert diags_for(res, double, "SK008")
+
+
+def test_sk009_name_differs_error_for_standard_warning_for_agh(workspace):
+    f = skill(workspace, "dir-name", name="other-name")
+    [d] = diags_for(check_tree(workspace), f, "SK009")
+    assert d.severity == Severity.ERROR and d.fix.edits[0].new_text == "dir-name"
+    g = skill(workspace / ".agh" / "skills", "dir-name", name="other-name")
+    [d] = diags_for(check_tree(workspace, runtimes=["agh"]), g, "SK009")
+    assert d.severity == Severity.WARNING
+
+
+def test_sk010_lengths(workspace):
+    f = skill(workspace, "a", description="x" * 1025, extra=f"compatibility: {'y' * 501}\n")
+    ds = diags_for(check_tree(workspace), f, "SK010")
+    assert {d.span.start_line for d in ds} == {2, 3}
+    ok = skill(workspace, "b", description="x" * 1024)
+    assert not diags_for(check_tree(workspace), ok, "SK010")
+
+
+def test_sk010_amp_file_limits(workspace):
+    root = workspace / ".agents" / "skills"
+    f = skill(root, "a")
+    for i in range(101):
+        (f.parent / f"r{i}.txt").write_text("x")
+    ds = diags_for(check_tree(workspace, runtimes=["amp"]), f, "SK010")
+    assert any("102 files" in d.message for d in ds)
+
+
+def test_sk011_agh_cut_at_200_code_points(workspace):
+    desc = "é" * 190 + " tail words lost here"
+    f = skill(workspace / ".agh" / "skills", "a", description=desc)
+    [d] = diags_for(check_tree(workspace, runtimes=["agh"]), f, "SK011")
+    assert d.severity == Severity.INFORMATION and 'losing: "s lost here"' in d.message
+    short = skill(workspace / ".agh" / "skills", "b", description="é" * 200)
+    assert not diags_for(check_tree(workspace, runtimes=["agh"]), short, "SK011")
+
+
+def test_sk011_claude_cut_includes_when_to_use(workspace):
+    f = skill(workspace / ".claude" / "skills", "a", description="d" * 1000, extra=f"when_to_use: {'w' * 600}\n")
+    assert diags_for(check_tree(workspace, runtimes=["claude-code"]), f, "SK011")
+
+
+def test_sk014_amp_unescaped_markup(workspace):
+    f = skill(workspace / ".agents" / "skills", "a", description="Use for <form> & inputs")
+    res = check_tree(workspace, runtimes=["amp", "agentskills"])
+    ds = diags_for(res, f, "SK014")
+    assert len(ds) == 1 and ds[0].runtime == "amp"
+
+
+def test_bg001_agentcy_budget(workspace):
+    write(workspace / ".skill-ls.toml", "[agentcy]\nroots = ['team']\nmax_prompt_chars = 500\n")
+    big = skill(workspace / "team", "big", body="x" * 600)
+    small = skill(workspace / "team", "small")
+    res = check_tree(workspace)
+    [d] = diags_for(res, big, "BG001")
+    assert "500" in d.message and d.runtime == "agentcy"
+    assert not diags_for(res, small, "BG001")
+
+
+def test_merged_runtime_label_for_identical_findings(workspace):
+    f = skill(workspace / ".agents" / "skills", "a", extra="colour: red\n")
+    res = check_tree(workspace, runtimes=["amp", "agentskills"])
+    ds = diags_for(res, f, "SK007")
+    assert len(ds) == 2  # messages name different runtimes, so they stay apart
+    assert {d.runtime for d in ds} == {"amp", "agentskills"}
+    g = skill(workspace / ".agents" / "skills", "b", description="d" * 1100)
+    res = check_tree(workspace, runtimes=["amp", "agentskills", "codex"])
+    assert all(d.runtime for d in diags_for(res, g, "SK010"))

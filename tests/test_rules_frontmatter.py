@@ -1,0 +1,89 @@
+"""SK001-SK004, SK012, SK013: the frontmatter block, encoding and shape."""
+from __future__ import annotations
+
+from conftest import check_tree, diags_for, skill, write
+
+from skill_ls.model import Severity
+
+
+def test_sk001_missing_frontmatter_with_fix(workspace):
+    f = write(workspace / "a" / "SKILL.md", "# A\n\nNo frontmatter.\n")
+    res = check_tree(workspace)
+    [d] = diags_for(res, f, "SK001")
+    assert d.severity == Severity.ERROR and d.span.start_line == 0
+    assert d.fix is not None and d.fix.edits[0].new_text.startswith("---\nname: a\n")
+
+
+def test_sk001_absent_on_valid_file(workspace):
+    f = skill(workspace, "a")
+    assert diags_for(check_tree(workspace), f) == []
+
+
+def test_sk002_unterminated(workspace):
+    f = write(workspace / "a" / "SKILL.md", "---\nname: a\ndescription: b\n# body\n")
+    [d] = diags_for(check_tree(workspace), f, "SK002")
+    assert d.span.start_line == 0
+
+
+def test_sk003_colon_error_points_at_value_and_offers_fix(workspace):
+    f = write(workspace / "a" / "SKILL.md", "---\nname: a\ndescription: Use when: asked\n---\n")
+    [d] = diags_for(check_tree(workspace), f, "SK003")
+    assert (d.span.start_line, d.span.start_col) == (2, 13)
+    assert d.fix.edits[0].new_text == '"Use when: asked"'
+
+
+def test_sk003_non_utf8(workspace):
+    f = workspace / "a" / "SKILL.md"
+    f.parent.mkdir()
+    f.write_bytes(b"---\nname: a\ndescription: caf\xe9\n---\n")
+    [d] = diags_for(check_tree(workspace), f, "SK003")
+    assert "UTF-8" in d.message and d.span.start_line == 2
+
+
+def test_sk004_duplicate_key_and_not_mapping(workspace):
+    f = write(workspace / "a" / "SKILL.md", "---\nname: a\ndescription: b\nname: a\n---\n")
+    [d] = diags_for(check_tree(workspace), f, "SK004")
+    assert d.span.start_line == 3 and "duplicate key 'name'" in d.message
+    g = write(workspace / "b" / "SKILL.md", "---\n- a\n---\n")
+    assert diags_for(check_tree(workspace), g, "SK004")
+
+
+def test_sk012_long_body(workspace):
+    f = skill(workspace, "a", body="line\n" * 501)
+    [d] = diags_for(check_tree(workspace), f, "SK012")
+    assert "501 lines" in d.message
+    g = skill(workspace, "b", body="word " * 30_000)
+    h = skill(workspace, "c", body="line\n" * 400)
+    res = check_tree(workspace)
+    assert diags_for(res, g, "SK012")
+    assert not diags_for(res, h, "SK012")
+
+
+def test_sk013_bom_and_lowercase_name(workspace):
+    f = workspace / "a" / "SKILL.md"
+    f.parent.mkdir()
+    f.write_bytes("\ufeff---\nname: a\ndescription: b\n---\n".encode())
+    [d] = diags_for(check_tree(workspace), f, "SK013")
+    assert d.severity == Severity.INFORMATION and "byte-order mark" in d.message
+    g = write(workspace / "b" / "skill.md", "---\nname: b\ndescription: b\n---\n")
+    [d] = diags_for(check_tree(workspace), g, "SK013")
+    assert "SKILL.md" in d.message and d.severity == Severity.WARNING
+
+
+def test_sk013_crlf_warning_only_under_amp(workspace):
+    root = workspace / ".agents" / "skills"
+    f = root / "a" / "SKILL.md"
+    f.parent.mkdir(parents=True)
+    f.write_bytes(b"---\r\nname: a\r\ndescription: b\r\n---\r\nbody\r\n")
+    res = check_tree(workspace)
+    amp = [d for d in diags_for(res, f, "SK013") if d.runtime and "amp" in d.runtime]
+    assert amp and amp[0].severity == Severity.WARNING and "Amp" in amp[0].message
+    plain = write(workspace / "plain" / "SKILL.md", "---\r\nname: plain\r\ndescription: b\r\n---\r\n", dedent=False)
+    assert not diags_for(check_tree(workspace, paths=[plain.parent]), plain, "SK013")
+
+
+def test_file_and_line_suppression(workspace):
+    f = write(workspace / "a" / "SKILL.md",
+              "---\nname: A_b  # skill-ls: disable=SK008\ndescription: d\n---\n<!-- skill-ls: disable=SK009 -->\n")
+    got = {d.code for d in diags_for(check_tree(workspace), f)}
+    assert "SK008" not in got and "SK009" not in got
