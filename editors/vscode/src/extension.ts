@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
+import { CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
 import * as L from './logic';
 
 const OPEN_SETTINGS = 'Open Settings';
@@ -16,6 +16,27 @@ const COPY_INSTALL = 'Copy Install Command';
 const SHOW_OUTPUT = 'Show Output';
 
 type Exec = (command: string, arg: object) => Promise<unknown>;
+
+/**
+ * Works around two vscode-languageclient 9 behaviours when the server dies during `initialize`: the client
+ * calls `void this.stop()` on a client that is not running (a rejected promise nobody handles), and rejects
+ * its internal start promise after `start()` already returned. Neither changes what the user sees.
+ */
+class SkillLanguageClient extends LanguageClient {
+  override start(): Promise<void> {
+    const result = super.start();
+    const internal = (this as unknown as { _onStart?: Promise<void> })._onStart;
+    if (internal && typeof internal.catch === 'function') internal.catch(() => undefined);
+    return result;
+  }
+
+  override stop(timeout?: number): Promise<void> {
+    return super.stop(timeout).catch((err: unknown) => {
+      if (!this.isRunning() && /not running/i.test(L.errorMessage(err))) return;
+      throw err;
+    });
+  }
+}
 
 class CatalogProvider implements vscode.TextDocumentContentProvider {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
@@ -102,6 +123,12 @@ export class SkillLsExtension implements vscode.Disposable {
 
   /** Start the client if it is not running; resolves to undefined when it cannot start. */
   ensureClient(): Promise<LanguageClient | undefined> {
+    if (this.client && this.client.state === State.Stopped) {
+      // It crashed too often and was not restarted: start a fresh one on demand.
+      const dead = this.client;
+      this.client = undefined;
+      void dead.dispose().catch(() => undefined);
+    }
     if (this.client) return Promise.resolve(this.client);
     if (!this.starting) {
       this.starting = this.start().finally(() => {
@@ -146,8 +173,24 @@ export class SkillLsExtension implements vscode.Disposable {
     }
 
     const serverOptions: ServerOptions = { command: cmd.command, args: cmd.args, options: { cwd, env: process.env } };
+    const restarts = new L.RestartPolicy();
+    let everRunning = false;
     const clientOptions: LanguageClientOptions = {
       documentSelector: L.documentSelector(),
+      // Initialization failures are reported once, by us (see the catch below), not retried.
+      initializationFailedHandler: (error) => {
+        this.output.appendLine(`Initialization failed: ${L.errorMessage(error)}`);
+        return false;
+      },
+      errorHandler: {
+        error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
+        closed: () => {
+          if (!everRunning) return { action: CloseAction.DoNotRestart, handled: true };
+          return restarts.shouldRestart(true)
+            ? { action: CloseAction.Restart }
+            : { action: CloseAction.DoNotRestart, message: L.CRASH_MESSAGE };
+        },
+      },
       initializationOptions: this.serverSettings(),
       outputChannel: this.output,
       middleware: {
@@ -168,24 +211,28 @@ export class SkillLsExtension implements vscode.Disposable {
     };
     let client: LanguageClient | undefined;
     try {
-      client = new LanguageClient('skillLs', 'Skill LS', serverOptions, clientOptions);
+      client = new SkillLanguageClient('skillLs', 'Skill LS', serverOptions, clientOptions);
       const self = client;
       client.onNotification(L.INDEX_CHANGED_NOTIFICATION, (payload: unknown) => this.onIndexChanged(payload));
       client.onDidChangeState((e) => {
+        if (e.newState === State.Running) everRunning = true;
         if (e.newState === State.Stopped && this.client === self) {
           this.setStatus('$(circle-slash) skill-ls', 'skill-ls: the language server stopped. Click to restart.', L.CLIENT_COMMANDS.restartServer);
         }
       });
       await client.start();
+      // vscode-languageclient 9 resolves start() when the process dies during initialization.
+      if (!client.isRunning()) throw new Error('the server process exited during startup');
     } catch (err) {
-      if (client) void client.dispose().catch(() => undefined);
       if (L.isMissingExecutableError(err)) {
         this.reportMissing(cmd, L.missingServerMessage(cmd));
       } else {
-        this.output.appendLine(`Start failed: ${L.errorMessage(err)}`);
+        const message = L.startFailedMessage(cmd, err);
+        this.output.appendLine(message);
         this.setStatus('$(error) skill-ls', 'skill-ls: the language server failed to start. Click to restart.', L.CLIENT_COMMANDS.restartServer);
-        void vscode.window.showErrorMessage(`Skill LS: the language server failed to start: ${L.errorMessage(err)}`, SHOW_OUTPUT).then((choice) => {
+        void vscode.window.showErrorMessage(message, SHOW_OUTPUT, OPEN_SETTINGS).then(async (choice) => {
           if (choice === SHOW_OUTPUT) this.output.show();
+          else if (choice === OPEN_SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', 'skillLs.server');
         });
       }
       return undefined;

@@ -175,6 +175,39 @@ export function missingServerMessage(cmd: ServerCommand): string {
   );
 }
 
+/** The notification shown when the server process started but the client could not initialize it. */
+export function startFailedMessage(cmd: ServerCommand, err: unknown): string {
+  return (
+    `Skill LS: the language server (${formatCommandLine(cmd)}) failed to start: ${errorMessage(err)}. ` +
+    `Its output is in the "Skill LS" output channel. Is skill-ls installed and up to date? \`${installHint(cmd)}\``
+  );
+}
+
+/**
+ * When the server process dies: restart it, unless it died `max` times within `windowMs` (then the user
+ * restarts it by hand), and never when it died before it ever finished initializing.
+ */
+export class RestartPolicy {
+  private readonly deaths: number[] = [];
+  constructor(
+    private readonly max = 4,
+    private readonly windowMs = 3 * 60 * 1000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Call when the connection closed unexpectedly; true = restart the server. */
+  shouldRestart(wasRunning: boolean): boolean {
+    if (!wasRunning) return false;
+    const t = this.now();
+    this.deaths.push(t);
+    while (this.deaths.length > 0 && t - this.deaths[0] > this.windowMs) this.deaths.shift();
+    return this.deaths.length <= this.max;
+  }
+}
+
+export const CRASH_MESSAGE =
+  'Skill LS: the language server crashed repeatedly and will not be restarted. See the "Skill LS" output, then run "Skill LS: Restart Server".';
+
 /** The notification shown when the interpreter runs but has no `skill_ls` module. */
 export function missingModuleMessage(cmd: ServerCommand): string {
   return (

@@ -27,6 +27,7 @@ describe('dist/extension.js with the real language client', { skip: !built && 'r
     fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
   let bundle: any;
   let api: any;
+  const context = { subscriptions: [] as { dispose(): void }[] };
 
   before(async () => {
     vs.reset();
@@ -39,12 +40,13 @@ describe('dist/extension.js with the real language client', { skip: !built && 'r
     const source = fs.readFileSync(bundlePath, 'utf8');
     assert.doesNotMatch(source, /require\(["']vscode-languageclient/, 'the client library must be bundled');
     bundle = require(bundlePath);
-    api = bundle.activate({ subscriptions: [] });
+    api = bundle.activate(context);
     await until(() => vs.status.text === '$(book) 2 skills', 'the status bar to show the index');
   });
 
   after(async () => {
     if (bundle) await bundle.deactivate();
+    for (const d of context.subscriptions) d.dispose();
     fs.rmSync(workspace, { recursive: true, force: true });
   });
 
@@ -85,5 +87,34 @@ describe('dist/extension.js with the real language client', { skip: !built && 'r
     await until(() => requests().filter((r) => r.method === 'initialize').length === before + 1, 'a second initialize');
     assert.ok(requests().some((r) => r.method === 'shutdown'));
     assert.ok(api.client);
+  });
+});
+
+describe('dist/extension.js when the server dies during startup', { skip: !built && 'run `npm run build` first' }, () => {
+  it('reports one clear failure and does not restart in a loop', async () => {
+    vs.reset();
+    loader.vscode = deepStub(vscodeStub);
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'skill-ls-vscode-'));
+    const spawned = path.join(workspace, 'spawned');
+    vs.workspaceFolders = [{ uri: vscodeStub.Uri.file(workspace), name: 'ws', index: 0 }];
+    const script = `require('fs').appendFileSync(${JSON.stringify(spawned)}, 'x'); process.stderr.write('ImportError: no skill_ls.server\\n'); process.exit(3)`;
+    vs.config['server.command'] = [process.execPath, '-e', script];
+    const bundle = require(bundlePath);
+    const e = new bundle.SkillLsExtension();
+    try {
+      assert.equal(await e.ensureClient(), undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(fs.readFileSync(spawned, 'utf8'), 'x', 'spawned exactly once');
+      const ours = vs.errors.filter((m) => m.message.startsWith('Skill LS: the language server'));
+      assert.equal(ours.length, 1);
+      assert.match(ours[0].message, /failed to start/);
+      assert.match(ours[0].message, /pip install skill-ls/);
+      assert.equal(vs.status.text, '$(error) skill-ls');
+      assert.ok(vs.output.join('\n').includes('ImportError: no skill_ls.server'), 'server stderr reaches the output channel');
+      assert.equal(e.client, undefined);
+    } finally {
+      e.dispose();
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
   });
 });

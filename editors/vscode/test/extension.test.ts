@@ -135,6 +135,39 @@ describe('language client', () => {
     e.dispose();
   });
 
+  it('restarts a crashed server a few times, never one that died while starting', async () => {
+    const e1 = await started();
+    const { errorHandler } = lc.last.clientOptions;
+    const actions = [1, 2, 3, 4, 5].map(() => errorHandler.closed());
+    assert.deepEqual(actions.slice(0, 4).map((a: any) => a.action), [2, 2, 2, 2]); // CloseAction.Restart
+    assert.equal(actions[4].action, 1); // CloseAction.DoNotRestart
+    assert.match(actions[4].message, /will not be restarted/);
+    assert.equal(errorHandler.error(new Error('x'), undefined, 1).action, 1); // ErrorAction.Continue
+    assert.equal(errorHandler.error(new Error('x'), undefined, 4).action, 2); // ErrorAction.Shutdown
+
+    vs.config['server.command'] = [NODE];
+    lc.startError = new Error('boom');
+    e1.dispose();
+    const e2 = new ext.SkillLsExtension();
+    await e2.ensureClient();
+    assert.deepEqual(lc.last.clientOptions.errorHandler.closed(), { action: 1, handled: true });
+    assert.equal(lc.last.clientOptions.initializationFailedHandler(new Error('init')), false);
+    e2.dispose();
+  });
+
+  it('a server that died for good is shown as stopped and started afresh on the next command', async () => {
+    const e = await started();
+    lc.last.die();
+    assert.equal(vs.status.text, '$(circle-slash) skill-ls');
+    assert.equal(vs.status.command, 'skillLs.restartServer');
+    lc.responses['skillLs.reindex'] = () => ({ skills: 5, agents: 0 });
+    await vs.registered.get('skillLs.reindexWorkspace')!();
+    assert.equal(lc.clients.length, 2);
+    assert.deepEqual(lc.last.executeCommands(), ['skillLs.status', 'skillLs.reindex']);
+    assert.equal(vs.status.text, '$(book) 5 skills');
+    e.dispose();
+  });
+
   it('restart command stops the client and starts a fresh one', async () => {
     const e = await started();
     await vs.registered.get('skillLs.restartServer')!();
@@ -191,8 +224,10 @@ describe('missing server', () => {
     lc.startError = new Error('Server initialization failed: boom');
     const e = new ext.SkillLsExtension();
     assert.equal(await e.ensureClient(), undefined);
-    assert.match(vs.errors[0].message, /failed to start: Server initialization failed: boom/);
-    assert.doesNotMatch(vs.errors[0].message, /pip install/);
+    assert.match(vs.errors[0].message, /failed to start: Server initialization failed: boom\./);
+    assert.match(vs.errors[0].message, /"Skill LS" output channel/);
+    assert.deepEqual(vs.errors[0].items, ['Show Output', 'Open Settings']);
+    assert.equal(vs.status.text, '$(error) skill-ls');
     e.dispose();
   });
 

@@ -89,6 +89,31 @@ describe('missing server', () => {
   });
 });
 
+describe('restart policy', () => {
+  it('never restarts a server that did not finish initializing', () => {
+    const p = new L.RestartPolicy(4, 1000, () => 0);
+    assert.equal(p.shouldRestart(false), false);
+  });
+
+  it('restarts up to max times within the window, then gives up; old deaths expire', () => {
+    let now = 0;
+    const p = new L.RestartPolicy(2, 1000, () => now);
+    assert.equal(p.shouldRestart(true), true);
+    now = 100;
+    assert.equal(p.shouldRestart(true), true);
+    now = 200;
+    assert.equal(p.shouldRestart(true), false);
+    now = 5000;
+    assert.equal(p.shouldRestart(true), true);
+  });
+
+  it('words a start failure with the command, the reason and the install hint', () => {
+    const msg = L.startFailedMessage(L.buildServerCommand({ pythonPath: '/py' }), new Error('the server process exited during startup'));
+    assert.match(msg, /\(\/py -m skill_ls serve\) failed to start: the server process exited during startup\./);
+    assert.match(msg, /`\/py -m pip install skill-ls`/);
+  });
+});
+
 describe('configuration', () => {
   const contract = [
     'runtimes', 'roots', 'exclude', 'rules.select', 'rules.ignore', 'rules.severity', 'noUserRoots', 'agh.home',

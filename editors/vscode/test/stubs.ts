@@ -310,6 +310,18 @@ export class FakeLanguageClient {
   async start(): Promise<void> {
     if (lc.startError !== undefined) throw lc.startError;
     this.running = true;
+    for (const l of this.stateListeners) l({ oldState: State.Starting, newState: State.Running });
+  }
+  isRunning(): boolean {
+    return this.running;
+  }
+  get state(): number {
+    return this.running ? State.Running : State.Stopped;
+  }
+  /** Simulate the server dying for good (the error handler chose not to restart). */
+  die(): void {
+    this.running = false;
+    for (const l of this.stateListeners) l({ oldState: State.Running, newState: State.Stopped });
   }
   async stop(): Promise<void> {
     this.running = false;
@@ -340,7 +352,9 @@ export class FakeLanguageClient {
   }
 }
 
-export const languageClientStub = { LanguageClient: FakeLanguageClient, State };
+export const ErrorAction = { Continue: 1, Shutdown: 2 };
+export const CloseAction = { DoNotRestart: 1, Restart: 2 };
+export const languageClientStub = { LanguageClient: FakeLanguageClient, State, ErrorAction, CloseAction };
 
 const M = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
 const originalLoad = M._load;
