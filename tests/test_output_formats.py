@@ -1,0 +1,84 @@
+"""Output formats of `skill-ls check` (SPEC §6.1, §8): text, JSON, SARIF, GitHub."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import skill, write
+
+from skill_ls.cli import main
+
+
+@pytest.fixture
+def tree(workspace):
+    skill(workspace, "ok")
+    write(workspace / "bad" / "SKILL.md", "---\nname: bad\ndescripton: typo 😀\ndescription: 😀 x\ncolour: red\n---\n")
+    return workspace
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    return code, capsys.readouterr()
+
+
+def test_text_format_is_path_line_col_code(tree, capsys, monkeypatch):
+    monkeypatch.chdir(tree)
+    code, out = run(capsys, "check", str(tree))
+    assert code == 0
+    assert "bad/SKILL.md:3:1: SK007 unknown field 'descripton'" in out.out
+    assert out.out.strip().splitlines()[-1] == "2 file(s) checked: 0 error(s), 2 warning(s), 0 information, 0 hint(s)"
+
+
+def test_json_format_shape_and_utf16_ranges(tree, capsys):
+    code, out = run(capsys, "check", str(tree), "--format", "json")
+    doc = json.loads(out.out)
+    assert set(doc) == {"version", "files_checked", "diagnostics", "summary"}
+    assert doc["files_checked"] == 2
+    d = [d for d in doc["diagnostics"] if "colour" in d["message"]][0]
+    assert d["range"] == {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 6}}
+    assert d["severity"] == "warning" and d["code"] == "SK007" and d["runtime"] == "agentskills"
+    assert set(d) >= {"path", "range", "severity", "code", "message", "runtime", "related"}
+    assert doc["summary"]["warning"] == 2
+
+
+def test_json_character_counts_utf16_code_units(workspace, capsys):
+    write(workspace / "a" / "SKILL.md", "---\nname: a\ndescription: 😀😀 ok\nnamee: x\n---\n")
+    write(workspace / "b" / "SKILL.md", "---\nname: b\ndescription: d\n---\n[😀](missing.md)\n")
+    code, out = run(capsys, "check", str(workspace), "--format", "json")
+    doc = json.loads(out.out)
+    rf = [d for d in doc["diagnostics"] if d["code"] == "RF001"][0]
+    assert rf["range"]["start"]["character"] == 5  # "[😀](" is 5 UTF-16 units
+    code, out = run(capsys, "check", str(workspace))
+    assert "b/SKILL.md:5:5: RF001" in out.out  # text columns are 1-based code points
+
+
+def test_sarif_is_2_1_0_with_rules(tree, capsys):
+    code, out = run(capsys, "check", str(tree), "--format", "sarif")
+    sarif = json.loads(out.out)
+    assert sarif["version"] == "2.1.0"
+    run0 = sarif["runs"][0]
+    rules = {r["id"]: r for r in run0["tool"]["driver"]["rules"]}
+    assert {"SK001", "SH001", "RF002"} <= set(rules)
+    assert rules["SK007"]["defaultConfiguration"]["level"] == "warning"
+    res = run0["results"][0]
+    assert run0["tool"]["driver"]["rules"][res["ruleIndex"]]["id"] == res["ruleId"]
+    region = res["locations"][0]["physicalLocation"]["region"]
+    assert region["startLine"] >= 1 and region["startColumn"] >= 1
+    assert not res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith("/")
+
+
+def test_github_annotations(tree, capsys, monkeypatch):
+    monkeypatch.chdir(tree)
+    code, out = run(capsys, "check", ".", "--format", "github")
+    line = [l for l in out.out.splitlines() if "colour" in l][0]
+    assert line.startswith("::warning file=bad/SKILL.md,line=5,col=1,")
+    assert "title=SK007::" in line
+
+
+def test_github_escapes_newlines_and_percent():
+    from skill_ls.model import Diagnostic, Severity, Span
+    from skill_ls.output import format_github
+
+    d = Diagnostic("/x/a,b.md", Span(0, 0, 0, 1), "SK003", "100% bad\nline", Severity.ERROR)
+    out = format_github([d])
+    assert "100%25 bad%0Aline" in out and "a%2Cb.md" in out

@@ -1,0 +1,60 @@
+"""RF001-RF003: references from a skill's body."""
+from __future__ import annotations
+
+from conftest import check_tree, diags_for, skill, write
+
+
+def test_rf001_missing_link_target(workspace):
+    f = skill(workspace, "a", body="See [guide](references/guide.md) and [ok](references/ok.md#top).\n")
+    write(f.parent / "references" / "ok.md", "ok")
+    [d] = diags_for(check_tree(workspace), f, "RF001")
+    assert "references/guide.md" in d.message
+    line = f.read_text().splitlines()[d.span.start_line]
+    assert line[d.span.start_col:d.span.end_col] == "references/guide.md"
+
+
+def test_rf001_ignores_urls_anchors_code_and_examples(workspace):
+    body = ("[web](https://example.com) [a](#x) [m](mailto:a@b.c)\n"
+            "Use `[text](relative-url)` in docs.\n"
+            "```\n[inside](fence.md)\npython scripts/missing.py\n```\n"
+            "Example: `scripts/example.py` would go here.\n")
+    f = skill(workspace, "a", body=body)
+    assert diags_for(check_tree(workspace), f, "RF001") == []
+
+
+def test_rf001_script_commands_and_skill_read_file(workspace):
+    body = "Run `python scripts/run.py` then `./scripts/go.sh`.\nskill_read_file(\"a\", \"docs/missing.md\")\n"
+    f = skill(workspace, "a", body=body)
+    write(f.parent / "scripts" / "go.sh", "")
+    ds = diags_for(check_tree(workspace), f, "RF001")
+    assert sorted(d.data["target"] for d in ds) == ["docs/missing.md", "scripts/run.py"]
+
+
+def test_rf002_escaping_references_are_reported_not_read(workspace):
+    body = "[up](../other/SKILL.md) [abs](/etc/passwd) skill_read_file(\"a\", \"../../secret\")\n"
+    f = skill(workspace, "a", body=body)
+    skill(workspace, "other")
+    ds = diags_for(check_tree(workspace), f, "RF002")
+    assert len(ds) == 3
+    assert not diags_for(check_tree(workspace), f, "RF001")
+
+
+def test_rf002_symlink_out_of_skill(workspace, tmp_path):
+    outside = write(tmp_path / "outside.md", "secret")
+    f = skill(workspace, "a", body="[x](link.md)\n")
+    (f.parent / "link.md").symlink_to(outside)
+    [d] = diags_for(check_tree(workspace), f, "RF002")
+    assert "symlink" in d.message
+
+
+def test_rf003_shell_injection_and_run_script(workspace):
+    body = ("Context: !`git status`\n"
+            "Rust macros `println!`, `vec!` are fine.\n"
+            "skill_run_script(\"a\", \"tool.rb\")\nskill_run_script(\"a\", \"ok.py\")\n")
+    f = skill(workspace, "a", body=body)
+    write(f.parent / "scripts" / "ok.py", "")
+    write(f.parent / "scripts" / "tool.rb", "")
+    ds = diags_for(check_tree(workspace), f, "RF003")
+    assert len(ds) == 2
+    assert any("git status" in d.message for d in ds)
+    assert any("tool.rb" in d.message for d in ds)
