@@ -154,21 +154,41 @@ def _scalar(n: Any) -> Any:
     return n.value
 
 
+_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+_COLLECTION_START = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_COLLECTION_END = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
 def _nesting_too_deep(text: str) -> bool:
-    if text.count("[") + text.count("{") < MAX_NESTING and text.count("- ") < MAX_NESTING:
+    """True when the block nests collections more than MAX_NESTING deep.
+
+    libyaml's composer recurses in C per nesting level and segfaults on ~100,000 levels (`? ? ? …`,
+    `- - - …`, deep indentation), and the Python converters recurse too, so this must be exact
+    enough to run *before* composing. Every collection needs at least one of the indicator
+    characters `[ { - ? :`, so fewer than MAX_NESTING of them is always safe (the fast path);
+    otherwise flow brackets are counted (libyaml's parser is quadratic in flow depth) and then the
+    parser's event stream, which is iterative, gives the real depth."""
+    if sum(text.count(c) for c in "[{-?:") < MAX_NESTING:
         return False
     depth = 0
-    for ch in text:
-        if ch in "[{":
+    for m in _FLOW_BRACKET.finditer(text):
+        if m.group() in "[{":
             depth += 1
             if depth > MAX_NESTING:
                 return True
-        elif ch in "]}":
+        else:
             depth -= 1
-    for line in text.splitlines():
-        stripped = line.lstrip(" -")
-        if (len(line) - len(stripped)) // 2 > MAX_NESTING:
-            return True
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, _COLLECTION_START):
+                depth += 1
+                if depth > MAX_NESTING:
+                    return True
+            elif isinstance(event, _COLLECTION_END):
+                depth -= 1
+    except (yaml.YAMLError, RecursionError, MemoryError, ValueError):
+        return False  # compose reports the error (it stops at the same place, before any deep nesting)
     return False
 
 

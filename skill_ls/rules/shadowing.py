@@ -47,7 +47,9 @@ def shadowed_copy(ctx: ResolutionContext):
     if winner is None or decl is winner or decl not in res.shadowed:
         return
     if _agent_mode(ctx):
-        if winner.agent is None or decl.agent is not None:
+        base = [d for d in res.shadowed if d.agent is None]
+        # Only the copy the overlay actually replaces (the base winner) is told about the agent.
+        if winner.agent is None or decl.agent is not None or not base or decl is not base[0]:
             return
         ctx.out.report(_span(decl), f"for agent '{winner.agent}', {describe(winner)} overrides this {decl.tier} copy "
                        f"of '{res.name}'", related=_related(winner, f"agent-local copy for '{winner.agent}'"),
@@ -81,7 +83,7 @@ def shadows_others(ctx: ResolutionContext):
             return
         top = losers[0]
         ctx.out.report(_span(decl), f"overrides {describe(top)} of '{res.name}' for agent '{decl.agent}'",
-                       related=[r for d in losers for r in _related(d, f"overridden {d.tier} copy")])
+                       related=_related(top, f"overridden {top.tier} copy"))
         return
     names = ", ".join(describe(d) for d in losers)
     ctx.out.report(_span(decl), f"this {decl.tier} copy of '{res.name}' wins and shadows {len(losers)} other "

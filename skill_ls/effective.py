@@ -1,0 +1,272 @@
+"""The effective set: the skills one runtime loads for one workspace and, optionally, one agent
+(SPEC §1, §3, §8), and the MCP servers that come with them.
+
+- AGH: base stack (bundled … workspace) plus the winning AGENT.md's `skills/` overlay, minus that
+  agent's `skills.disabled` tombstones; operator-disabled skills (`agh.disabled`) stay in the set
+  marked `disabled` (`list` shows them, catalogs omit them). An agent with a blocking AGENT.md
+  problem or a blocked agent-local skill fails closed: `EffectiveSetError` with the reason.
+- Amp: first location wins, discovery order (root order, then directory name); built-ins are names
+  only and never part of the set.
+- Claude Code: enterprise > personal > project; a subagent with a `skills:` list sees those skills
+  (*reading*), one without sees the whole set.
+- Codex: deduplicated by path, so two copies of a name are both in the set (noted as ambiguous).
+- workspace-agents: the agent's `skills:` list, in its order; without an agent, every skill.
+- Blocked and undiscovered copies are never in the set.
+Pure with respect to the index: reads `SkillDecl`/`AgentDecl` values and the files they name.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from skill_ls.agents import AGENT_FAMILY, AgentDefinition, SkillRef, analyse_agent, fail_closed_reason
+from skill_ls.index import AgentDecl, Index, SkillDecl
+from skill_ls.resolve import effective_names
+from skill_ls.runtimes import RUNTIMES
+
+
+class EffectiveSetError(Exception):
+    """The set cannot be resolved: unknown runtime, missing agent, or an agent that fails closed."""
+
+
+@dataclass
+class EffectiveSkill:
+    name: str
+    decl: SkillDecl
+    disabled: bool = False  # operator-disabled (AGH `agh.disabled`): listed, never in a catalog
+
+    @property
+    def tier(self) -> str:
+        return self.decl.tier
+
+    @property
+    def path(self) -> str:
+        return self.decl.path
+
+    def field(self, key: str, default=None):
+        doc = self.decl.doc
+        if doc is None or doc.fm is None or not doc.fm.ok:
+            return default
+        return doc.fm.value(key, default)
+
+
+@dataclass
+class MissingRef:
+    ref: SkillRef
+    reason: str  # why the name is not in the effective set
+
+
+@dataclass
+class EffectiveSet:
+    runtime: str
+    agent: str | None
+    agent_decl: AgentDecl | None
+    definition: AgentDefinition | None
+    skills: list[EffectiveSkill]  # catalog order; operator-disabled ones included, marked
+    tombstoned: list[EffectiveSkill] = field(default_factory=list)
+    missing: list[MissingRef] = field(default_factory=list)  # agent references outside the set (AG005)
+    notes: list[str] = field(default_factory=list)  # e.g. Codex loading two copies of one name
+
+    @property
+    def enabled(self) -> list[EffectiveSkill]:
+        return [s for s in self.skills if not s.disabled]
+
+    def names(self) -> set[str]:
+        return {s.name for s in self.skills}
+
+
+def find_agent(index: Index, runtime: str, agent: str) -> AgentDecl:
+    family = AGENT_FAMILY.get(runtime)
+    if family is None:
+        raise EffectiveSetError(f"runtime '{runtime}' has no agent definitions; drop --agent")
+    decl = index.agent(agent, family)
+    if decl is None:
+        raise EffectiveSetError(f"no {RUNTIMES[runtime].title} agent named '{agent}' in {index.workspace}")
+    return decl
+
+
+def resolve_effective_set(index: Index, runtime: str, agent: str | None = None, *,
+                          fail_closed: bool = True) -> EffectiveSet:
+    """The effective set for (runtime, workspace, agent). Raises `EffectiveSetError` (one-line reason)."""
+    if runtime not in RUNTIMES:
+        raise EffectiveSetError(f"unknown runtime '{runtime}' (known: {', '.join(RUNTIMES)})")
+    agent_decl = find_agent(index, runtime, agent) if agent else None
+    return effective_set_for(index, runtime, agent_decl, fail_closed=fail_closed)
+
+
+def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, *,
+                      fail_closed: bool = True) -> EffectiveSet:
+    definition = analyse_agent(agent_decl, index) if agent_decl is not None else None
+    if fail_closed and definition is not None:
+        reason = fail_closed_reason(index, definition)
+        if reason:
+            raise EffectiveSetError(reason)
+    agent_name = agent_decl.name if agent_decl is not None and agent_decl.family == "agh" else None
+    resolutions = effective_names(index, runtime, agent_name)
+    eff = EffectiveSet(runtime, agent_decl.name if agent_decl else None, agent_decl, definition, [])
+    available: list[EffectiveSkill] = []
+    for res in resolutions:
+        copies = [d for d in res.loaded if not d.builtin]
+        available.extend(EffectiveSkill(res.name, d) for d in copies)
+        if len(copies) > 1 and RUNTIMES[runtime].conflict == "load_both":
+            paths = ", ".join(_display(d.path, index) for d in copies)
+            eff.notes.append(f"'{res.name}' is declared {len(copies)} times and {RUNTIMES[runtime].title} "
+                             f"loads every copy: {paths}")
+    by_name: dict[str, list[EffectiveSkill]] = {}
+    for s in available:
+        by_name.setdefault(s.name, []).append(s)
+    known = {r.name: r for r in resolutions}
+
+    if runtime == "agh":
+        disabled = set(index.config.agh_disabled)
+        tombs = {t.name for t in definition.tombstones} if definition else set()
+        for s in available:
+            if s.name in tombs:
+                eff.tombstoned.append(s)
+                continue
+            s.disabled = s.name in disabled
+            eff.skills.append(s)
+        if definition:
+            for ref in definition.tombstones:
+                if ref.name not in by_name:
+                    eff.missing.append(MissingRef(ref, _absent_reason(known.get(ref.name), runtime, ref.name)))
+        eff.skills.sort(key=lambda s: (s.name, s.path))
+    elif runtime == "workspace-agents" and definition is not None:
+        seen: set[str] = set()
+        for ref in definition.skills:
+            if ref.name in seen:
+                continue
+            seen.add(ref.name)
+            if ref.name in by_name:
+                eff.skills.extend(by_name[ref.name])
+            else:
+                eff.missing.append(MissingRef(ref, _absent_reason(known.get(ref.name), runtime, ref.name)))
+    elif runtime == "claude-code" and definition is not None and "skills" in _declared(definition):
+        wanted = {ref.name for ref in definition.skills}
+        for ref in definition.skills:
+            if ref.name not in by_name:
+                eff.missing.append(MissingRef(ref, _absent_reason(known.get(ref.name), runtime, ref.name)))
+        eff.skills = sorted((s for s in available if s.name in wanted), key=lambda s: (s.name, s.path))
+    elif runtime == "amp":
+        eff.skills = sorted(available, key=_discovery_key)
+    else:
+        eff.skills = sorted(available, key=lambda s: (s.name, s.path))
+    return eff
+
+
+def _declared(definition: AgentDefinition) -> set[str]:
+    doc = definition.decl.doc
+    return set(doc.fm.fields) if doc.fm is not None and doc.fm.ok else set()
+
+
+def _absent_reason(res, runtime: str, name: str) -> str:
+    title = RUNTIMES[runtime].title
+    entries = [d for d in res.entries if not d.builtin] if res is not None else []
+    if not entries:
+        return f"no {title} root declares a skill named '{name}'"
+    blocked = [d for d in entries if d.blocked is not None and d.undiscovered is None]
+    if blocked:
+        return f"every copy of '{name}' is blocked ({blocked[0].blocked})"
+    return f"'{name}' is not discovered by {title} ({entries[0].undiscovered})"
+
+
+def _discovery_key(s: EffectiveSkill) -> tuple:
+    """Amp's discovery order: roots in order, then each root's directories by name."""
+    d = s.decl
+    rank, subrank, _ = d.precedence()
+    root = d.root.path if d.root else ""
+    rel = os.path.relpath(os.path.dirname(d.path), root) if root else d.path
+    return (rank, subrank, tuple(rel.split(os.sep)))
+
+
+def _display(path: str, index: Index) -> str:
+    try:
+        rel = os.path.relpath(path, index.workspace)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+# -- MCP servers --------------------------------------------------------------------------------------
+def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict]:
+    """The MCP servers a session starts with (SPEC §3.1): AGH merges config → provider → agent →
+    skills, a later layer replacing a same-name server; marketplace skills' servers are blocked
+    without consent (MC002). Amp starts each skill's bundled `mcp.json` servers. Other runtimes: []."""
+    from skill_ls.mcp import allowed_marketplace_mcp, read_agh_config, read_sidecar, skill_servers
+
+    merged: dict[str, dict] = {}
+    blocked: list[dict] = []
+
+    def add(name: str, server: dict, source: str, path: str | None, skill: str | None = None,
+            block: str | None = None) -> None:
+        entry = {
+            "name": name, "source": source, "path": path, "skill": skill,
+            "command": server.get("command"), "args": list(server.get("args") or []) if isinstance(
+                server.get("args"), list) else [],
+            "env": dict(server.get("env")) if isinstance(server.get("env"), dict) else {},
+            "blocked": block is not None, "reason": block,
+        }
+        if block is not None:
+            blocked.append(entry)
+            return
+        previous = merged.pop(name, None)
+        if previous is not None:
+            entry["replaces"] = previous["source"]
+        merged[name] = entry
+
+    if eff.runtime == "agh":
+        home = index.env.agh_home
+        config = read_agh_config(home)
+        config_path = os.path.join(home, "config.toml") if home else None
+        for name, server in _servers_in(config.get("mcp_servers")).items():
+            add(name, server, "config", config_path)
+        definition = eff.definition
+        provider = definition.provider if definition else _default_provider(config)
+        providers = config.get("providers")
+        pconf = providers.get(provider) if isinstance(providers, dict) and provider else None
+        if isinstance(pconf, dict):
+            for name, server in _servers_in(pconf.get("mcp_servers")).items():
+                add(name, server, "provider", config_path)
+        if definition is not None:
+            for name, server in definition.mcp_servers.items():
+                path = definition.mcp_sources.get(name)
+                add(name, server, "agent_sidecar" if path and path.endswith("mcp.json") else "agent", path)
+        allowed = allowed_marketplace_mcp(config)
+        # AGH's MCP resolution walks the resolved list: operator-disabled skills still contribute.
+        for s in sorted(eff.skills, key=lambda s: s.name):
+            if s.decl.doc is None:
+                continue
+            servers = skill_servers(s.decl.doc)
+            block = None
+            if s.decl.tier == "marketplace" and s.decl.meta is not None and servers:
+                if not (s.decl.meta.consent_keys() & allowed):
+                    slug = s.decl.meta.data.get("slug", s.name)
+                    block = (f"marketplace skill '{slug}' has no consent key in "
+                             "skills.allowed_marketplace_mcp (MC002)")
+            for name, server in servers.items():
+                add(name, server, "skill", s.path, s.name, block)
+    elif eff.runtime == "amp":
+        for s in eff.skills:
+            sidecar = read_sidecar(os.path.join(os.path.dirname(s.path), "mcp.json")) if s.path else None
+            if sidecar is not None and sidecar.ok:
+                for name, server in sidecar.servers.items():
+                    add(name, server, "skill", sidecar.path, s.name)
+    return list(merged.values()) + blocked
+
+
+def _default_provider(config: dict) -> str | None:
+    defaults = config.get("defaults")
+    value = defaults.get("provider") if isinstance(defaults, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _servers_in(value) -> dict[str, dict]:
+    """MCP servers in a config table: a map name -> server, or a list of servers with `name`."""
+    out: dict[str, dict] = {}
+    if isinstance(value, dict):
+        out = {str(k): v for k, v in value.items() if isinstance(v, dict)}
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                out[item["name"]] = {k: v for k, v in item.items() if k != "name"}
+    return out

@@ -1,0 +1,33 @@
+"""Code actions: the quick fixes the rules attach to their findings (`Diagnostic.fix`)."""
+from __future__ import annotations
+
+from lsprotocol import types
+
+
+def _overlaps(span, line_a: int, line_b: int) -> bool:
+    return not (span.end_line < line_a or span.start_line > line_b)
+
+
+def register(server) -> None:
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    async def code_action(ls, params: types.CodeActionParams):
+        if not await ls.wait_ready():
+            return None
+        path = ls.path(params.text_document.uri)
+        if path is None:
+            return None
+        start, end = params.range.start.line, params.range.end.line
+        wanted = {str(d.code) for d in (params.context.diagnostics if params.context else []) if d.code}
+        actions = []
+        for d in ls.state.diagnostics([path]).get(path, []):
+            if d.fix is None or not _overlaps(d.span, start, end):
+                continue
+            if wanted and d.code not in wanted:
+                continue
+            actions.append(types.CodeAction(
+                title=d.fix.title, kind=types.CodeActionKind.QuickFix,
+                diagnostics=[ls.converter.diagnostic(d, ls.src_of)],
+                edit=types.WorkspaceEdit(changes=ls.converter.text_edits(d.fix, ls.src_of)),
+                is_preferred=len(d.fix.edits) == 1))
+        return actions

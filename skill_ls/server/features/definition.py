@@ -1,0 +1,36 @@
+"""Definition: every declaration of the name under the cursor, winner first, then the other copies
+in precedence order (SPEC §8 order: loadable, blocked, undiscovered), across active runtimes."""
+from __future__ import annotations
+
+from lsprotocol import types
+
+from skill_ls.rules.context import name_span
+from skill_ls.server.convert import uri_of
+from skill_ls.server.lookup import cursor, ref_under, resolutions
+
+
+def declarations(ls, name: str, path: str) -> list[types.Location]:
+    out: list[types.Location] = []
+    seen: set[str] = set()
+    for res in resolutions(ls, name, path):
+        for d in res.entries:
+            if not d.path or d.path in seen:
+                continue
+            seen.add(d.path)
+            doc = d.doc or ls.state.index.store.peek(d.path)
+            out.append(types.Location(uri_of(d.path), ls.converter.range(doc.src, name_span(doc))))
+    return out
+
+
+def register(server) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    async def definition(ls, params: types.DefinitionParams):
+        if not await ls.wait_ready():
+            return None
+        cur = cursor(ls, params.text_document.uri, params.position)
+        if cur is None:
+            return None
+        ref = ref_under(ls, cur)
+        if ref is None:
+            return None
+        return declarations(ls, ref.name, cur.path) or None

@@ -1,0 +1,76 @@
+"""Diagnostics: buffers in, findings out. Push (open/change/save, debounced, version-tagged) for
+clients that cannot pull; `textDocument/diagnostic` and `workspace/diagnostic` for those that can.
+"""
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types
+
+from skill_ls.server.convert import uri_of
+
+
+def register(server) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls, params: types.DidOpenTextDocumentParams):
+        path = ls.path(params.text_document.uri)
+        if path is None or ls.state is None:
+            return
+        ls.open_docs[path] = params.text_document.uri
+        ls.buffer_changed(path, params.text_document.text, params.text_document.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls, params: types.DidChangeTextDocumentParams):
+        path = ls.path(params.text_document.uri)
+        if path is None or ls.state is None:
+            return
+        try:
+            doc = ls.workspace.get_text_document(params.text_document.uri)
+            text = doc.source
+        except Exception:
+            return
+        ls.open_docs.setdefault(path, params.text_document.uri)
+        ls.buffer_changed(path, text, params.text_document.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls, params: types.DidSaveTextDocumentParams):
+        path = ls.path(params.text_document.uri)
+        if path is None or ls.state is None:
+            return
+        if os.path.basename(path) in (".skill-ls.toml", "pyproject.toml"):
+            ls.disk_changed(path)
+        ls.schedule_document(path)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls, params: types.DidCloseTextDocumentParams):
+        path = ls.path(params.text_document.uri)
+        if path is None or ls.state is None:
+            return
+        ls.open_docs.pop(path, None)
+        ls.buffer_closed(path)
+
+    @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
+                    types.DiagnosticOptions(identifier="skill-ls", inter_file_dependencies=True,
+                                            workspace_diagnostics=True))
+    async def document_diagnostic(ls, params: types.DocumentDiagnosticParams):
+        path = ls.path(params.text_document.uri)
+        items: list[types.Diagnostic] = []
+        if path is not None and await ls.wait_ready():
+            items = ls.lsp_diagnostics(ls.state.diagnostics([path]).get(path, []))
+        return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=ls.next_result_id())
+
+    @server.feature(types.WORKSPACE_DIAGNOSTIC)
+    async def workspace_diagnostic(ls, params: types.WorkspaceDiagnosticParams):
+        reports: list = []
+        if await ls.wait_ready():
+            state = ls.state
+            files = set(state.workspace_files())
+            if state.config_error and state.config_path:
+                files.add(state.config_path)
+            results = state.diagnostics(sorted(files))
+            for path, diags in results.items():
+                overlay = state.overlays.get(path)
+                reports.append(types.WorkspaceFullDocumentDiagnosticReport(
+                    uri=ls.open_docs.get(path) or uri_of(path), items=ls.lsp_diagnostics(diags),
+                    version=overlay[1] if overlay else None, result_id=ls.next_result_id()))
+        return types.WorkspaceDiagnosticReport(items=reports)

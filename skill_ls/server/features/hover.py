@@ -1,0 +1,137 @@
+"""Hover: on a skill name or reference, the winning copy per active runtime, shadowed copies,
+blocked state and catalog cost; on a frontmatter key, its documentation and accepting runtimes."""
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types
+
+from skill_ls.navigation import AGENT_FIELDS_BY_FAMILY, key_at
+from skill_ls.runtimes import RUNTIMES
+from skill_ls.server.lookup import agent_of, cursor, ref_under, resolutions, runtime_title
+
+
+def _display(path: str, workspace: str) -> str:
+    if path.startswith(workspace.rstrip(os.sep) + os.sep):
+        return os.path.relpath(path, workspace)
+    home = os.environ.get("HOME")
+    return path
+
+
+def _catalog_cost(decl, config) -> str | None:
+    doc = decl.doc
+    if doc is None or doc.fm is None or not doc.fm.ok:
+        return None
+    rt = RUNTIMES[decl.runtime]
+    if rt.catalog_format == "agentcy":
+        size = len(doc.src.text)
+        budget = config.agentcy_max_prompt_chars
+        return f"{size:,} chars = {100 * size / max(budget, 1):.1f}% of the {budget:,}-char prompt budget"
+    desc = doc.fm.value("description")
+    if not isinstance(desc, str):
+        return None
+    text = " ".join(desc.split())
+    if rt.catalog_format == "agh":
+        cut = rt.catalog_cut
+        shown = text[:cut] if cut else text
+        entry = len(f'  <skill name="{decl.name}">{shown}</skill>\n')
+        lost = len(text) - len(shown)
+        return f"~{entry} chars in the catalog" + (f"; description cut at {cut} ({lost} chars lost)" if lost else "")
+    extra = doc.fm.value("when_to_use") if rt.id == "claude-code" else None
+    if isinstance(extra, str):
+        text = f"{text} {' '.join(extra.split())}"
+    cut = rt.catalog_cut
+    if cut and len(text) > cut:
+        return f"{len(text)} chars of description; cut at {cut} ({len(text) - cut} chars lost)"
+    return f"{len(text)} chars of description"
+
+
+def skill_hover(ls, name: str, path: str) -> str:
+    state = ls.state
+    lines = [f"**skill `{name}`**", ""]
+    found = False
+    for res in resolutions(ls, name, path):
+        real = [d for d in res.entries if not d.builtin]
+        if not res.entries:
+            continue
+        found = True
+        agent = f" — agent `{res.agent}`" if res.agent else ""
+        lines.append(f"**{runtime_title(res.runtime)}** (`{res.runtime}`){agent}")
+        for d in res.entries:
+            where = f"`{_display(d.path, state.workspace)}`" if d.path else "built-in"
+            if d is res.winner:
+                label = "winner"
+            elif d.undiscovered:
+                label = "not discovered"
+            elif d.blocked:
+                label = "blocked"
+            elif d in res.loaded:
+                label = "also loaded (ambiguous)"
+            else:
+                label = "shadowed"
+            note = f" — {d.blocked}" if d.blocked else (f" — {d.undiscovered}" if d.undiscovered else "")
+            lines.append(f"- {label}: `{d.tier}` {where}{note}")
+        if res.winner is None and real:
+            lines.append("- no loadable copy: the runtime loads nothing under this name")
+        if res.ambiguous:
+            lines.append("- ambiguous: several copies in one tier")
+        if res.winner is not None and not res.winner.builtin:
+            cost = _catalog_cost(res.winner, state.config)
+            if cost:
+                lines.append(f"- catalog: {cost}")
+        if res.runtime == "agh" and name in state.config.agh_disabled:
+            lines.append("- disabled by the operator (`agh.disabled`): omitted from catalogs")
+        lines.append("")
+    if not found:
+        lines.append(f"not declared in any root of the active runtimes ({', '.join(state.index.active) or 'none'})")
+    return "\n".join(lines).rstrip()
+
+
+def key_hover(ls, key: str, path: str) -> str | None:
+    agent = agent_of(ls, path)
+    if agent is not None or ls.state.is_agent_file(path):
+        family = agent.family if agent else "agh"
+        spec = AGENT_FIELDS_BY_FAMILY.get(family, {}).get(key)
+        if spec is None:
+            return f"**`{key}`** — not a known {family} agent field"
+        doc, enum = spec
+        text = f"**`{key}`** ({family} agent)\n\n{doc}"
+        return text + (f"\n\nValues: {', '.join(f'`{v}`' for v in enum)}" if enum else "")
+    accepting = [rid for rid, rt in RUNTIMES.items() if key in rt.fields]
+    if not accepting:
+        return f"**`{key}`** — no runtime knows this field"
+    docs: dict[str, list[str]] = {}
+    for rid in accepting:
+        docs.setdefault(RUNTIMES[rid].fields[key].doc, []).append(rid)
+    parts = [f"**`{key}`**", ""]
+    for doc, rids in docs.items():
+        parts.append(f"- {doc} ({', '.join(rids)})")
+    enums = {v for rid in accepting for v in RUNTIMES[rid].fields[key].enum}
+    if enums:
+        parts.append(f"\nValues: {', '.join(f'`{v}`' for v in sorted(enums))}")
+    parts.append(f"\nAccepted by: {', '.join(accepting)}")
+    others = [rid for rid in RUNTIMES if rid not in accepting]
+    if others:
+        parts.append(f"Not accepted by: {', '.join(others)}")
+    return "\n".join(parts)
+
+
+def register(server) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def hover(ls, params: types.HoverParams):
+        if not await ls.wait_ready():
+            return None
+        cur = cursor(ls, params.text_document.uri, params.position)
+        if cur is None:
+            return None
+        ref = ref_under(ls, cur)
+        if ref is not None:
+            return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, skill_hover(ls, ref.name, cur.path)),
+                               ls.converter.range(cur.doc.src, ref.span))
+        entry = key_at(cur.doc, cur.line, cur.col)
+        if entry is not None:
+            text = key_hover(ls, entry.key, cur.path)
+            if text:
+                return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text),
+                                   ls.converter.range(cur.doc.src, entry.key_span))
+        return None

@@ -1,0 +1,20 @@
+"""Document links: relative file references in a skill's body that resolve to existing files."""
+from __future__ import annotations
+
+from lsprotocol import types
+
+from skill_ls.navigation import file_links
+from skill_ls.server.convert import uri_of
+
+
+def register(server) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK)
+    async def document_link(ls, params: types.DocumentLinkParams):
+        if not await ls.wait_ready():
+            return None
+        path = ls.path(params.text_document.uri)
+        doc = ls.document(path) if path else None
+        if doc is None or not path.endswith(".md"):
+            return None
+        return [types.DocumentLink(ls.converter.range(doc.src, link.span), target=uri_of(link.target),
+                                   tooltip=link.target) for link in file_links(doc)]

@@ -1,0 +1,30 @@
+"""References: every agent and skill that names the skill under the cursor (and, when asked, its
+declarations)."""
+from __future__ import annotations
+
+from lsprotocol import types
+
+from skill_ls.navigation import references_to
+from skill_ls.server.convert import uri_of
+from skill_ls.server.features.definition import declarations
+from skill_ls.server.lookup import cursor, ref_under
+
+
+def register(server) -> None:
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    async def references(ls, params: types.ReferenceParams):
+        if not await ls.wait_ready():
+            return None
+        cur = cursor(ls, params.text_document.uri, params.position)
+        if cur is None:
+            return None
+        ref = ref_under(ls, cur)
+        if ref is None:
+            return None
+        out: list[types.Location] = []
+        if params.context is not None and params.context.include_declaration:
+            out.extend(declarations(ls, ref.name, cur.path))
+        store = ls.state.index.store
+        for path, span in references_to(ls.state.index, ref.name):
+            out.append(types.Location(uri_of(path), ls.converter.range(store.peek(path).src, span)))
+        return out

@@ -1,0 +1,83 @@
+"""What the cursor is on, and which runtime/agent a file's names resolve under. Shared by the
+hover, definition, references and code lens features; it only reads the core's values."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lsprotocol import types
+
+from skill_ls.index import Document
+from skill_ls.navigation import SkillRef, ref_at, skill_refs
+from skill_ls.resolve import NameResolution, resolve_name
+from skill_ls.runtimes import RUNTIMES
+from skill_ls.workspace_state import AGENT_FAMILY_RUNTIME
+
+
+@dataclass
+class Cursor:
+    uri: str
+    path: str
+    doc: Document
+    line: int
+    col: int  # code points
+
+
+def cursor(ls, uri: str, position: types.Position) -> Cursor | None:
+    path = ls.path(uri)
+    if path is None or ls.state is None or ls.state.index is None:
+        return None
+    doc = ls.document(path)
+    if doc is None:
+        return None
+    line, col = ls.converter.from_position(doc.src, position)
+    return Cursor(uri, path, doc, line, col)
+
+
+def agent_of(ls, path: str):
+    return next((a for a in ls.state.index.agents if a.path == path), None)
+
+
+def refs_of(ls, path: str, doc: Document) -> list[SkillRef]:
+    state = ls.state
+    if state.is_skill_file(path):
+        decls = state.index.decls_for_path(path)
+        declared = decls[0].name if decls else None
+        return skill_refs(doc, is_skill=True, declared_name=declared)
+    return skill_refs(doc, is_skill=False)
+
+
+def ref_under(ls, cur: Cursor) -> SkillRef | None:
+    return ref_at(refs_of(ls, cur.path, cur.doc), cur.line, cur.col)
+
+
+def context_of(ls, path: str) -> tuple[list[str], str | None]:
+    """(runtimes to resolve under, primary first; agent name or None) for names written in `path`."""
+    state = ls.state
+    agent = agent_of(ls, path)
+    if agent is not None:
+        rid = AGENT_FAMILY_RUNTIME[agent.family]
+        others = [r for r in state.index.active if r != rid]
+        return ([rid] if rid in state.index.active else []) + others, agent.name if agent.family == "agh" else None
+    decls = state.index.decls_for_path(path)
+    local_agent = next((d.agent for d in decls if d.agent), None)
+    rids = state.runtimes_for(path)
+    rest = [r for r in state.index.active if r not in rids]
+    if not rids:
+        rest.sort(key=lambda r: r != state.default_runtime())
+    return rids + rest, local_agent
+
+
+def resolutions(ls, name: str, path: str) -> list[NameResolution]:
+    """The name resolved under every active runtime that declares it, the file's own runtime first."""
+    rids, agent = context_of(ls, path)
+    out = []
+    for rid in rids:
+        res = resolve_name(ls.state.index, rid, name, agent)
+        if res.entries and any(not d.builtin for d in res.entries) or (res.entries and rid == rids[0]):
+            out.append(res)
+    return out
+
+
+def runtime_title(rid: str) -> str:
+    rt = RUNTIMES.get(rid)
+    return rt.title if rt else rid
