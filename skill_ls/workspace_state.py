@@ -135,6 +135,8 @@ class WorkspaceState:
         known = {d.path for decls in self.index.decls.values() for d in decls if d.path and _under(d.path, path)}
         if any(_under(a.path, path) for a in self.index.agents):
             return None  # type: ignore[return-value]
+        if os.path.isdir(path) and self._creates_root(path):
+            return None  # type: ignore[return-value]  # a root appeared: activation and watches change
         if os.path.isdir(path):
             walker = Walker()
             found = walker.walk(path, frozenset({SKILL_FILE}), max_depth=8).files.get(SKILL_FILE, [])
@@ -142,6 +144,16 @@ class WorkspaceState:
         for p in sorted(known):
             touched |= self._update(p)
         return touched
+
+    def _creates_root(self, path: str) -> bool:
+        from skill_ls.discovery import runtime_roots
+
+        index = self.index
+        for runtime in RUNTIMES.values():
+            for r in index.roots.get(runtime.id) or runtime_roots(runtime, self.workspace, index.env, self.config):
+                if _under(r.path, path):
+                    return True
+        return False
 
     def _is_agent_path(self, path: str) -> bool:
         if os.path.basename(path) == AGENT_FILE:

@@ -1,0 +1,47 @@
+"""Code lens over a skill's frontmatter: "winner · workspace — shadows 2" per runtime that reads it."""
+from __future__ import annotations
+
+from lsprotocol import types
+
+from skill_ls.model import Span
+from skill_ls.resolve import resolve_name
+from skill_ls.server.lookup import runtime_title
+
+
+def lens_titles(ls, path: str) -> list[tuple[str, dict]]:
+    index = ls.state.index
+    out = []
+    decls = index.decls_for_path(path)
+    multi = len({d.runtime for d in decls}) > 1
+    for decl in decls:
+        res = resolve_name(index, decl.runtime, decl.name, decl.agent)
+        prefix = f"{runtime_title(decl.runtime)}: " if multi else ""
+        if decl is res.winner:
+            n = len(res.shadowed)
+            title = f"{prefix}winner · {decl.tier}" + (f" — shadows {n}" if n else "")
+        elif decl.undiscovered:
+            title = f"{prefix}not discovered · {decl.tier}"
+        elif decl.blocked:
+            title = f"{prefix}blocked · {decl.tier} — {decl.blocked}"
+        elif decl in res.loaded:
+            title = f"{prefix}loaded · {decl.tier} — ambiguous"
+        else:
+            w = res.winner
+            title = f"{prefix}shadowed · {decl.tier} — by {w.tier if w else '?'}"
+        out.append((title, {"name": decl.name, "runtime": decl.runtime, **({"agent": decl.agent} if decl.agent else {})}))
+    return out
+
+
+def register(server) -> None:
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    async def code_lens(ls, params: types.CodeLensParams):
+        if not await ls.wait_ready():
+            return None
+        path = ls.path(params.text_document.uri)
+        doc = ls.document(path) if path else None
+        if doc is None or not ls.state.is_skill_file(path):
+            return None
+        line = doc.fm.open_line if doc.fm is not None and doc.fm.open_line is not None else 0
+        rng = ls.converter.range(doc.src, Span(line, 0, line, 0))
+        return [types.CodeLens(range=rng, command=types.Command(title=title, command="skillLs.where", arguments=[arg]))
+                for title, arg in lens_titles(ls, path)]

@@ -1,0 +1,139 @@
+"""The live index: files changing on disk.
+
+- Roots outside the workspace ($AGH_HOME/skills, ~/.claude/skills, ~/.agents/skills, …) are watched
+  with watchdog. A root that does not exist yet is noticed through its nearest existing parent
+  (non-recursive), so creating it triggers a re-index.
+- Workspace files come from `workspace/didChangeWatchedFiles` when the client registered our globs
+  dynamically; otherwise (e.g. Neovim on Linux) watchdog watches the workspace too.
+Watchdog threads only hand paths to the event loop; all analysis happens there, debounced.
+"""
+from __future__ import annotations
+
+import logging
+import os
+
+from lsprotocol import types
+
+from skill_ls.discovery import runtime_roots
+from skill_ls.runtimes import RUNTIMES
+
+log = logging.getLogger("skill_ls.server.watching")
+
+WATCH_GLOBS = ("**/SKILL.md", "**/skill.md", "**/AGENT.md", "**/mcp.json", "**/.agh-meta.json",
+               "**/agents/openai.yaml", "**/.claude/agents/**/*.md", "**/workspace/agents/**/*.md",
+               "**/.skill-ls.toml", "**/pyproject.toml")
+_SKIP_PARTS = (f"{os.sep}.git{os.sep}", f"{os.sep}node_modules{os.sep}")
+
+
+def _under(path: str, base: str) -> bool:
+    return path == base or path.startswith(base.rstrip(os.sep) + os.sep)
+
+
+class RootWatchers:
+    """watchdog observers for the roots the client does not watch for us."""
+
+    def __init__(self, ls):
+        self.ls = ls
+        self.observer = None
+        self.watched: dict[tuple[str, bool], object] = {}
+        self.roots: set[str] = set()
+        self.parents: set[str] = set()
+
+    def _wanted(self, state) -> tuple[set[str], set[str]]:
+        """(recursive dirs, non-recursive parent dirs)."""
+        index = state.index
+        recursive: set[str] = set()
+        pending: set[str] = set()
+        for rid, runtime in RUNTIMES.items():
+            roots = index.roots.get(rid) or runtime_roots(runtime, state.workspace, index.env, state.config)
+            for r in roots:
+                pending.add(os.path.normpath(r.path))
+        if index.env.agh_home:
+            pending.add(os.path.join(index.env.agh_home, "agents"))
+            pending.add(index.env.agh_home)  # config.toml lives here
+        for extra in state.config.agh_additional_roots:
+            pending.add(os.path.join(str(extra), ".agh", "agents"))
+        if index.env.home:
+            pending.add(os.path.join(index.env.home, ".claude", "agents"))
+        parents: set[str] = set()
+        for path in pending:
+            if _under(path, state.workspace) and self.ls.client_watches_workspace:
+                continue
+            if os.path.isdir(path):
+                recursive.add(path)
+            else:
+                parent = os.path.dirname(path)
+                while parent and not os.path.isdir(parent):
+                    parent = os.path.dirname(parent)
+                if parent and parent not in ("/", os.sep) and (
+                        not index.env.home or _under(parent, index.env.home) or _under(parent, state.workspace)):
+                    parents.add(parent)
+        if not self.ls.client_watches_workspace:
+            recursive.add(state.workspace)
+        # A recursive watch covers everything below it.
+        recursive = {p for p in recursive if not any(q != p and _under(p, q) for q in recursive)}
+        parents = {p for p in parents if not any(_under(p, q) for q in recursive)}
+        return recursive, parents
+
+    def update(self, state) -> None:
+        try:
+            from watchdog.events import FileSystemEventHandler
+            from watchdog.observers import Observer
+        except ImportError:  # pragma: no cover - watchdog is a dependency
+            log.warning("watchdog is not installed: roots outside the workspace are not watched")
+            return
+        recursive, parents = self._wanted(state)
+        wanted = {(p, True) for p in recursive} | {(p, False) for p in parents}
+        if self.observer is None:
+            self.observer = Observer()
+            self.observer.daemon = True
+            self.observer.start()
+        ls = self.ls
+
+        class Handler(FileSystemEventHandler):
+            def on_any_event(self, event):
+                if event.event_type in ("opened", "closed", "closed_no_write"):
+                    return
+                for p in (getattr(event, "src_path", None), getattr(event, "dest_path", None)):
+                    if not p:
+                        continue
+                    p = os.fsdecode(p)
+                    if any(part in p for part in _SKIP_PARTS):
+                        continue
+                    if event.is_directory or ls.state.relevant(p):
+                        ls.disk_changed_threadsafe(p)
+
+        for key in list(self.watched):
+            if key not in wanted:
+                try:
+                    self.observer.unschedule(self.watched.pop(key))
+                except Exception:
+                    pass
+        for path, rec in sorted(wanted):
+            if (path, rec) in self.watched:
+                continue
+            try:
+                self.watched[(path, rec)] = self.observer.schedule(Handler(), path, recursive=rec)
+            except Exception as exc:
+                log.warning("cannot watch %s: %s", path, exc)
+        log.info("watching %d directories (%d recursively)", len(self.watched), len(recursive))
+
+    def stop(self) -> None:
+        if self.observer is not None:
+            try:
+                self.observer.stop()
+            except Exception:  # pragma: no cover
+                pass
+            self.observer = None
+            self.watched.clear()
+
+
+def register(server) -> None:
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls, params: types.DidChangeWatchedFilesParams):
+        if ls.state is None:
+            return
+        for change in params.changes:
+            path = ls.path(change.uri)
+            if path is not None:
+                ls.disk_changed(path)

@@ -1,0 +1,187 @@
+"""End-to-end fixtures: the real server over stdio (`python -m skill_ls serve`), driven by a
+pytest-lsp client with the capabilities of VS Code or Neovim, on a small skill tree under tmp_path
+with a private HOME/AGH_HOME passed to the server process.
+
+Every wait has a timeout (`settle`), so a broken server fails a test instead of hanging it.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, client_capabilities
+from pygls.uris import from_fs_path
+
+from tests.conftest import skill, write
+
+PROFILES = ("visual-studio-code", "neovim")
+TIMEOUT = 20.0
+INDEX_CHANGED = "skillLs/indexChanged"
+
+
+def uri(path: Path | str) -> str:
+    return from_fs_path(str(path))
+
+
+class Tree:
+    """The standard tree: `demo` in three AGH tiers (workspace wins over user over bundled), an agent
+    with a tombstone, and a workspace skill `other` that calls into `demo`."""
+
+    def __init__(self, tmp_path: Path):
+        self.tmp = tmp_path
+        self.home = tmp_path / "home"
+        self.agh_home = self.home / ".agh"
+        self.ws = tmp_path / "ws"
+        self.bundled = tmp_path / "bundled"
+        self.ws.mkdir(exist_ok=True)
+        self.home.mkdir(exist_ok=True)
+
+    def standard(self) -> "Tree":
+        self.ws_demo = skill(self.ws / ".agh" / "skills", "demo", description="Workspace demo. Use when testing.",
+                             body="# Demo\n\nSee [the guide](references/guide.md).\n")
+        write(self.ws / ".agh" / "skills" / "demo" / "references" / "guide.md", "# Guide\n")
+        self.user_demo = skill(self.agh_home / "skills", "demo", description="User demo.")
+        self.bundled_demo = skill(self.bundled / "skills", "demo", description="Bundled demo.")
+        self.other = skill(self.ws / ".agh" / "skills", "other", description="Other skill.",
+                           body='# Other\n\nCall skill_read_file("demo", "references/guide.md") first.\n')
+        self.agent = write(self.ws / ".agh" / "agents" / "reviewer" / "AGENT.md",
+                           "---\nname: reviewer\nprovider: openai\nskills:\n  disabled: [other]\n---\n"
+                           "You review code.\n", dedent=False)
+        write(self.ws / ".skill-ls.toml", f'runtimes = ["agh"]\n\n[agh]\nbundled_roots = ["{self.bundled}"]\n',
+              dedent=False)
+        return self
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in ("AMP_TOOLBOX",)}
+        env.update(HOME=str(self.home), AGH_HOME=str(self.agh_home), CODEX_HOME=str(self.home / ".codex"),
+                   XDG_CONFIG_HOME=str(self.home / ".config"), PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+        return env
+
+
+async def settle(predicate, timeout: float = TIMEOUT, interval: float = 0.02):
+    """Poll `predicate()` until it returns a truthy value; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout}s")
+        await asyncio.sleep(interval)
+
+
+class Session:
+    def __init__(self, client, profile: str, tree: Tree):
+        self.client = client
+        self.profile = profile
+        self.tree = tree
+        self.index_changes: list = []
+        self.publishes: list[types.PublishDiagnosticsParams] = []
+        self.registrations: list[types.Registration] = []
+
+    @property
+    def pull(self) -> bool:
+        return self.profile == "neovim"
+
+    def open(self, path: Path, text: str | None = None, version: int = 1) -> str:
+        text = path.read_text(encoding="utf-8") if text is None else text
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri(path), language_id="markdown", version=version, text=text)))
+        return uri(path)
+
+    def change(self, path: Path, text: str, version: int) -> None:
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(uri=uri(path), version=version),
+            [types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    async def wait_index_changes(self, count: int, timeout: float = TIMEOUT):
+        await settle(lambda: len(self.index_changes) >= count, timeout)
+        return self.index_changes[count - 1]
+
+    async def diagnostics(self, path: Path, predicate=lambda ds: True, timeout: float = TIMEOUT) -> list[types.Diagnostic]:
+        """The file's diagnostics by the profile's own channel: pushed ones, or a pull request."""
+        u = uri(path)
+        if not self.pull:
+            def pushed():
+                if u not in self.client.diagnostics:
+                    return None
+                items = list(self.client.diagnostics[u])
+                return (items,) if predicate(items) else None
+            return (await settle(pushed, timeout))[0]
+        deadline = time.monotonic() + timeout
+        while True:
+            report = await asyncio.wait_for(self.client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(u))), timeout)
+            items = list(report.items)
+            if predicate(items):
+                return items
+            if time.monotonic() > deadline:
+                raise AssertionError(f"diagnostics for {path} never matched: {[d.code for d in items]}")
+            await asyncio.sleep(0.05)
+
+    async def request(self, coro, timeout: float = TIMEOUT):
+        return await asyncio.wait_for(coro, timeout)
+
+    async def command(self, name: str, arg: dict | None = None, timeout: float = TIMEOUT):
+        return await asyncio.wait_for(self.client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command=name, arguments=[arg or {}])), timeout)
+
+
+@pytest.fixture
+def tree(tmp_path) -> Tree:
+    return Tree(tmp_path)
+
+
+@pytest_asyncio.fixture
+async def start(tree):
+    """`await start(profile, init_options=None, settings=None)` → a Session whose index is built."""
+    sessions: list[Session] = []
+
+    async def _start(profile: str, init_options: dict | None = None, settings: dict | None = None,
+                     wait_index: bool = True) -> Session:
+        config = ClientServerConfig(server_command=[sys.executable, "-m", "skill_ls", "serve"], server_env=tree.env())
+        client = await config.start()
+        session = Session(client, profile, tree)
+        if settings is not None:
+            client.set_configuration({"skillLs": settings}, section="skillLs")
+            client._configuration[""] = {"skillLs": settings}
+
+        @client.feature(INDEX_CHANGED)
+        def _index_changed(params):
+            session.index_changes.append(params)
+
+        @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def _register(params: types.RegistrationParams):
+            session.registrations.extend(params.registrations)
+            return None
+
+        sessions.append(session)
+        caps = client_capabilities(profile)
+        await asyncio.wait_for(client.initialize_session(types.InitializeParams(
+            capabilities=caps, root_uri=uri(tree.ws), initialization_options=init_options,
+            workspace_folders=[types.WorkspaceFolder(uri=uri(tree.ws), name="ws")])), TIMEOUT)
+        if wait_index:
+            await session.wait_index_changes(1)
+        return session
+
+    yield _start
+    for s in sessions:
+        try:
+            await asyncio.wait_for(s.client.shutdown_session(), 10)
+        except Exception:
+            pass
+        try:
+            await asyncio.wait_for(s.client.stop(), 10)
+        except Exception:
+            pass
+
+
+def pytest_generate_tests(metafunc):
+    if "profile" in metafunc.fixturenames:
+        metafunc.parametrize("profile", PROFILES)
