@@ -48,6 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--format", choices=("text", "json"), default="text")
     _common(lst)
 
+    catalog = sub.add_parser("catalog", help="render the effective catalog exactly as the runtime injects it")
+    catalog.add_argument("--format", choices=("text", "json"), default="text")
+    catalog.add_argument("--enable", action="append", default=None, metavar="NAME",
+                         help="Agentcy: the enabled set (repeatable; default: every skill)")
+    _common(catalog)
+
     sub.add_parser("rules", help="list the rule catalogue").add_argument(
         "--format", choices=("text", "json", "markdown"), default="text")
     explain = sub.add_parser("explain", help="explain one rule")
@@ -154,6 +160,7 @@ def _where(args) -> int:
 
     index, runtime, agent = open_index(args)
     obj = where(index, runtime, args.name, agent)
+    _mark_disabled(index, runtime, agent, obj)
     if args.format == "json":
         print(json.dumps(obj, indent=2, ensure_ascii=False))
         return EXIT_OK
@@ -165,27 +172,61 @@ def _where(args) -> int:
                                                            "not discovered" if e.get("not_discovered") else "shadowed")
         extra = f" ({e['reason']})" if e.get("reason") else (f" ({e['not_discovered']})" if e.get("not_discovered") else "")
         print(f"{state:<15} {e['tier']:<12} {e['path']}{extra}")
+    if obj.get("tombstoned"):
+        print(f"note: agent '{agent}' disables '{args.name}' (skills.disabled): not in its set or catalog")
+    if obj.get("disabled"):
+        print(f"note: '{args.name}' is disabled by the operator (agh.disabled): omitted from catalogs")
     return EXIT_OK
 
 
+def _mark_disabled(index, runtime: str, agent: str | None, obj: dict) -> None:
+    """AGH: say when the name is tombstoned by the agent or operator-disabled (SPEC §3.1, §8)."""
+    if runtime != "agh":
+        return
+    if obj["name"] in index.config.agh_disabled:
+        obj["disabled"] = True
+    decl = index.agent(agent, "agh") if agent else None
+    if decl is not None:
+        from skill_ls.agents import analyse_agent
+
+        if any(t.name == obj["name"] for t in analyse_agent(decl, index).tombstones):
+            obj["tombstoned"] = True
+
+
 def _list(args) -> int:
-    from skill_ls.resolve import effective_names
+    from skill_ls.effective import EffectiveSetError, resolve_effective_set
 
     index, runtime, agent = open_index(args)
-    disabled = set(index.config.agh_disabled) if runtime == "agh" else set()
-    rows = []
-    for res in effective_names(index, runtime, agent):
-        for d in res.loaded:
-            if d.builtin:
-                continue
-            rows.append({"name": res.name, "tier": d.tier, "runtime": runtime, "path": d.path,
-                         "disabled": res.name in disabled})
+    try:
+        eff = resolve_effective_set(index, runtime, agent)
+    except EffectiveSetError as exc:
+        raise _KnownError(str(exc)) from None
+    rows = [{"name": s.name, "tier": s.tier, "runtime": runtime, "path": s.path, "disabled": s.disabled}
+            for s in eff.skills]
     if args.format == "json":
         print(json.dumps({"runtime": runtime, "agent": agent, "skills": rows}, indent=2, ensure_ascii=False))
         return EXIT_OK
     for r in rows:
         flag = "  disabled" if r["disabled"] else ""
         print(f"{r['name']}\t{r['tier']}\t{r['runtime']}\t{r['path']}{flag}")
+    return EXIT_OK
+
+
+def _catalog(args) -> int:
+    from skill_ls.catalog import CatalogError, catalog_notes, catalog_object
+
+    index, runtime, agent = open_index(args)
+    try:
+        obj = catalog_object(index, runtime, agent, enabled=args.enable)
+    except CatalogError as exc:
+        raise _KnownError(str(exc)) from None
+    for note in catalog_notes(index, runtime, agent):
+        print(f"skill-ls: warning: {note}", file=sys.stderr)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(obj["text"])
+    sys.stdout.flush()
     return EXIT_OK
 
 
@@ -231,6 +272,7 @@ _HANDLERS = {
     "check": _guard(_check),
     "where": _guard(_where),
     "list": _guard(_list),
+    "catalog": _guard(_catalog),
     "rules": _rules,
     "explain": _explain,
     "serve": _serve,

@@ -128,6 +128,10 @@ def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[st
             out[rid] = roots
     if auto and "agh" not in out and _agh_agents_exist(workspace, env, config):
         out["agh"] = runtime_roots(RUNTIMES["agh"], workspace, env, config)
+    # Agent directories alone make their runtime active too: their definitions need checking.
+    for rid, agents_dir in (("claude-code", (".claude", "agents")), ("workspace-agents", ("workspace", "agents"))):
+        if auto and rid not in out and os.path.isdir(os.path.join(workspace, *agents_dir)):
+            out[rid] = runtime_roots(RUNTIMES[rid], workspace, env, config)
     return out
 
 
@@ -172,6 +176,8 @@ class Walker:
 
     def __init__(self, excluder: Excluder | None = None):
         self._listing: dict[str, tuple[list[tuple[str, str, bool]], str | None] | None] = {}
+        self._links: set[str] = set()  # entries that are symlinks (only these need realpath)
+        self._special: set[str] = set()  # FIFOs, sockets, devices: reported, never opened
         self.excluder = excluder or Excluder((), "")
 
     def listdir(self, path: str) -> tuple[list[tuple[str, str, bool]], str | None]:
@@ -185,11 +191,14 @@ class Walker:
             with os.scandir(path) as it:
                 for e in it:
                     try:
+                        if e.is_symlink():
+                            self._links.add(e.path)
                         if e.is_dir():
                             entries.append((e.name, e.path, True))
                         elif e.is_file():
                             entries.append((e.name, e.path, False))
                         elif os.path.exists(e.path):  # FIFO, socket, device: walk() reports it
+                            self._special.add(e.path)
                             entries.append((e.name, e.path, False))
                     except OSError:
                         continue
@@ -213,9 +222,10 @@ class Walker:
         if not os.path.isdir(root):
             return result
         seen: set[str] = {real_root}
-        stack: list[tuple[str, int]] = [(root, 0)]
+        stack: list[tuple[str, int, str]] = [(root, 0, real_root)]
+        links = self._links
         while stack:
-            directory, depth = stack.pop()
+            directory, depth, real_dir = stack.pop()
             entries, error = self.listdir(directory)
             if error:
                 result.skipped.append((directory, f"cannot read directory: {error}"))
@@ -230,15 +240,18 @@ class Walker:
                 elif name in wanted:
                     if self.excluder(full):
                         continue
-                    if _is_special(full):
+                    if full in self._special or (full in links and _is_special(full)):
                         result.skipped.append((full, "not a regular file"))
                         continue
                     result.files.setdefault(name, []).append(Found(full, depth))
             for full, d in reversed(subdirs):
-                try:
-                    real = os.path.realpath(full)
-                except (OSError, ValueError):
-                    continue
+                if full in links:
+                    try:
+                        real = os.path.realpath(full)
+                    except (OSError, ValueError):
+                        continue
+                else:  # a plain directory's real path follows from its parent's
+                    real = os.path.join(real_dir, os.path.basename(full))
                 if real in seen:
                     result.skipped.append((full, "symlink loop: directory already visited"))
                     continue
@@ -246,7 +259,7 @@ class Walker:
                     result.skipped.append((full, "symlink leads outside the root; not followed"))
                     continue
                 seen.add(real)
-                stack.append((full, d))
+                stack.append((full, d, real))
         for found in result.files.values():
             found.sort(key=lambda f: f.path)
         return result
