@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 import re
 
@@ -154,7 +155,7 @@ def unknown_field(ctx: RuntimeContext):
     for key, entry in ctx.doc.fm.fields.items():
         if key in known:
             continue
-        match = difflib.get_close_matches(key, list(known), n=1, cutoff=0.75)
+        match = _suggest(key, tuple(known))
         message = f"unknown field '{key}' for {ctx.runtime.title}: it is ignored"
         fix = None
         if match:
@@ -163,6 +164,11 @@ def unknown_field(ctx: RuntimeContext):
         elif key in elsewhere:
             message += f" (known to {', '.join(elsewhere[key])})"
         ctx.out.report(entry.key_span, message, fix=fix, severity=severity)
+
+
+@functools.lru_cache(maxsize=4096)
+def _suggest(key: str, known: tuple[str, ...]) -> list[str]:
+    return difflib.get_close_matches(key, known, n=1, cutoff=0.75)
 
 
 @rule("SK008", Severity.ERROR, "runtime")

@@ -8,6 +8,7 @@ import yaml
 from skill_ls.index import read_bytes, read_marketplace_meta
 from skill_ls.mcp import allowed_marketplace_mcp, read_agh_config, skill_servers
 from skill_ls.model import Severity, Span
+from skill_ls.parse.frontmatter import MAX_NESTING, _nesting_too_deep
 from skill_ls.rules import rule
 from skill_ls.rules.context import RuntimeContext, SidecarContext, header_span
 
@@ -47,8 +48,11 @@ def _openai_yaml_problem(path: str) -> tuple[str | None, Span]:
     data, error, _ = read_bytes(path)
     if error:
         return error, Span(0, 0, 0, 0)
+    text = data.decode("utf-8", errors="replace")
+    if _nesting_too_deep(text):  # libyaml's composer would overflow the C stack
+        return f"nested more than {MAX_NESTING} levels deep", Span(0, 0, 0, 0)
     try:
-        value = yaml.load(data.decode("utf-8", errors="replace"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        value = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         line, col = (mark.line, mark.column) if mark else (0, 0)

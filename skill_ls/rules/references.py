@@ -25,7 +25,7 @@ _INLINE_SCRIPT = re.compile(
     r"((?:\./)?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
 _SHELL_INJECTION = re.compile(r"(?:(?<=^)|(?<=[\s(\[:>*_]))!`([^`\n]+)`")
 _INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
-_MARKERS = re.compile(r"^[ \t]*(?:```|~~~)|\]\(|skill_|scripts/|!`", re.M)
+_LITERALS = ("```", "~~~", "](", "skill_", "scripts/", "!`")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 RUNNABLE = (".py", ".sh", ".bash", ".js")
 
@@ -54,17 +54,35 @@ def _scan_body(doc) -> tuple[list[Reference], list[tuple[str, Span]]]:
         start = 0
     src = doc.src
     lines = src.lines
-    body = src.text[src.line_start(start):] if start < len(lines) else ""
-    if not _MARKERS.search(body):
+    if start >= len(lines):
         return refs, shells
-    # Visit only the lines that can matter: fences (to track code blocks) and lines with a marker.
-    if src.has_crlf:
-        base_offset = src.line_start(start)
-        candidates = sorted({src.offset_to_pos(base_offset + m.start())[0] for m in _MARKERS.finditer(body)})
+    bare_cr = src.has_crlf and "\r" in src.text.replace("\r\n", "")
+    if bare_cr:
+        body_offset = src.line_start(start)
     else:
-        candidates, line_no, last = [], start, 0
-        for m in _MARKERS.finditer(body):
-            pos = m.start()
+        # Line breaks are "\n" or "\r\n": the body offset is the sum of the lines before it.
+        body_offset = sum(len(line) for line in lines[:start]) + start * (2 if src.has_crlf else 1)
+    body = src.text[body_offset:]
+    offsets: list[int] = []
+    for literal in _LITERALS:
+        find = body.find
+        i = find(literal)
+        while i != -1:
+            offsets.append(i)
+            i = find(literal, i + 1)
+    if not offsets:
+        return refs, shells
+    offsets.sort()
+    # Visit only the lines that can matter: fences (to track code blocks) and lines with a marker.
+    candidates: list[int] = []
+    if bare_cr:
+        for pos in offsets:
+            line_no = src.offset_to_pos(body_offset + pos)[0]
+            if not candidates or candidates[-1] != line_no:
+                candidates.append(line_no)
+    else:
+        line_no, last = start, 0
+        for pos in offsets:
             line_no += body.count("\n", last, pos)
             last = pos
             if not candidates or candidates[-1] != line_no:

@@ -86,13 +86,25 @@ def _tool_items(ls, path: str) -> list[types.CompletionItem]:
     return [types.CompletionItem(t, kind=types.CompletionItemKind.Value, detail="ToolID") for t in ids]
 
 
+def _written_keys(doc, skip_line: int) -> set[str]:
+    # From the text, not the parse: the line being typed usually makes the YAML invalid.
+    fm = doc.fm
+    end = fm.close_line if fm.close_line is not None else doc.src.line_count
+    keys = set()
+    for ln in range((fm.open_line or 0) + 1, end):
+        m = re.match(r"^([A-Za-z0-9_.-]+)\s*:", doc.src.line_text(ln))
+        if m and ln != skip_line:
+            keys.add(m.group(1))
+    return keys
+
+
 def complete(ls, cur) -> list[types.CompletionItem]:
     doc = cur.doc
     if not in_frontmatter(doc, cur.line):
         return []
     line = doc.src.line_text(cur.line)
     prefix = line[:cur.col]
-    existing = set(doc.fm.fields) if doc.fm is not None else set()
+    existing = _written_keys(doc, cur.line)
     if _KEY_PREFIX.match(prefix) and ":" not in line[cur.col:]:
         return _key_items(ls, cur.path, existing)
     kv = _KEY_VALUE.match(prefix)
