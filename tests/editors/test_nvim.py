@@ -401,18 +401,28 @@ def test_definition_jumps_to_winner(fx):
         local b = open({_lua_str(fx.user_copy)})
         R.user_attached = wait_client(b) ~= nil
         local pos = pos_of(b, 'review')
-        vim.api.nvim_win_set_cursor(0, {{ pos.line + 1, pos.character + 1 }})
+        local function at_name()
+          vim.api.nvim_set_current_buf(b)
+          vim.api.nvim_win_set_cursor(0, {{ pos.line + 1, pos.character + 1 }})
+        end
+        at_name()
         local params = vim.lsp.util.make_position_params(0, 'utf-16')
         R.definition = request(b, 'textDocument/definition', params)
-        -- The user-facing command: jumps (one location) or fills the quickfix list (several).
-        vim.lsp.buf.definition()
-        vim.wait(WAIT_MS, function()
-          return vim.api.nvim_get_current_buf() ~= b or #vim.fn.getqflist() > 0
-        end, 50)
-        R.current = vim.api.nvim_buf_get_name(0)
-        R.qf_first = nil
-        local qf = vim.fn.getqflist()
-        if qf[1] then R.qf_first = vim.api.nvim_buf_get_name(qf[1].bufnr) end
+        -- `gd` (the plugin's buffer-local mapping): jump to the winner, all copies in the quickfix list.
+        R.gd_map = vim.fn.maparg('gd', 'n', false, true).desc
+        vim.cmd('normal gd')
+        vim.wait(WAIT_MS, function() return vim.api.nvim_get_current_buf() ~= b end, 50)
+        R.gd_current = vim.api.nvim_buf_get_name(0)
+        R.gd_line = vim.api.nvim_win_get_cursor(0)[1]
+        R.qf = {{}}
+        for _, it in ipairs(vim.fn.getqflist()) do
+          table.insert(R.qf, vim.api.nvim_buf_get_name(it.bufnr))
+        end
+        -- <C-]> goes through vim.lsp.tagfunc, which keeps the server's order too.
+        at_name()
+        vim.cmd.normal({{ args = {{ vim.keycode('<C-]>') }}, bang = true }})
+        vim.wait(WAIT_MS, function() return vim.api.nvim_get_current_buf() ~= b end, 50)
+        R.tag_current = vim.api.nvim_buf_get_name(0)
         """,
     )
     assert r["attached"] and r["user_attached"]
@@ -421,11 +431,14 @@ def test_definition_jumps_to_winner(fx):
     result = resp["result"]
     locations = result if isinstance(result, list) else [result]
     assert locations, "no definition"
-    first = locations[0]
-    uri = first.get("uri") or first.get("targetUri")
-    assert _same(_uri_path(uri), fx.ws_copy), f"first location is {uri}, expected the workspace copy"
-    jumped = r["qf_first"] if r["qf_first"] else r["current"]
-    assert _same(jumped, fx.ws_copy), (r["current"], r["qf_first"])
+    uris = [loc.get("uri") or loc.get("targetUri") for loc in locations]
+    assert _same(_uri_path(uris[0]), fx.ws_copy), f"first location is {uris[0]}, expected the workspace copy"
+    assert any(_same(_uri_path(u), fx.user_copy) for u in uris[1:]), uris
+    assert r["gd_map"] and "skill-ls" in r["gd_map"]
+    assert _same(r["gd_current"], fx.ws_copy), r["gd_current"]
+    assert r["gd_line"] == 2  # the winner's `name:` line
+    assert r["qf"] and _same(r["qf"][0], fx.ws_copy), r["qf"]
+    assert _same(r["tag_current"], fx.ws_copy), r["tag_current"]
 
 
 def test_skill_catalog_command(fx):
@@ -467,7 +480,7 @@ def test_skill_catalog_command(fx):
     assert r["attached"]
     assert r.get("name"), f"no catalog buffer opened; notifications: {r['notifications']}\n" + r["_logs"]()
     assert r["buftype"] == "nofile"
-    assert r["filetype"] in ("markdown", "xml")
+    assert r["filetype"] in ("markdown", "xml")  # xml only for a pure-XML catalog
     assert "<available-skills>" in r["text"], r["text"]
     assert "review" in r["text"]
     assert r["current_is_catalog"]

@@ -1,0 +1,564 @@
+-- skill-ls Neovim helpers: :SkillCatalog, :SkillWhere, :SkillReindex, :SkillStatus.
+-- The commands are thin wrappers around the server's workspace/executeCommand commands
+-- (docs/lsp-protocol.md): skillLs.renderCatalog, skillLs.where, skillLs.listAgents, skillLs.reindex,
+-- skillLs.status.
+
+local M = {}
+
+M.name = 'skill_ls'
+M.commands = {
+  renderCatalog = 'skillLs.renderCatalog',
+  where = 'skillLs.where',
+  reindex = 'skillLs.reindex',
+  status = 'skillLs.status',
+  listAgents = 'skillLs.listAgents',
+}
+
+M.options = {
+  --- How :SkillWhere shows its result: 'quickfix' (default) or 'float'.
+  where = 'quickfix',
+  --- Open the quickfix window after :SkillWhere.
+  open_quickfix = true,
+  --- Timeout (ms) of the synchronous requests used by command-line completion.
+  complete_timeout = 1000,
+}
+
+--- Optional: override M.options.
+---@param opts? table
+function M.setup(opts)
+  M.options = vim.tbl_deep_extend('force', M.options, opts or {})
+end
+
+local function notify(msg, level)
+  vim.notify('skill-ls: ' .. msg, level or vim.log.levels.INFO, { title = 'skill-ls' })
+end
+M.notify = notify
+
+--- Is `path` a skill or agent file (same rule as lsp/skill_ls.lua)?
+---@param path string
+---@return boolean
+function M.is_skill_file(path)
+  if not path or path == '' then
+    return false
+  end
+  path = vim.fs.normalize(path)
+  local base = vim.fs.basename(path)
+  if base == 'SKILL.md' or base == 'skill.md' or base == 'AGENT.md' then
+    return true
+  end
+  if not base:match('%.md$') then
+    return false
+  end
+  if path:find('/.claude/agents/', 1, true) then
+    return true
+  end
+  return path:match('/workspace/agents/[^/]+%.md$') ~= nil
+end
+
+--- The skill_ls client for `bufnr` (attached to it), else the most recently started one.
+---@param bufnr? integer
+---@return vim.lsp.Client?
+function M.get_client(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local attached = vim.lsp.get_clients({ name = M.name, bufnr = bufnr })
+  if attached[1] then
+    return attached[1]
+  end
+  local all = vim.lsp.get_clients({ name = M.name })
+  for i = #all, 1, -1 do
+    if not all[i]:is_stopped() then
+      return all[i]
+    end
+  end
+  return nil
+end
+
+local NO_CLIENT = 'no skill_ls client is running. Open a SKILL.md or AGENT.md in a workspace '
+  .. "(with vim.lsp.enable('skill_ls')), or run :checkhealth skill_ls"
+
+--- A command argument object: an empty Lua table would be sent as a JSON array.
+local function obj(arg)
+  if type(arg) ~= 'table' or next(arg) == nil then
+    return vim.empty_dict()
+  end
+  return arg
+end
+
+local function error_message(err)
+  if type(err) == 'table' then
+    return err.message or vim.inspect(err)
+  end
+  return tostring(err)
+end
+
+--- Run a server command asynchronously. `callback(result)` runs only on success; errors are notified.
+---@param command string
+---@param arg table
+---@param callback fun(result: any, client: vim.lsp.Client)
+---@param opts? {bufnr?: integer, quiet?: boolean}
+---@return boolean started
+function M.execute(command, arg, callback, opts)
+  opts = opts or {}
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local client = M.get_client(bufnr)
+  if not client then
+    notify(NO_CLIENT, vim.log.levels.ERROR)
+    return false
+  end
+  local params = { command = command, arguments = { obj(arg) } }
+  local ok = client:request('workspace/executeCommand', params, function(err, result)
+    if err then
+      notify(command .. ' failed: ' .. error_message(err), vim.log.levels.ERROR)
+      return
+    end
+    callback(result, client)
+  end, bufnr)
+  if not ok then
+    notify('the skill_ls client could not send ' .. command .. ' (is the server still running?)', vim.log.levels.ERROR)
+  end
+  return ok and true or false
+end
+
+--- Run a server command synchronously; returns result or nil, err.
+---@return any result, string? err
+function M.execute_sync(command, arg, timeout_ms, bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local client = M.get_client(bufnr)
+  if not client then
+    return nil, NO_CLIENT
+  end
+  local params = { command = command, arguments = { obj(arg) } }
+  local resp, err = client:request_sync('workspace/executeCommand', params, timeout_ms or 5000, bufnr)
+  if not resp then
+    return nil, error_message(err or 'no response')
+  end
+  if resp.err then
+    return nil, error_message(resp.err)
+  end
+  return resp.result, nil
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- Command arguments
+
+--- Parse `:SkillCatalog [agent] [runtime=R] [workspace=DIR]` arguments into the command object.
+---@param fargs string[]
+---@return table
+function M.parse_catalog_args(fargs)
+  local arg = {}
+  for _, a in ipairs(fargs or {}) do
+    local k, v = a:match('^(%w+)=(.*)$')
+    if k == 'runtime' or k == 'workspace' or k == 'agent' then
+      arg[k] = v
+    else
+      arg.agent = a
+    end
+  end
+  return arg
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- Agent / skill name completion (cached; cleared on skillLs/indexChanged)
+
+local cache = { agents = nil, skills = nil }
+
+---@return string[]
+function M.agent_names()
+  if cache.agents then
+    return cache.agents
+  end
+  local result = M.execute_sync(M.commands.listAgents, {}, M.options.complete_timeout)
+  local names, seen = {}, {}
+  if type(result) == 'table' and type(result.agents) == 'table' then
+    for _, a in ipairs(result.agents) do
+      if type(a) == 'table' and type(a.name) == 'string' and not seen[a.name] then
+        seen[a.name] = true
+        names[#names + 1] = a.name
+      end
+    end
+    table.sort(names)
+    cache.agents = names
+  end
+  return names
+end
+
+---@return string[]
+function M.skill_names()
+  if cache.skills then
+    return cache.skills
+  end
+  local names, seen = {}, {}
+  local result = M.execute_sync(M.commands.renderCatalog, {}, M.options.complete_timeout)
+  if type(result) == 'table' and type(result.skills) == 'table' then
+    for _, s in ipairs(result.skills) do
+      if type(s) == 'table' and type(s.name) == 'string' and not seen[s.name] then
+        seen[s.name] = true
+        names[#names + 1] = s.name
+      end
+    end
+    table.sort(names)
+    cache.skills = names
+  end
+  return names
+end
+
+local function filter(list, lead)
+  return vim.tbl_filter(function(s)
+    return vim.startswith(s, lead or '')
+  end, list)
+end
+
+function M.complete_catalog(arglead, cmdline, _)
+  if arglead:match('^runtime=') then
+    local result = M.execute_sync(M.commands.listAgents, {}, M.options.complete_timeout)
+    local out = {}
+    if type(result) == 'table' and type(result.runtimes) == 'table' then
+      for _, r in ipairs(result.runtimes) do
+        out[#out + 1] = 'runtime=' .. r
+      end
+    end
+    return filter(out, arglead)
+  end
+  local _ = cmdline
+  return filter(M.agent_names(), arglead)
+end
+
+function M.complete_where(arglead)
+  return filter(M.skill_names(), arglead)
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- :SkillCatalog
+
+M.catalog_buffers = {} ---@type table<integer, table> bufnr -> command argument
+
+local function catalog_bufname(arg)
+  local name = 'skill-ls://catalog'
+  if arg.agent and arg.agent ~= '' then
+    name = name .. '/' .. arg.agent
+  end
+  if arg.runtime and arg.runtime ~= '' then
+    name = name .. '?runtime=' .. arg.runtime
+  end
+  return name
+end
+
+local function fill_catalog(buf, result)
+  local text = type(result) == 'table' and result.text or ''
+  if type(text) ~= 'string' then
+    text = ''
+  end
+  local lines = vim.split(text, '\n', { plain = true })
+  if #lines > 1 and lines[#lines] == '' then
+    table.remove(lines)
+  end
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].modified = false
+  vim.b[buf].skill_ls_catalog = {
+    runtime = result.runtime,
+    agent = result.agent,
+    chars = result.chars,
+    skills = type(result.skills) == 'table' and #result.skills or 0,
+  }
+  -- Pure XML (Claude Code, Codex): xml; XML plus prose (AGH, Amp) or Markdown: markdown.
+  local ft = (text:match('^%s*<') and text:match('>%s*$')) and 'xml' or 'markdown'
+  if vim.bo[buf].filetype ~= ft then
+    vim.bo[buf].filetype = ft
+  end
+end
+
+--- Open (or refresh) the scratch buffer showing the effective catalog.
+---@param arg table {agent?, runtime?, workspace?}
+---@param result table the catalog --format json object
+---@return integer bufnr
+function M.show_catalog(arg, result)
+  local name = catalog_bufname(arg)
+  local buf = vim.fn.bufnr(name)
+  if buf == -1 or not vim.api.nvim_buf_is_valid(buf) then
+    buf = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(buf, name)
+    vim.bo[buf].buftype = 'nofile'
+    vim.bo[buf].bufhidden = 'hide'
+    vim.bo[buf].swapfile = false
+    vim.api.nvim_create_autocmd('BufWipeout', {
+      buffer = buf,
+      once = true,
+      callback = function()
+        M.catalog_buffers[buf] = nil
+      end,
+    })
+  end
+  M.catalog_buffers[buf] = vim.deepcopy(arg)
+  fill_catalog(buf, result)
+  local win = vim.fn.bufwinid(buf)
+  if win ~= -1 then
+    vim.api.nvim_set_current_win(win)
+  else
+    vim.cmd('botright split')
+    vim.api.nvim_win_set_buf(0, buf)
+  end
+  local skills = type(result.skills) == 'table' and #result.skills or 0
+  notify(
+    ('catalog%s: %d skill(s), %s chars (%s)'):format(
+      result.agent and result.agent ~= vim.NIL and (' for ' .. tostring(result.agent)) or '',
+      skills,
+      tostring(result.chars or #(result.text or '')),
+      tostring(result.runtime or '?')
+    )
+  )
+  return buf
+end
+
+---@param arg table {agent?, runtime?, workspace?}
+---@param done? fun(bufnr: integer)
+function M.catalog(arg, done)
+  arg = arg or {}
+  return M.execute(M.commands.renderCatalog, arg, function(result)
+    if type(result) ~= 'table' or type(result.text) ~= 'string' then
+      notify('skillLs.renderCatalog returned no catalog text', vim.log.levels.ERROR)
+      return
+    end
+    local buf = M.show_catalog(arg, result)
+    if done then
+      done(buf)
+    end
+  end)
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- :SkillWhere
+
+--- 1-based line of the `name:` key in a SKILL.md (frontmatter), or 1.
+local function name_line(path)
+  local f = io.open(path, 'r')
+  if not f then
+    return 1
+  end
+  local lnum, i, in_fm = 1, 0, false
+  for line in f:lines() do
+    i = i + 1
+    if i == 1 then
+      line = line:gsub('^\239\187\191', '')
+      if line:match('^%-%-%-%s*$') then
+        in_fm = true
+      else
+        break
+      end
+    elseif in_fm and line:match('^%-%-%-%s*$') then
+      break
+    elseif in_fm and line:match('^name%s*:') then
+      lnum = i
+      break
+    end
+    if i > 200 then
+      break
+    end
+  end
+  f:close()
+  return lnum
+end
+
+--- Quickfix items for a `where --format json` object, winner first (the server's order).
+---@param result table
+---@return table[]
+function M.where_items(result)
+  local items = {}
+  for _, e in ipairs(type(result) == 'table' and result.entries or {}) do
+    local state
+    if e.resolved_to_winner then
+      state = 'winner'
+    elseif e.blocked then
+      state = 'blocked'
+    else
+      state = 'shadowed'
+    end
+    items[#items + 1] = {
+      filename = e.path,
+      lnum = name_line(e.path),
+      col = 1,
+      text = ('[%s] %s%s'):format(tostring(e.tier), state, e.blocked and state ~= 'blocked' and ' (blocked)' or ''),
+      type = e.resolved_to_winner and 'I' or 'W',
+      user_data = e,
+    }
+  end
+  return items
+end
+
+local function show_where_float(result, items)
+  local lines = {}
+  for i, it in ipairs(items) do
+    lines[#lines + 1] = ('%d. %s  %s'):format(i, it.text, vim.fn.fnamemodify(it.filename, ':~:.'))
+  end
+  vim.lsp.util.open_floating_preview(lines, 'markdown', {
+    title = (' %s · %s '):format(result.name or '?', result.runtime or '?'),
+    border = 'rounded',
+    focus_id = 'skill_ls_where',
+  })
+end
+
+---@param arg table {name, runtime?, agent?}
+---@param done? fun(items: table[])
+function M.where(arg, done)
+  if not arg or not arg.name or arg.name == '' then
+    notify('usage: :SkillWhere {name} [runtime=R] [agent=A]', vim.log.levels.ERROR)
+    return false
+  end
+  return M.execute(M.commands.where, arg, function(result)
+    local items = M.where_items(result)
+    if #items == 0 then
+      notify(("no declaration of '%s' found"):format(arg.name), vim.log.levels.WARN)
+    else
+      local title = ('skill-ls where %s (%s)'):format(arg.name, tostring(result.runtime or '?'))
+      vim.fn.setqflist({}, ' ', { title = title, items = items })
+      if M.options.where == 'float' then
+        show_where_float(result, items)
+      elseif M.options.open_quickfix then
+        vim.cmd('botright copen')
+      end
+    end
+    if done then
+      done(items)
+    end
+  end)
+end
+
+--- Parse `:SkillWhere {name} [runtime=R] [agent=A]`; without a name, the word under the cursor.
+function M.parse_where_args(fargs)
+  local arg = {}
+  for _, a in ipairs(fargs or {}) do
+    local k, v = a:match('^(%w+)=(.*)$')
+    if k == 'runtime' or k == 'agent' or k == 'name' then
+      arg[k] = v
+    else
+      arg.name = a
+    end
+  end
+  if not arg.name or arg.name == '' then
+    local word = vim.fn.expand('<cword>')
+    if word ~= '' then
+      arg.name = word
+    end
+  end
+  return arg
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- Go to definition, winner first
+--
+-- vim.lsp.buf.definition() sorts several locations by file name, which can put a shadowed copy
+-- first. The server answers winner first (then the shadowed copies in precedence order); this keeps
+-- that order: jump to the winner and put every declaration in the quickfix list. (<C-]> through
+-- vim.lsp.tagfunc keeps the server order too.)
+
+---@param opts? {bufnr?: integer, open_quickfix?: boolean}
+function M.definition(opts)
+  opts = opts or {}
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local client = vim.lsp.get_clients({ name = M.name, bufnr = bufnr })[1]
+  if not client then
+    notify(NO_CLIENT, vim.log.levels.ERROR)
+    return false
+  end
+  local win = vim.api.nvim_get_current_win()
+  local params = vim.lsp.util.make_position_params(win, client.offset_encoding)
+  return client:request('textDocument/definition', params, function(err, result)
+    if err then
+      notify('textDocument/definition failed: ' .. error_message(err), vim.log.levels.ERROR)
+      return
+    end
+    if result == nil or result == vim.NIL then
+      notify('no definition found', vim.log.levels.INFO)
+      return
+    end
+    local locations = result.uri and { result } or result.targetUri and { result } or result
+    if #locations == 0 then
+      notify('no definition found', vim.log.levels.INFO)
+      return
+    end
+    local items = {}
+    for _, loc in ipairs(locations) do
+      -- one call per location keeps the server's order (locations_to_items sorts by file)
+      vim.list_extend(items, vim.lsp.util.locations_to_items({ loc }, client.offset_encoding))
+    end
+    if #items > 1 then
+      vim.fn.setqflist({}, ' ', { title = 'skill-ls declarations (winner first)', items = items })
+    end
+    if vim.api.nvim_win_is_valid(win) then
+      vim.api.nvim_set_current_win(win)
+    end
+    vim.lsp.util.show_document(locations[1], client.offset_encoding, { focus = true, reuse_win = false })
+    if #items > 1 then
+      notify(('%d declarations, winner first (:copen to list them)'):format(#items))
+    end
+  end, bufnr)
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- :SkillReindex / :SkillStatus
+
+function M.reindex()
+  return M.execute(M.commands.reindex, {}, function(result)
+    cache.agents, cache.skills = nil, nil
+    notify(('re-indexed: %s skill(s), %s agent(s)'):format(tostring(result and result.skills), tostring(result and result.agents)))
+  end)
+end
+
+function M.status()
+  return M.execute(M.commands.status, {}, function(result)
+    result = result or {}
+    notify(
+      ('%s skill(s), %s agent(s), runtimes: %s, workspace: %s'):format(
+        tostring(result.skills),
+        tostring(result.agents),
+        table.concat(type(result.runtimes) == 'table' and result.runtimes or {}, ', '),
+        tostring(result.workspace)
+      )
+    )
+  end)
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- skillLs/indexChanged
+
+M.last_index = nil
+
+function M.on_index_changed(_, result, _)
+  M.last_index = result
+  cache.agents, cache.skills = nil, nil
+  -- Refresh the open catalog previews.
+  for buf, arg in pairs(M.catalog_buffers) do
+    if vim.api.nvim_buf_is_valid(buf) and vim.fn.bufwinid(buf) ~= -1 then
+      M.execute_async_quiet(M.commands.renderCatalog, arg, function(res)
+        if vim.api.nvim_buf_is_valid(buf) and type(res) == 'table' and type(res.text) == 'string' then
+          fill_catalog(buf, res)
+        end
+      end)
+    end
+  end
+end
+
+--- Like M.execute but silent (used for background refreshes).
+function M.execute_async_quiet(command, arg, callback)
+  local client = M.get_client()
+  if not client then
+    return
+  end
+  client:request('workspace/executeCommand', { command = command, arguments = { obj(arg) } }, function(err, res)
+    if not err then
+      callback(res)
+    end
+  end)
+end
+
+--- Statusline component: "skills N · agents M" once the server reported its index.
+function M.statusline()
+  local r = M.last_index
+  if type(r) ~= 'table' then
+    return ''
+  end
+  return ('skills %s · agents %s'):format(tostring(r.skills), tostring(r.agents))
+end
+
+return M
