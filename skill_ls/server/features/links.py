@@ -16,5 +16,7 @@ def register(server) -> None:
         doc = ls.document(path) if path else None
         if doc is None or not path.endswith(".md"):
             return None
+        caps = ls.client_capabilities.text_document
+        tooltips = bool(caps and caps.document_link and caps.document_link.tooltip_support)
         return [types.DocumentLink(ls.converter.range(doc.src, link.span), target=uri_of(link.target),
-                                   tooltip=link.target) for link in file_links(doc)]
+                                   tooltip=link.target if tooltips else None) for link in file_links(doc)]
