@@ -199,6 +199,7 @@ function buf_text(bufnr)
 end
 
 local function finish()
+  R.messages = vim.fn.execute('messages')  -- window/showMessage goes to the message history
   local f = assert(io.open(OUT, 'w'))
   local ok, encoded = pcall(vim.json.encode, R)
   if not ok then
@@ -224,7 +225,7 @@ def _lua_str(s: str | Path) -> str:
     return json.dumps(str(s))  # a JSON string literal is a valid Lua string literal for paths
 
 
-def run_nvim(fx: Fixture, body: str, *, enable: bool = True) -> dict:
+def run_nvim(fx: Fixture, body: str, *, enable: bool = True, init_extra: str = "") -> dict:
     base = fx.tmp / "nvim"
     env = dict(os.environ)
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
@@ -247,6 +248,7 @@ def run_nvim(fx: Fixture, body: str, *, enable: bool = True) -> dict:
             """
         )
         + (f"vim.lsp.config('skill_ls', {{ cmd = vim.json.decode({_lua_str(json.dumps(cmd))}) }})\n" if cmd else "")
+        + init_extra
         + ("vim.lsp.enable('skill_ls')\n" if enable else ""),
         encoding="utf-8",
     )
@@ -319,6 +321,9 @@ def test_attaches_to_skill_files_only(fx):
     assert r["readme_clients"] == 0, "skill_ls attached to README.md"
     assert r["notes_clients"] == 0, "skill_ls attached to docs/notes.md"
     assert r["total_clients"] == 1
+    # The default `settings = { skillLs = {} }` must not be rejected (window/showMessage -> vim.notify).
+    assert not any("settings" in n["msg"] for n in r["notifications"]), r["notifications"]
+    assert "settings" not in r["messages"], r["messages"]
 
 
 def test_diagnostics_on_broken_skill(fx):
@@ -335,6 +340,32 @@ def test_diagnostics_on_broken_skill(fx):
     assert r["attached"]
     assert "SK003" in r["codes"], f"diagnostics: {r['codes']}\n" + r["_logs"]()
     assert r["first"]["severity"] == 1  # vim.diagnostic.severity.ERROR
+
+
+def test_settings_reach_the_server(fx):
+    """settings.skillLs is sent as an object (an empty Lua table would be a JSON array) and applies."""
+    r = run_nvim(
+        fx,
+        f"""
+        local b = open({_lua_str(fx.broken)})
+        R.attached = wait_client(b) ~= nil
+        vim.wait(WAIT_MS, function()
+          for _, d in ipairs(vim.diagnostic.get(b)) do
+            if d.code == 'SK003' and d.severity == vim.diagnostic.severity.WARN then return true end
+          end
+          return false
+        end, 50)
+        R.sk003 = {{}}
+        for _, d in ipairs(vim.diagnostic.get(b)) do
+          if d.code == 'SK003' then table.insert(R.sk003, d.severity) end
+        end
+        """,
+        init_extra="vim.lsp.config('skill_ls', { settings = { skillLs = { rules = { severity = { SK003 = 'warning' } } } } })\n",
+    )
+    assert r["attached"]
+    assert r["sk003"] == [2], r["sk003"]
+    assert not any("settings" in n["msg"] for n in r["notifications"]), r["notifications"]
+    assert "settings" not in r["messages"], r["messages"]
 
 
 def test_shadowed_user_copy_gets_sh001(fx):

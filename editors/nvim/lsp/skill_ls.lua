@@ -128,7 +128,9 @@ return {
     end
     on_dir(root or vim.fs.dirname(path))
   end,
-  settings = { skillLs = {} },
+  -- Section `skillLs` (docs/lsp-protocol.md). vim.empty_dict(): an empty Lua table would be sent as a
+  -- JSON array (`"skillLs": []`), which the server rejects as a settings object.
+  settings = { skillLs = vim.empty_dict() },
   handlers = {
     -- Refresh open :SkillCatalog previews and the agent-name cache (lua/skill_ls, if installed).
     ['skillLs/indexChanged'] = function(err, result, ctx)
