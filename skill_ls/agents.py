@@ -6,7 +6,7 @@ values resolution needs (provider, `deny_tools`, skill references and tombstones
 positions, MCP servers) and the `problems` a runtime would reject or warn about. Rules AG001-AG004
 report the problems; `skill_ls.effective` reads the definition. Never raises on bad input.
 
-Readings (documented in docs/agents.md):
+Readings (documented in docs/catalog.md):
 - Only AGH fails closed: an AGH definition with a *blocking* problem (AG001, AG003, AG004 errors
   and non-draft AG002) cannot be resolved. RFC draft fields never block, whatever their reported
   severity (`agh.draft_fields`), and `skills.disabled` is honoured.
