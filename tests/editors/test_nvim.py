@@ -544,6 +544,37 @@ def test_skill_where_command(fx):
     assert "review" in r["title"]
 
 
+def test_catalog_preview_refreshes_on_index_change(fx):
+    new_skill = fx.ws / ".agh" / "skills" / "changelog" / "SKILL.md"
+    r = run_nvim(
+        fx,
+        f"""
+        local b = open({_lua_str(fx.agent)})
+        R.attached = wait_client(b) ~= nil
+        vim.cmd('SkillCatalog reviewer')
+        local cat
+        vim.wait(WAIT_MS, function()
+          cat = vim.fn.bufnr('skill-ls://catalog/reviewer')
+          return cat ~= -1 and buf_text(cat):find('<available-skills>', 1, true) ~= nil
+        end, 50)
+        R.before = buf_text(cat)
+        vim.fn.mkdir(vim.fs.dirname({_lua_str(new_skill)}), 'p')
+        local f = assert(io.open({_lua_str(new_skill)}, 'w'))
+        f:write('---\\nname: changelog\\ndescription: Writes changelog entries. Use when releasing.\\n---\\nBody.\\n')
+        f:close()
+        vim.wait(WAIT_MS, function() return buf_text(cat):find('changelog', 1, true) ~= nil end, 100)
+        R.after = buf_text(cat)
+        R.index = require('skill_ls').last_index
+        R.statusline = require('skill_ls').statusline()
+        """,
+    )
+    assert r["attached"]
+    assert "changelog" not in r["before"]
+    assert "changelog" in r["after"], f"catalog preview not refreshed: {r['after']}\n" + r["_logs"]()
+    assert r["index"] and r["index"]["skills"] >= 3, r["index"]
+    assert r["statusline"].startswith("skills "), r["statusline"]
+
+
 def test_commands_without_client_explain(fx):
     r = run_nvim(
         fx,
