@@ -24,8 +24,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 NVIM_DIR = REPO / "editors" / "nvim"
-PROC_TIMEOUT = 120  # seconds, hard limit per Neovim process
-WAIT_MS = 30000  # Lua-side deadline for one wait (client start, diagnostics, responses)
+PROC_TIMEOUT = 150  # seconds, hard limit per Neovim process
+WAIT_MS = 20000  # Lua-side deadline for one wait (client start, diagnostics, responses)
 
 
 # ---------------------------------------------------------------------------------------------
