@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from skill_ls.agents import AGENT_FAMILY, AgentDefinition, SkillRef, analyse_agent, fail_closed_reason
 from skill_ls.index import AgentDecl, Index, SkillDecl
-from skill_ls.resolve import effective_names
+from skill_ls.resolve import effective_names, resolve_name
 from skill_ls.runtimes import RUNTIMES
 
 
@@ -115,7 +115,6 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
     by_name: dict[str, list[EffectiveSkill]] = {}
     for s in available:
         by_name.setdefault(s.name, []).append(s)
-    known = {r.name: r for r in resolutions}
 
     if runtime == "agh":
         disabled = set(index.config.agh_disabled)
@@ -126,10 +125,6 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
                 continue
             s.disabled = s.name in disabled
             eff.skills.append(s)
-        if definition:
-            for ref in definition.tombstones:
-                if ref.name not in by_name:
-                    eff.missing.append(MissingRef(ref, _absent_reason(known.get(ref.name), runtime, ref.name)))
         eff.skills.sort(key=lambda s: (s.name, s.path))
     elif runtime == "workspace-agents" and definition is not None:
         seen: set[str] = set()
@@ -137,21 +132,30 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
             if ref.name in seen:
                 continue
             seen.add(ref.name)
-            if ref.name in by_name:
-                eff.skills.extend(by_name[ref.name])
-            else:
-                eff.missing.append(MissingRef(ref, _absent_reason(known.get(ref.name), runtime, ref.name)))
+            eff.skills.extend(by_name.get(ref.name, ()))
     elif runtime == "claude-code" and definition is not None and "skills" in _declared(definition):
         wanted = {ref.name for ref in definition.skills}
-        for ref in definition.skills:
-            if ref.name not in by_name:
-                eff.missing.append(MissingRef(ref, _absent_reason(known.get(ref.name), runtime, ref.name)))
         eff.skills = sorted((s for s in available if s.name in wanted), key=lambda s: (s.name, s.path))
     elif runtime == "amp":
         eff.skills = sorted(available, key=_discovery_key)
     else:
         eff.skills = sorted(available, key=lambda s: (s.name, s.path))
+    if definition is not None:
+        eff.missing = missing_references(index, runtime, definition)
     return eff
+
+
+def missing_references(index: Index, runtime: str, definition: AgentDefinition) -> list[MissingRef]:
+    """The skills an agent names (its `skills:` list; AGH: its tombstones) that are not in its set.
+    Resolves only the names referenced, so it stays cheap while an agent file is being edited."""
+    agent_name = definition.decl.name if definition.decl.family == "agh" else None
+    refs = definition.tombstones if runtime == "agh" else definition.skills
+    out = []
+    for ref in refs:
+        res = resolve_name(index, runtime, ref.name, agent_name)
+        if not any(not d.builtin for d in res.loaded):
+            out.append(MissingRef(ref, _absent_reason(res, runtime, ref.name)))
+    return out
 
 
 def _declared(definition: AgentDefinition) -> set[str]:

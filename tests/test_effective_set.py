@@ -210,3 +210,12 @@ def test_agh_mcp_merge_order_sidecar_and_marketplace_consent(workspace, private_
     index = index_for(workspace)
     servers = {s["name"]: s for s in effective_mcp_servers(index, resolve_effective_set(index, "agh", "rev"))}
     assert not servers["mk-server"]["blocked"]
+
+
+def test_agh_toml_agent_tombstones(workspace):
+    for n in ("alpha", "beta"):
+        skill(workspace / ".agh" / "skills", n)
+    write(workspace / ".agh" / "agents" / "t" / "AGENT.md",
+          '---\nname = "t"\nprovider = "claude"\n\n[skills]\ndisabled = ["beta", "gone"]\n---\nPrompt.\n')
+    eff = resolve_effective_set(index_for(workspace), "agh", "t")
+    assert names(eff) == ["alpha"] and [m.ref.name for m in eff.missing] == ["gone"]

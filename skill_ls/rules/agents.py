@@ -157,10 +157,9 @@ def agent_names_unavailable_skill(ctx: AgentContext):
     runtime = {"agh": "agh", "claude-code": "claude-code", "workspace-agents": "workspace-agents"}[agent.family]
     if runtime not in ctx.index.active:
         return
-    from skill_ls.effective import effective_set_for
+    from skill_ls.effective import missing_references
 
-    eff = effective_set_for(ctx.index, runtime, agent, fail_closed=False)
-    for missing in eff.missing:
+    for missing in missing_references(ctx.index, runtime, analyse_agent(agent, ctx.index)):
         ref = missing.ref
         if ref.kind == "tombstone":
             message = f"skills.disabled names '{ref.name}', which is not in this agent's set: {missing.reason}"
