@@ -15,7 +15,9 @@ import os
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from skill_ls import __version__
 from skill_ls.model import Diagnostic
@@ -31,9 +33,40 @@ READY_TIMEOUT = 120.0
 INDEX_CHANGED = "skillLs/indexChanged"
 
 
+_ANSWERED = object()  # a malformed request that was already answered with an error
+
+
+class SkillProtocol(LanguageServerProtocol):
+    """pygls drops a request whose params do not deserialize (the client would wait forever);
+    answer it with InvalidParams instead, and ignore malformed notifications."""
+
+    def structure_message(self, data: Any):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException:
+            if not isinstance(data, dict) or "method" not in data:
+                raise
+            if "id" in data and isinstance(data["id"], (str, int)):
+                method = data.get("method")
+                self._send_response(data["id"], error=JsonRpcInvalidParams(
+                    f"Invalid params for {method!r}").to_response_error())
+            else:
+                log.warning("ignoring malformed %r notification", data.get("method"))
+            return _ANSWERED
+
+    def handle_message(self, message):
+        if message is _ANSWERED:
+            return
+        if not hasattr(message, "jsonrpc"):
+            log.warning("ignoring a message that is not JSON-RPC: %.200r", message)
+            return
+        return super().handle_message(message)
+
+
 class SkillLanguageServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("skill-ls", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("skill-ls", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=SkillProtocol)
         self.state: WorkspaceState | None = None
         self.init_options: dict = {}
         self.pull = False  # client supports textDocument/diagnostic: never push
@@ -51,6 +84,10 @@ class SkillLanguageServer(LanguageServer):
         self.watchers: Any = None  # skill_ls.server.features.watching.RootWatchers
         self.client_watches_workspace = False
         self.converter = Converter()
+
+    def report_server_error(self, error: Exception, source) -> None:
+        # Malformed input is logged, not shown: a message box per bad packet helps nobody.
+        log.error("server error (%s): %s", getattr(source, "__name__", source), error)
 
     # -- readiness -------------------------------------------------------------------------------
     @property

@@ -1,0 +1,70 @@
+"""Commands: renderCatalog equals `skill-ls catalog`, where, reindex, status, listAgents, errors."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from pygls.exceptions import JsonRpcException
+
+
+def _cli(tree, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "skill_ls", *args], cwd=tree.ws, env=tree.env(),
+                          capture_output=True, text=True, timeout=60)
+
+
+async def test_render_catalog_equals_cli(start, tree, profile):
+    tree.standard()
+    s = await start(profile)
+    result = await s.command("skillLs.renderCatalog", {})
+    cli = _cli(tree, "catalog", "--workspace", str(tree.ws), "--format", "text")
+    assert cli.returncode == 0, cli.stderr
+    assert result["text"] == cli.stdout
+    cli_json = json.loads(_cli(tree, "catalog", "--workspace", str(tree.ws), "--format", "json").stdout)
+    assert result["runtime"] == cli_json["runtime"] == "agh"
+    assert [x["name"] for x in result["skills"]] == [x["name"] for x in cli_json["skills"]] == ["demo", "other"]
+    # with the agent: its tombstone removes `other`
+    agent = await s.command("skillLs.renderCatalog", {"agent": "reviewer"})
+    cli = _cli(tree, "catalog", "--workspace", str(tree.ws), "--agent", "reviewer", "--format", "text")
+    assert agent["text"] == cli.stdout
+    assert [x["name"] for x in agent["skills"]] == ["demo"]
+
+
+async def test_render_catalog_errors_are_jsonrpc_errors(start, tree, profile):
+    tree.standard()
+    s = await start(profile)
+    with pytest.raises(JsonRpcException) as err:
+        await s.command("skillLs.renderCatalog", {"agent": "nobody"})
+    assert "nobody" in str(err.value)
+    with pytest.raises(JsonRpcException) as err:
+        await s.command("skillLs.renderCatalog", {"runtime": "bogus"})
+    assert "unknown runtime 'bogus'" in str(err.value)
+    # the server is still alive
+    assert (await s.command("skillLs.status", {}))["skills"] == 4
+
+
+async def test_where_matches_cli(start, tree, profile):
+    tree.standard()
+    s = await start(profile)
+    result = await s.command("skillLs.where", {"name": "demo"})
+    cli = json.loads(_cli(tree, "where", "demo", "--workspace", str(tree.ws), "--format", "json").stdout)
+    assert [e["tier"] for e in result["entries"]] == [e["tier"] for e in cli["entries"]] == ["workspace", "user", "bundled"]
+    assert [e["resolved_to_winner"] for e in result["entries"]] == [True, False, False]
+    with pytest.raises(JsonRpcException):
+        await s.command("skillLs.where", {})
+
+
+async def test_reindex_status_list_agents(start, tree, profile):
+    tree.standard()
+    s = await start(profile)
+    status = await s.command("skillLs.status", {})
+    assert status["skills"] == 4 and status["agents"] == 1 and status["runtimes"] == ["agh"]
+    assert status["workspace"] == str(tree.ws)
+    before = len(s.index_changes)
+    result = await s.command("skillLs.reindex", {})
+    assert result["skills"] == 4 and result["agents"] == 1
+    await s.wait_index_changes(before + 1)
+    agents = await s.command("skillLs.listAgents", {})
+    assert agents["default_runtime"] == "agh"
+    assert [(a["name"], a["runtime"]) for a in agents["agents"]] == [("reviewer", "agh")]

@@ -1,0 +1,73 @@
+"""Configuration layers: initializationOptions, workspace/configuration, .skill-ls.toml (reloaded on
+change), and a bad configuration reported as a diagnostic on the file, never a crash."""
+from __future__ import annotations
+
+import shutil
+
+from lsprotocol import types
+
+from tests.conftest import write
+from tests.lsp.conftest import settle, uri
+
+
+def _codes(items):
+    return sorted(str(d.code) for d in items)
+
+
+async def test_initialization_options(start, tree, profile):
+    tree.standard()
+    (tree.ws / ".skill-ls.toml").unlink()
+    s = await start(profile, init_options={"runtimes": ["agh"], "agh": {"bundledRoots": [str(tree.bundled)]}})
+    status = await s.command("skillLs.status", {})
+    assert status["skills"] == 4 and status["runtimes"] == ["agh"]
+
+
+async def test_workspace_configuration_section(start, tree, profile):
+    tree.standard()
+    s = await start(profile, settings={"rules": {"ignore": ["SH001"]}})
+    s.open(tree.user_demo)
+    items = await s.diagnostics(tree.user_demo, lambda ds: True)
+    assert "SH001" not in _codes(items)
+
+
+async def test_did_change_configuration_reloads(start, tree, profile):
+    tree.standard()
+    s = await start(profile)
+    s.open(tree.user_demo)
+    await s.diagnostics(tree.user_demo, lambda ds: "SH001" in _codes(ds))
+    before = len(s.index_changes)
+    s.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"skillLs": {"rules": {"ignore": ["SH"]}}}))
+    await s.wait_index_changes(before + 1)
+    await s.diagnostics(tree.user_demo, lambda ds: "SH001" not in _codes(ds))
+
+
+async def test_bad_config_is_a_diagnostic_and_the_server_carries_on(start, tree, profile):
+    tree.standard()
+    cfg = write(tree.ws / ".skill-ls.toml", 'runtimes = ["agh"]\nbogus_key = 1\n', dedent=False)
+    s = await start(profile)
+    await settle(lambda: any("bogus_key" in m.message for m in s.client.messages))
+    if s.pull:
+        items = await s.diagnostics(cfg, lambda ds: bool(ds))
+    else:
+        items = await s.diagnostics(cfg, lambda ds: bool(ds))
+    assert "bogus_key" in items[0].message and items[0].severity == types.DiagnosticSeverity.Error
+    # defaults apply: AGH is still found through its roots, and requests work
+    status = await s.command("skillLs.status", {})
+    assert "agh" in status["runtimes"]
+    # fixing the file on disk reloads the configuration and clears the diagnostic
+    before = len(s.index_changes)
+    write(cfg, f'runtimes = ["agh"]\n[agh]\nbundled_roots = ["{tree.bundled}"]\n', dedent=False)
+    if not s.pull:  # VS Code watches workspace files itself: tell the server like it would
+        s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri(cfg), type=types.FileChangeType.Changed)]))
+    await s.wait_index_changes(before + 1)
+    await s.diagnostics(cfg, lambda ds: not ds)
+    assert (await s.command("skillLs.status", {}))["skills"] == 4
+
+
+async def test_bad_client_settings_are_a_message(start, tree, profile):
+    tree.standard()
+    s = await start(profile, init_options={"runtimes": 42})
+    await settle(lambda: any("client settings" in m.message for m in s.client.messages))
+    assert (await s.command("skillLs.status", {}))["skills"] == 4
