@@ -152,6 +152,8 @@ def open_index(args):
     agent = getattr(args, "agent", None)
     if agent and index.agent(agent) is None:
         raise UsageError(f"no agent named '{agent}' in {index.workspace}")
+    if agent and not args.runtime and index.agent(agent, runtime) is None:
+        runtime = index.agent(agent).family  # no --runtime: the runtime the named agent belongs to
     return index, runtime, agent
 
 

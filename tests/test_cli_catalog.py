@@ -122,3 +122,11 @@ def test_where_json_with_and_without_agent(tree, capsys):
     assert json.loads(out.out)["tombstoned"] is True
     code, out = run(capsys, "where", "off", "--workspace", str(tree), "--format", "json")
     assert json.loads(out.out)["disabled"] is True
+
+
+def test_agent_without_runtime_picks_the_agents_runtime(workspace, capsys):
+    skill(workspace / ".agh" / "skills", "x")
+    skill(workspace / "workspace" / "agents" / "skills", "wa", description="From the list")
+    write(workspace / "workspace" / "agents" / "helper.md", "---\nname: helper\nskills: [wa]\n---\nP.\n")
+    code, out = run(capsys, "catalog", "--workspace", str(workspace), "--agent", "helper")
+    assert code == 0 and out.out.startswith("## Available Skills\n\n- **wa**: From the list\n")
