@@ -203,11 +203,12 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict]:
 
     def add(name: str, server: dict, source: str, path: str | None, skill: str | None = None,
             block: str | None = None) -> None:
+        args, env = server.get("args"), server.get("env")
         entry = {
             "name": name, "source": source, "path": path, "skill": skill,
-            "command": server.get("command"), "args": list(server.get("args") or []) if isinstance(
-                server.get("args"), list) else [],
-            "env": dict(server.get("env")) if isinstance(server.get("env"), dict) else {},
+            "command": _plain(server.get("command")),
+            "args": [_plain(a) for a in args] if isinstance(args, list) else [],
+            "env": {str(k): _plain(v) for k, v in env.items()} if isinstance(env, dict) else {},
             "blocked": block is not None, "reason": block,
         }
         if block is not None:
@@ -256,6 +257,11 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict]:
                 for name, server in sidecar.servers.items():
                     add(name, server, "skill", sidecar.path, s.name)
     return list(merged.values()) + blocked
+
+
+def _plain(value):
+    """JSON-safe scalars (TOML dates, nested tables) for the catalog object."""
+    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 
 def _default_provider(config: dict) -> str | None:

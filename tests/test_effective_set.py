@@ -219,3 +219,14 @@ def test_agh_toml_agent_tombstones(workspace):
           '---\nname = "t"\nprovider = "claude"\n\n[skills]\ndisabled = ["beta", "gone"]\n---\nPrompt.\n')
     eff = resolve_effective_set(index_for(workspace), "agh", "t")
     assert names(eff) == ["alpha"] and [m.ref.name for m in eff.missing] == ["gone"]
+
+
+def test_mcp_servers_are_json_safe(workspace, private_home):
+    import json
+
+    write(private_home / ".agh" / "config.toml", '[mcp_servers.x]\ncommand = "c"\nargs = [1979-05-27]\n'
+          '[mcp_servers.x.env]\nWHEN = 1979-05-27T07:32:00Z\n')
+    skill(workspace / ".agh" / "skills", "a")
+    index = index_for(workspace)
+    [server] = effective_mcp_servers(index, resolve_effective_set(index, "agh"))
+    assert json.loads(json.dumps(server))["args"] == ["1979-05-27"]
