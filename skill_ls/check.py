@@ -184,7 +184,12 @@ class Checker:
     def check_resolution(self, wanted: set[str]) -> list[Diagnostic]:
         out: list[Diagnostic] = []
         for rid, table in self.index.by_name.items():
-            for name, decls in table.items():
+            if len(wanted) <= 32:  # one file (the editor): only its own names, not every name
+                names = {d.name for d in self.index.decls.get(rid, ()) if d.path in wanted}
+                items = [(n, table[n]) for n in sorted(names) if n in table]
+            else:
+                items = table.items()
+            for name, decls in items:
                 if not any(d.path in wanted for d in decls):
                     continue
                 res = resolve_name(self.index, rid, name)

@@ -453,7 +453,8 @@ class Index:
                 decl = self._decl(runtime, root, skill_md, depth, agent=root.agent)
                 decls.append(decl)
                 touched.add((rid, decl.name))
-            same_root = [d for d in decls if d.root and any(d.root == r for r in self._roots_containing(rid, skill_md))]
+            containing = self._roots_containing(rid, skill_md)  # once: this loop runs per keystroke
+            same_root = [d for d in decls if d.root and d.root in containing]
             for d in same_root:
                 d.undiscovered = None
             for r in self._roots_containing(rid, skill_md):

@@ -13,7 +13,7 @@ from pathlib import Path
 from skill_ls.check import WANTED, Checker
 from skill_ls.config import CONFIG_FILE, Config, ConfigError, find_config_file, load_config, merge_client_settings
 from skill_ls.discovery import AGENT_FILE, SKILL_FILE, Environment, Walker
-from skill_ls.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, Index, DocumentStore
+from skill_ls.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, DocumentStore, Index, blocked_reason, skill_name_for
 from skill_ls.model import Diagnostic, Severity, Span
 from skill_ls.runtimes import RUNTIMES, default_runtime
 
@@ -174,10 +174,35 @@ class WorkspaceState:
                 # Same identity: swap the parsed document without rediscovering every agent.
                 agent.doc = doc
                 return {(AGENT_FAMILY_RUNTIME[agent.family], f"@agent:{agent.name}")}
+        if os.path.basename(path) == SKILL_FILE and self._refresh_in_place(path):
+            return set()
         try:
             return index.update_file(path)
         finally:
             self.checker = Checker(index)
+
+    def _refresh_in_place(self, path: str) -> bool:
+        """The common keystroke: a known SKILL.md whose name and loadability did not change. Swap the
+        parsed document into its declarations without re-indexing names (keeps edits O(1))."""
+        index = self.index
+        decls = index.decls_for_path(path)
+        if not decls or path not in index.store.overlays and not os.path.isfile(path):
+            return False
+        index.store.invalidate(path)
+        doc = index.store.get(path)
+        updates = []
+        for d in decls:
+            runtime = RUNTIMES[d.runtime]
+            blocked = blocked_reason(doc, runtime)
+            if blocked is None and d.meta is not None and not d.meta.ok:
+                blocked = d.blocked
+            if skill_name_for(doc, runtime) != d.name or (blocked is None) != (d.blocked is None):
+                return False
+            updates.append((d, blocked))
+        for d, blocked in updates:
+            d.doc = doc
+            d.blocked = blocked
+        return True
 
     def rebuild_walker(self) -> None:
         if self.index is not None and self._walker_stale:

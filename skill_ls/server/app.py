@@ -321,6 +321,7 @@ class SkillLanguageServer(LanguageServer):
         if not await self.wait_ready():
             return
         pending, self._disk_pending = self._disk_pending, set()
+        log.debug("processing %d changes: %.300s", len(pending), sorted(map(str, pending)))
         try:
             self._process_changes(pending)
         except Exception:
@@ -335,6 +336,7 @@ class SkillLanguageServer(LanguageServer):
                 continue
             result = state.file_changed(item)
             if result is None:
+                log.info("re-indexing after a change to %s", item)
                 self.request_reindex()
                 return
             touched |= result

@@ -94,6 +94,8 @@ class RootWatchers:
             def on_any_event(self, event):
                 if event.event_type in ("opened", "closed", "closed_no_write"):
                     return
+                if event.is_directory and event.event_type == "modified":
+                    return  # a directory's mtime: its entries' own events follow
                 for p in (getattr(event, "src_path", None), getattr(event, "dest_path", None)):
                     if not p:
                         continue
