@@ -68,8 +68,10 @@ def register(server) -> None:
         if not await ls.wait_ready():
             raise CommandError("the index is not ready")
         index = await _index_for(ls, arg)
-        runtime = _runtime(index, arg)
         agent = _str_opt(arg, "agent")
+        runtime = _runtime(index, arg)
+        if agent and _str_opt(arg, "runtime") in (None, "auto") and index.agent(agent) is not None:
+            runtime = AGENT_FAMILY_RUNTIME[index.agent(agent).family]  # like the CLI: the agent's runtime
         from skill_ls.catalog import CatalogError, catalog_object  # written alongside; imported lazily
 
         try:
