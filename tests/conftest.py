@@ -60,3 +60,22 @@ def check_tree(path: Path, *, runtimes: list[str] | None = None, workspace: Path
 
 def diags_for(result, path: Path, code: str | None = None):
     return [d for d in result.diagnostics if d.path == str(path) and (code is None or d.code == code)]
+
+
+# Hypothesis profiles for the fuzz tests (issue 7). "ci" is the default and keeps the whole fuzz suite
+# under a minute on two cores; "long" (`--hypothesis-profile=long`) runs >= 100,000 examples in total.
+# The fuzz modules scale their per-test example counts from the loaded profile's max_examples.
+try:
+    from datetime import timedelta
+
+    from hypothesis import HealthCheck, settings
+
+    _FUZZ_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture,
+                    HealthCheck.filter_too_much, HealthCheck.large_base_example]
+    settings.register_profile("ci", max_examples=40, deadline=timedelta(seconds=10),
+                              suppress_health_check=_FUZZ_HEALTH, print_blob=True)
+    settings.register_profile("long", max_examples=6000, deadline=timedelta(seconds=20),
+                              suppress_health_check=_FUZZ_HEALTH, print_blob=True)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+except ImportError:  # pragma: no cover - hypothesis is a test extra
+    pass

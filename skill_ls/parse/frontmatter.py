@@ -34,6 +34,7 @@ _KEY_VALUE = re.compile(r"^(\s*)([A-Za-z0-9_.\-]+)(\s*):[ \t]+(.*?)\s*$")
 # Guards against inputs that make YAML composers recurse or expand without bound.
 MAX_NESTING = 200
 MAX_NODES = 100_000
+MAX_EXPANDED_CHARS = 32 * 1024 * 1024  # scalar characters after alias expansion (plus the block's own size)
 
 STR = "tag:yaml.org,2002:str"
 MAP = "tag:yaml.org,2002:map"
@@ -98,22 +99,42 @@ class _TooComplex(Exception):
     pass
 
 
+class _RecursiveAlias(_TooComplex):
+    """An alias used inside its own anchor (`a: &x [*x]`): the value would be a cycle, which no
+    runtime can serialise (JSON, catalogs) and recursive walkers never finish."""
+
+
 def node_value(node: Any, budget: list[int] | None = None) -> Any:
     """Turn a composed YAML node into plain Python values, resolving only safe tags.
 
-    Shared (aliased) nodes are converted once; the node budget stops alias bombs."""
+    Shared (aliased) nodes are converted once, but every reference is charged its *expanded* size
+    (nodes and scalar characters) against the budget: a billion-laughs document yields small shared
+    structures whose repr, str or json.dumps would still be exponential, so it is refused here."""
     if budget is None:
-        budget = [MAX_NODES]
+        budget = [MAX_NODES, MAX_EXPANDED_CHARS]
+    elif len(budget) < 2:
+        budget.append(MAX_EXPANDED_CHARS)
     memo: dict[int, Any] = {}
+    sizes: dict[int, tuple[int, int]] = {}
+
+    def charge(nodes: int, chars: int) -> None:
+        budget[0] -= nodes
+        budget[1] -= chars
+        if budget[0] < 0 or budget[1] < 0:
+            raise _TooComplex
 
     def conv(n: Any) -> Any:
         key = id(n)
         if key in memo:
+            size = sizes.get(key)
+            if size is None:  # still being converted: the alias points into its own anchor
+                raise _RecursiveAlias
+            charge(*size)
             return memo[key]
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _TooComplex
+        before = (budget[0], budget[1])
+        charge(1, 0)
         if isinstance(n, yaml.ScalarNode):
+            charge(0, len(n.value))
             val = _scalar(n)
         elif isinstance(n, yaml.SequenceNode):
             val = []
@@ -130,6 +151,7 @@ def node_value(node: Any, budget: list[int] | None = None) -> Any:
                     kv = str(kv)
                 val[kv] = conv(v)
         memo[key] = val
+        sizes[key] = (before[0] - budget[0], before[1] - budget[1])
         return val
 
     return conv(node)
@@ -267,7 +289,7 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
         fm.problems.append(Problem("not_mapping", _node_span(root, offset),
                                    f"frontmatter must be a mapping of keys to values, not {kind}"))
         return
-    budget = [MAX_NODES]
+    budget = [MAX_NODES, MAX_EXPANDED_CHARS + 2 * len(block)]
     try:
         if check_duplicates:
             _check_duplicates(root, fm, offset, budget)
@@ -278,6 +300,11 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
                 continue  # first occurrence keeps its position; SK004 reports the duplicate
             fm.fields[key] = FieldEntry(key, _node_span(knode, offset), node_value(vnode, budget),
                                         _node_span(vnode, offset), vnode)
+    except _RecursiveAlias:
+        fm.status = "invalid"
+        fm.fields.clear()
+        fm.problems.append(Problem("too_complex", fm.block_span(),
+                                   "frontmatter contains a recursive alias (an anchor used inside itself)"))
     except _TooComplex:
         fm.status = "invalid"
         fm.fields.clear()
