@@ -239,10 +239,22 @@ def load_config_file(path: Path) -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"invalid TOML: {exc}", str(path)) from None
+        m = re.search(r"at line (\d+)", str(exc))
+        raise ConfigError(f"invalid TOML: {exc}", str(path), int(m.group(1)) if m else None) from None
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("skill-ls", {})
-    return config_from_mapping(data, base=path.parent, source=str(path))
+    try:
+        return config_from_mapping(data, base=path.parent, source=str(path))
+    except ConfigError as exc:
+        if exc.line is None:  # point at the first line that names the offending key
+            m = re.search(r"'([^']+)'", exc.args[0])
+            if m:
+                key = m.group(1).split(".")[-1]
+                for i, line in enumerate(text.splitlines(), 1):
+                    if re.match(rf"\s*\[*\s*\"?{re.escape(key)}\b", line) or f"'{key}'" in line or f'"{key}"' in line:
+                        exc.line = i
+                        break
+        raise
 
 
 def load_config(workspace: Path, explicit: Path | None = None) -> Config:

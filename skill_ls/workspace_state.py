@@ -14,7 +14,7 @@ from skill_ls.check import WANTED, Checker
 from skill_ls.config import CONFIG_FILE, Config, ConfigError, find_config_file, load_config, merge_client_settings
 from skill_ls.discovery import AGENT_FILE, SKILL_FILE, Environment, Walker
 from skill_ls.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, DocumentStore, Index, blocked_reason, skill_name_for
-from skill_ls.model import Diagnostic, Severity, Span
+from skill_ls.model import Diagnostic
 from skill_ls.runtimes import RUNTIMES, default_runtime
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
@@ -69,9 +69,9 @@ class WorkspaceState:
         exc = self.config_error
         if exc is None or not self.config_path:
             return []
-        line = max((exc.line or 1) - 1, 0)
-        return [Diagnostic(self.config_path, Span(line, 0, line, 0), "CONFIG",
-                           f"{exc.args[0]}; skill-ls is using the default configuration", Severity.ERROR)]
+        from skill_ls.rules.configuration import invalid_configuration
+
+        return invalid_configuration(exc, self.config_path)
 
     # -- building ----------------------------------------------------------------------------
     def build_index(self) -> Index:

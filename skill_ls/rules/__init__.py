@@ -91,6 +91,7 @@ def _load_all() -> None:
     from skill_ls.rules import (  # noqa: F401
         agents,
         budget,
+        configuration,
         fields,
         frontmatter,
         marketplace,

@@ -21,10 +21,10 @@ SECTION = "skillLs"
 
 def _settings_from(value) -> dict | None:
     if not isinstance(value, dict):
-        return None
-    inner = value.get(SECTION)
-    if isinstance(inner, dict):
-        return inner
+        return None  # an empty Lua table arrives as [] from Neovim: no settings
+    if SECTION in value:
+        inner = value[SECTION]
+        return inner if isinstance(inner, dict) and inner else None
     return value or None
 
 

@@ -1,0 +1,26 @@
+"""Configuration rule (CF001): the project's own `.skill-ls.toml` / `[tool.skill-ls]`."""
+from __future__ import annotations
+
+from skill_ls.config import ConfigError
+from skill_ls.model import Diagnostic, Severity, Span
+from skill_ls.rules import RULES, rule
+
+
+@rule("CF001", Severity.ERROR, "config")
+def invalid_configuration(error: ConfigError, path: str) -> list[Diagnostic]:
+    """The skill-ls configuration file is malformed or has an unknown key or value.
+
+    ## What it does
+    Reads `.skill-ls.toml` (or `[tool.skill-ls]` in `pyproject.toml`) strictly: invalid TOML, an
+    unknown key, an unknown runtime or tier, or a value of the wrong type is reported at the line
+    TOML gives. `skill-ls check` exits with status 2 naming the file; the language server shows this
+    diagnostic on the file and carries on with the default configuration.
+
+    ## Why is this bad?
+    A typo in the configuration (`bundled_root` for `bundled_roots`) would otherwise silently drop
+    a whole root from the analysis.
+    """
+    line = max((error.line or 1) - 1, 0)
+    r = RULES["CF001"]
+    return [Diagnostic(path, Span(line, 0, line, 0), r.code,
+                       f"{error.args[0]}; skill-ls is using the default configuration", r.severity)]

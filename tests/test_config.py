@@ -1,0 +1,56 @@
+"""Configuration loading (SPEC §6.2) and CF001 diagnostics on the configuration file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import write
+
+from skill_ls.config import ConfigError, Config, load_config, merge_client_settings
+from skill_ls.rules.configuration import invalid_configuration
+
+
+def test_defaults_without_a_file(workspace):
+    assert load_config(workspace) == Config()
+
+
+def test_unknown_key_points_at_its_line(workspace):
+    f = write(workspace / ".skill-ls.toml", "runtimes = ['agh']\n\n[agh]\nbundled_root = ['x']\n")
+    with pytest.raises(ConfigError) as exc:
+        load_config(workspace)
+    [d] = invalid_configuration(exc.value, str(f))
+    assert d.code == "CF001" and d.span.start_line == 3 and "bundled_root" in d.message
+
+
+def test_invalid_toml_points_at_its_line(workspace):
+    f = write(workspace / ".skill-ls.toml", "runtimes = ['agh']\nexclude = ['a' 'b']\n")
+    with pytest.raises(ConfigError) as exc:
+        load_config(workspace)
+    assert invalid_configuration(exc.value, str(f))[0].span.start_line >= 1
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("runtimes = ['vim']\n", "unknown runtime"),
+    ("[agentcy]\nmax_prompt_chars = -1\n", "positive integer"),
+    ("[agh]\ndraft_fields = 'loud'\n", "draft_fields"),
+    ("[[roots]]\npath = 'x'\nruntime = 'agh'\ntier = 'top'\n", "not a tier of agh"),
+    ("[rules.severity]\nSK007 = 'fatal'\n", "unknown severity"),
+])
+def test_bad_values(workspace, text, fragment):
+    write(workspace / ".skill-ls.toml", text)
+    with pytest.raises(ConfigError) as exc:
+        load_config(workspace)
+    assert fragment in str(exc.value) and ".skill-ls.toml" in str(exc.value)
+
+
+def test_relative_paths_resolve_against_the_config_file(workspace):
+    write(workspace / ".skill-ls.toml", "[agh]\nadditional_roots = ['shared']\n")
+    assert load_config(workspace).agh_additional_roots == (workspace / "shared",)
+
+
+def test_client_settings_overlay_in_camel_case(workspace):
+    base = Config(exclude=("a/**",))
+    merged = merge_client_settings(base, {"agh": {"draftFields": "error"}, "noUserRoots": True}, Path(workspace))
+    assert merged.agh_draft_fields == "error" and merged.no_user_roots and merged.exclude == ("a/**",)
+    with pytest.raises(ConfigError):
+        merge_client_settings(base, {"agh": {"bogus": 1}}, Path(workspace))
