@@ -27,7 +27,7 @@ async def test_hover_on_skill_name_shows_winning_tier(start, tree, profile):
     assert "winner: `workspace`" in text
     assert "shadowed: `user`" in text and "shadowed: `bundled`" in text
     assert text.index("winner") < text.index("shadowed: `user`") < text.index("shadowed: `bundled`")
-    assert "catalog" in text
+    assert "chars in the catalog" in text
 
 
 async def test_hover_on_references(start, tree, profile):

@@ -14,36 +14,23 @@ from skill_ls.server.lookup import agent_of, cursor, ref_under, resolutions, run
 def _display(path: str, workspace: str) -> str:
     if path.startswith(workspace.rstrip(os.sep) + os.sep):
         return os.path.relpath(path, workspace)
-    home = os.environ.get("HOME")
     return path
 
 
 def _catalog_cost(decl, config) -> str | None:
-    doc = decl.doc
-    if doc is None or doc.fm is None or not doc.fm.ok:
+    """The catalog cost line, computed by the same code that renders the catalog."""
+    from skill_ls.catalog import catalog_cost
+
+    if decl.doc is None or decl.doc.fm is None or not decl.doc.fm.ok:
         return None
-    rt = RUNTIMES[decl.runtime]
-    if rt.catalog_format == "agentcy":
-        size = len(doc.src.text)
+    cost = catalog_cost(decl)
+    if RUNTIMES[decl.runtime].catalog_format == "agentcy":
         budget = config.agentcy_max_prompt_chars
-        return f"{size:,} chars = {100 * size / max(budget, 1):.1f}% of the {budget:,}-char prompt budget"
-    desc = doc.fm.value("description")
-    if not isinstance(desc, str):
-        return None
-    text = " ".join(desc.split())
-    if rt.catalog_format == "agh":
-        cut = rt.catalog_cut
-        shown = text[:cut] if cut else text
-        entry = len(f'  <skill name="{decl.name}">{shown}</skill>\n')
-        lost = len(text) - len(shown)
-        return f"~{entry} chars in the catalog" + (f"; description cut at {cut} ({lost} chars lost)" if lost else "")
-    extra = doc.fm.value("when_to_use") if rt.id == "claude-code" else None
-    if isinstance(extra, str):
-        text = f"{text} {' '.join(extra.split())}"
-    cut = rt.catalog_cut
-    if cut and len(text) > cut:
-        return f"{len(text)} chars of description; cut at {cut} ({len(text) - cut} chars lost)"
-    return f"{len(text)} chars of description"
+        return f"{cost.chars:,} chars = {100 * cost.chars / max(budget, 1):.1f}% of the {budget:,}-char prompt budget"
+    text = f"{cost.chars:,} chars in the catalog"
+    if cost.truncated:
+        text += f"; description cut at {cost.cut} code points"
+    return text
 
 
 def skill_hover(ls, name: str, path: str) -> str:
