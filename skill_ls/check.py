@@ -37,6 +37,7 @@ class CheckOptions:
     select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     no_user_roots: bool = False
+    jobs: int = 1  # processes for the per-file phase (see Checker.check_files)
 
 
 @dataclass
@@ -44,7 +45,6 @@ class CheckResult:
     diagnostics: list[Diagnostic]
     files_checked: int
     index: Index
-    documents: dict[str, Document]
 
 
 def choose_workspace(paths: list[str], workspace: str | None) -> str:
@@ -96,9 +96,8 @@ def run_check(opts: CheckOptions, environ: dict | None = None) -> CheckResult:
     checker = Checker(index)
     scope = [os.path.abspath(p) for p in opts.paths] or [workspace]
     files = checker.files_in_scope(scope)
-    diagnostics = checker.check_files(files)
-    return CheckResult(diagnostics, len(files), index, {f: index.store.get(f) for f in files
-                                                       if os.path.basename(f) in (SKILL_FILE, SKILL_FILE_LOWER)})
+    diagnostics = checker.check_files(files, jobs=opts.jobs)
+    return CheckResult(diagnostics, len(files), index)
 
 
 class Checker:
@@ -135,8 +134,9 @@ class Checker:
         return sorted(out)
 
     # -- running -------------------------------------------------------------------------------
-    def check_files(self, files: list[str]) -> list[Diagnostic]:
-        raw: list[Diagnostic] = []
+    def check_files(self, files: list[str], jobs: int = 1) -> list[Diagnostic]:
+        """Diagnostics for `files`, finished. The per-file phase (parsing, file/runtime/agent/sidecar
+        rules, suppressions) may run in `jobs` forked processes; resolution runs here, on the index."""
         wanted = set(files)
         by_path: dict[str, list[SkillDecl]] = {}
         for rid, decls in self.index.decls.items():
@@ -144,16 +144,27 @@ class Checker:
                 if d.path in wanted:
                     by_path.setdefault(d.path, []).append(d)
         agents_by_path = {a.path: a for a in self.index.agents}
-        for path in files:
-            base = os.path.basename(path)
-            if base in (SKILL_FILE, SKILL_FILE_LOWER) and path not in agents_by_path:
-                raw.extend(self.check_skill_file(path, by_path.get(path, [])))
-            elif path in agents_by_path or base == AGENT_FILE:
-                raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
-            elif base in (MCP_FILE, META_FILE, OPENAI_YAML):
-                raw.extend(self.check_sidecar(path))
-        raw.extend(self.check_resolution(wanted))
-        return self.finish(raw)
+
+        def per_file(paths: list[str]) -> list[Diagnostic]:
+            raw: list[Diagnostic] = []
+            for path in paths:
+                base = os.path.basename(path)
+                if base in (SKILL_FILE, SKILL_FILE_LOWER) and path not in agents_by_path:
+                    raw.extend(self.check_skill_file(path, by_path.get(path, [])))
+                elif path in agents_by_path or base == AGENT_FILE:
+                    raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
+                elif base in (MCP_FILE, META_FILE, OPENAI_YAML):
+                    raw.extend(self.check_sidecar(path))
+            return self.unsuppressed(raw)
+
+        raw = run_in_processes(per_file, files, jobs)
+        raw.extend(self.unsuppressed(self.check_resolution(wanted)))
+        return finish_diagnostics(raw, self.config)
+
+    def unsuppressed(self, diags: list[Diagnostic]) -> list[Diagnostic]:
+        cache: dict[str, frozenset[str]] = {}
+        store = self.index.store
+        return [d for d in diags if not _suppressed(d, store, cache)]
 
     def check_skill_file(self, path: str, decls: list[SkillDecl]) -> list[Diagnostic]:
         out: list[Diagnostic] = []
@@ -235,12 +246,72 @@ class Checker:
             r.func(ctx)
         return out
 
-    # -- post-processing -------------------------------------------------------------------------
-    def finish(self, raw: list[Diagnostic]) -> list[Diagnostic]:
-        return finish_diagnostics(raw, self.config, self.index.store)
 
 
-def finish_diagnostics(raw: list[Diagnostic], config: Config, store) -> list[Diagnostic]:
+PARALLEL_MIN_FILES = 400  # below this, forking costs more than it saves
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def run_in_processes(work, items: list, jobs: int) -> list:
+    """`work(items)` split over `jobs` processes (fork; results pickled back through pipes).
+
+    Used only by the command line, where nothing else runs; a worker that fails for any reason
+    has its share redone in this process, so the result never depends on the fork succeeding."""
+    if jobs <= 1 or len(items) < PARALLEL_MIN_FILES or not hasattr(os, "fork"):
+        return work(items)
+    import pickle
+
+    shares = [items[i::jobs] for i in range(jobs)]
+    children = []
+    for share in shares[1:]:
+        try:
+            read_fd, write_fd = os.pipe()
+            pid = os.fork()
+        except OSError:
+            children.append((None, None, share))
+            continue
+        if pid == 0:  # the worker: compute, send, leave without running any cleanup of the parent's
+            status = 0
+            try:
+                os.close(read_fd)
+                data = pickle.dumps(work(share), protocol=pickle.HIGHEST_PROTOCOL)
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(write_fd, view):]
+            except BaseException:  # noqa: BLE001 - any failure: the parent redoes this share
+                status = 1
+            finally:
+                os._exit(status)
+        os.close(write_fd)
+        children.append((pid, read_fd, share))
+    results = list(work(shares[0]))
+    for pid, read_fd, share in children:
+        if pid is None:
+            results.extend(work(share))
+            continue
+        chunks = []
+        with os.fdopen(read_fd, "rb") as pipe:
+            while True:
+                chunk = pipe.read(1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        _, status = os.waitpid(pid, 0)
+        try:
+            if status != 0:
+                raise ValueError("worker failed")
+            results.extend(pickle.loads(b"".join(chunks)))
+        except Exception:  # noqa: BLE001
+            results.extend(work(share))
+    return results
+
+
+def finish_diagnostics(raw: list[Diagnostic], config: Config) -> list[Diagnostic]:
+    """Merge findings shared by several runtimes, apply select/ignore and severity overrides, sort.
+    (Suppression comments are applied earlier, where the documents are at hand.)"""
     merged: dict[tuple, Diagnostic] = {}
     for d in raw:
         key = d.identity()
@@ -250,12 +321,9 @@ def finish_diagnostics(raw: list[Diagnostic], config: Config, store) -> list[Dia
         elif d.runtime and prev.runtime and d.runtime not in prev.runtime.split(","):
             names = sorted(set(prev.runtime.split(",")) | {d.runtime}, key=lambda r: RUNTIME_ORDER.get(r, 99))
             prev.runtime = ",".join(names)
-    suppress_cache: dict[str, frozenset[str]] = {}
     out = []
     for d in merged.values():
         if not _selected(d.code, config):
-            continue
-        if _suppressed(d, store, suppress_cache):
             continue
         override = config.severity.get(d.code)
         if override is not None:

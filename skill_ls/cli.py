@@ -37,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--strict", action="store_true", help="warnings fail the check too")
     check.add_argument("--select", action="append", default=[], metavar="CODES", help="only these codes/prefixes")
     check.add_argument("--ignore", action="append", default=[], metavar="CODES", help="skip these codes/prefixes")
+    check.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                       help="processes for large trees (default: CPU count, at most 4; 1 = no parallelism)")
     _common(check, agent=False)
 
     where = sub.add_parser("where", help="every declaration of a skill name, winner first")
@@ -105,12 +107,13 @@ def _guard(func):
 
 
 def _check(args) -> int:
-    from skill_ls.check import CheckOptions, run_check
+    from skill_ls.check import CheckOptions, default_jobs, run_check
     from skill_ls.output import format_github, format_json, format_sarif, format_text
     from skill_ls.model import Severity
 
     opts = CheckOptions(paths=args.paths, workspace=args.workspace, runtimes=args.runtime, config=args.config,
-                        select=args.select, ignore=args.ignore, no_user_roots=args.no_user_roots)
+                        select=args.select, ignore=args.ignore, no_user_roots=args.no_user_roots,
+                        jobs=args.jobs if args.jobs > 0 else default_jobs())
     result = run_check(opts)
     diags = result.diagnostics
     store = result.index.store

@@ -71,6 +71,16 @@ class DocumentStore:
         doc = self._docs.get(path)
         return doc if doc is not None else self.get(path)
 
+    def source(self, path: str) -> SourceText:
+        """The text of a file without parsing it (for position conversion at the output edge)."""
+        doc = self._docs.get(path)
+        if doc is not None:
+            return doc.src
+        overlay = self.overlays.get(path)
+        if overlay is not None:
+            return SourceText.from_str(overlay[0])
+        return SourceText.from_bytes(read_bytes(path)[0])
+
     def invalidate(self, path: str) -> None:
         self._docs.pop(path, None)
 

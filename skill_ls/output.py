@@ -31,10 +31,7 @@ class Positions:
     def lsp_range(self, path: str, span: Span) -> dict:
         if not path.endswith(".md") and not path.endswith(".json") and not path.endswith(".yaml"):
             return _range(span.start_line, span.start_col, span.end_line, span.end_col)
-        try:
-            src = self.store.peek(path).src if path.endswith(".md") else None
-        except Exception:  # pragma: no cover - defensive: a vanished file keeps code point columns
-            src = None
+        src = self.store.source(path) if path.endswith(".md") else None
         if src is None:
             return _range(span.start_line, span.start_col, span.end_line, span.end_col)
         return _range(span.start_line, src.utf16_col(span.start_line, span.start_col),
