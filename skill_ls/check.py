@@ -90,6 +90,8 @@ def run_check(opts: CheckOptions, environ: dict | None = None) -> CheckResult:
     for p in opts.paths:
         if not os.path.exists(p):
             raise UsageError(f"path does not exist: {p}")
+    if opts.workspace and not os.path.isdir(opts.workspace):
+        raise UsageError(f"workspace is not a directory: {opts.workspace}")
     workspace = choose_workspace(opts.paths, opts.workspace)
     config = prepare_config(workspace, opts)
     index = build_index(workspace, config, environ)

@@ -127,6 +127,12 @@ def _check(args) -> int:
         text = format_text(diags, result.files_checked)
     sys.stdout.write(text)
     sys.stdout.flush()
+    # What the walk refused under the checked paths (symlink loops, links out of a root, unreadable
+    # directories, FIFOs/devices): a note on stderr, so machine-readable stdout stays unchanged.
+    scope = [os.path.abspath(p) for p in args.paths] or [result.index.workspace]
+    for path, reason in sorted(set(result.index.skipped)):
+        if any(path == s or path.startswith(s.rstrip(os.sep) + os.sep) for s in scope):
+            print(f"skill-ls: note: skipped {path!r}: {reason}", file=sys.stderr)
     worst = min((d.severity for d in diags), default=None)
     if worst is None:
         return EXIT_OK
