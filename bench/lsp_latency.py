@@ -5,7 +5,8 @@
 
 For each size a fresh tree is generated with bench/generate.py (private HOME and AGH_HOME), two
 extra skills are added (a 300-line `.agh/skills/<target>/SKILL.md` and a small
-`.claude/skills/<target-claude>/SKILL.md`, names used nowhere else), and the server is started with
+`.claude/skills/<target-claude>/SKILL.md`, names used nowhere else and sorting first, so that
+the AGH 300-candidate cap never hides them), and the server is started with
 the workspace as root. A small raw JSON-RPC client (no editor, no pygls client) then measures:
 
 * initialize round trip, and `initialized` -> first textDocument/publishDiagnostics, -> index settled
@@ -16,7 +17,7 @@ the workspace as root. A small raw JSON-RPC client (no editor, no pygls client) 
 * hover and definition on the `name:` value of the open file (p50/p95, after 5 warm-ups);
 * creating a same-name SKILL.md in $AGH_HOME/skills (the open AGH file now shadows it) and in
   $HOME/.claude/skills (the open Claude file is now shadowed) -> the first publishDiagnostics for the
-  open file that carries an SH* diagnostic (fallback: any publish), and deleting it again -> the
+  open file that carries an SH001/SH002/SH003 diagnostic (fallback: any publish), and deleting it again -> the
   publish without it. 5 rounds each.
 
 The client declares publishDiagnostics.versionSupport, no pull diagnostics (so the server pushes),
@@ -312,8 +313,8 @@ async def bench_size(n: int, seed: int, edits: int, corpus: Path, work: Path, lo
     m = generate.generate(tree, n, seed, corpus, quiet=True)
     res["skill_files_under_workspace"] = m["counts"]["skill_files_under_workspace"] + 2
     ws, home, agh_home = Path(m["workspace"]), Path(m["home"]), Path(m["agh_home"])
-    target = unused_name(m, "zz-bench-target")
-    target_claude = unused_name(m, "zz-bench-claude")
+    target = unused_name(m, "0-bench-target")
+    target_claude = unused_name(m, "0-bench-claude")
     tfile = ws / ".agh" / "skills" / target / "SKILL.md"
     tfile.parent.mkdir(parents=True)
     (tfile.parent / "references").mkdir()
@@ -480,8 +481,11 @@ async def _session(c, proc, res, ws, home, agh_home, tfile, cfile, target, targe
     res["final_rss_mb"] = rss_mb(proc.pid)
 
 
+SHADOW_CODES = {"SH001", "SH002", "SH003"}
+
+
 def has_sh(diags) -> bool:
-    return any(str(d.get("code", "")).startswith("SH") for d in diags)
+    return any(str(d.get("code", "")) in SHADOW_CODES for d in diags)
 
 
 async def watch_rounds(c: LspClient, uri: str, skill_dir: Path, name: str, log, res, rounds: int = 5) -> dict:
@@ -514,8 +518,9 @@ async def watch_rounds(c: LspClient, uri: str, skill_dir: Path, name: str, log, 
         if rec is not None:
             delete.append(rec[0] - t0)
         await asyncio.sleep(0.2)
-    out = stats_ms(create, misses=misses, rounds=rounds, criterion="publish with an SH* diagnostic"
+    out = stats_ms(create, misses=misses, rounds=rounds, criterion="publish with an SH001/SH002/SH003 diagnostic"
                    if not sh_before else "any publish")
+    out["codes_before"] = sorted({str(d.get("code")) for d in before[-1][3]}) if before else []
     out["delete"] = stats_ms(delete)
     out["any_publish"] = stats_ms(any_create)
     log(f"  [{res['skills']}] watch {skill_dir.parent}: create p50 {out.get('p50')} ms, "

@@ -105,8 +105,15 @@ def machine_info() -> dict:
         "python": platform.python_version(),
         "python_impl": platform.python_implementation(),
         "platform": platform.platform(),
+        "loadavg_at_start": [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None,
         "peak_rss_method": "/usr/bin/time -v" if os.access(TIME_BIN, os.X_OK) else "os.wait4 rusage",
     }
+
+
+def git_info() -> dict:
+    rc, head = _out(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
+    rc2, dirty = _out(["git", "-C", str(REPO), "status", "--porcelain", "--", "skill_ls"])
+    return {"commit": head if rc == 0 else None, "skill_ls_dirty": bool(dirty) if rc2 == 0 else None}
 
 
 def skill_ls_cmd() -> list[str]:
@@ -316,6 +323,8 @@ def analyse(rows: list[dict], sizes: list[int], baseline_s: float | None) -> tup
             o = find(rows, ds, other)
             if o and o.get("median_s"):
                 d[f"skill-ls/{other} wall"] = round(s["median_s"] / o["median_s"], 3)
+                if s.get("min_s") and o.get("min_s"):
+                    d[f"skill-ls/{other} wall (min)"] = round(s["min_s"] / o["min_s"], 3)
                 if s.get("peak_rss_mb") and o.get("peak_rss_mb"):
                     d[f"skill-ls/{other} rss"] = round(s["peak_rss_mb"] / o["peak_rss_mb"], 3)
         ratios[ds] = d
@@ -338,6 +347,7 @@ def analyse(rows: list[dict], sizes: list[int], baseline_s: float | None) -> tup
         "exponent_net_of_startup": _r(loglog_slope([(n, t - baseline_s) for n, t in
                                                      (in_range if len(in_range) >= 2 else pts)])
                                       if baseline_s is not None else None),
+        "segment_exponents": {f"{a[0]}->{b[0]}": _r(loglog_slope([a, b])) for a, b in zip(pts, pts[1:])},
         "agnix_exponent": _r(loglog_slope(pts_agnix)),
         "fit": "least-squares slope of log(median wall) vs log(skills), 1,000..10,000 skills",
     }
@@ -381,7 +391,10 @@ def markdown(report: dict) -> str:
          f"{report['config']['runs']} timed run(s) per tool, median reported"
          f"{'' if report['config']['quick'] else ', after one warm-up run'}).", "",
          f"Machine: {m['nproc']} CPU(s), {m['cpu_model']}, {m['mem_total_gb']} GB RAM; "
-         f"Python {m['python']}; {m['platform']}. Peak RSS via {m['peak_rss_method']}.", "",
+         f"Python {m['python']}; {m['platform']}. Peak RSS via {m['peak_rss_method']}. "
+         f"Load average at start {m.get('loadavg_at_start')}, at end {m.get('loadavg_at_end')}.", "",
+         f"Source: commit {report['source'].get('commit')}"
+         f"{' with uncommitted changes under skill_ls/' if report['source'].get('skill_ls_dirty') else ''}.", "",
          "| tool | version | available |", "|---|---|---|"]
     for name, t in report["tools"].items():
         L.append(f"| {name} | {t.get('version') or '—'} | {'yes' if t['available'] else 'no'} |")
@@ -398,11 +411,13 @@ def markdown(report: dict) -> str:
                  f"{r['per_skill_median_s'] * 1000:.0f} ms/skill, {r['sampled']} sampled |")
     if report["ratios"]:
         L += ["", "## Ratios (skill-ls ÷ other; below 1 means skill-ls is faster / smaller)", "",
+              "Wall ratios are median ÷ median (min ÷ min in brackets: less sensitive to background load).", "",
               "| dataset | skill-ls/agnix wall | skill-ls/agnix RSS | skill-ls/skills-ref wall | skill-ls/skills-ref RSS |",
               "|---|---:|---:|---:|---:|"]
         for ds, d in report["ratios"].items():
-            L.append(f"| {ds} | {fmt(d.get('skill-ls/agnix wall'))} | {fmt(d.get('skill-ls/agnix rss'))} | "
-                     f"{fmt(d.get('skill-ls/skills-ref wall'))} | {fmt(d.get('skill-ls/skills-ref rss'))} |")
+            L.append(f"| {ds} | {fmt(d.get('skill-ls/agnix wall'))} ({fmt(d.get('skill-ls/agnix wall (min)'))}) | "
+                     f"{fmt(d.get('skill-ls/agnix rss'))} | {fmt(d.get('skill-ls/skills-ref wall'))} "
+                     f"({fmt(d.get('skill-ls/skills-ref wall (min)'))}) | {fmt(d.get('skill-ls/skills-ref rss'))} |")
     g = report["growth"]
     if g.get("sizes"):
         L += ["", "## Growth", "",
@@ -410,7 +425,8 @@ def markdown(report: dict) -> str:
                                                     zip(g["sizes"], g["skill_ls_median_s"])) + ".",
               f"Log-log slope (exponent) {fmt(g['exponent'])}; endpoints {fmt(g['exponent_endpoints'])}; "
               f"net of the {fmt(g['startup_s'])} s start-up (empty workspace) {fmt(g['exponent_net_of_startup'])}; "
-              f"agnix {fmt(g['agnix_exponent'])}."]
+              f"agnix {fmt(g['agnix_exponent'])}. Segment slopes: "
+              + (", ".join(f"{k} {fmt(v)}" for k, v in g.get("segment_exponents", {}).items()) or "—") + "."]
     lsp = report.get("lsp")
     if lsp:
         L += ["", "## Language server latency", ""]
@@ -495,7 +511,7 @@ def main(argv=None) -> int:
     report = {"schema": 1, "started_at": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
               "config": {"quick": quick, "runs": runs, "sizes": sizes, "seed": a.seed,
                          "warmup": not quick, "corpus": None if a.no_corpus else str(a.corpus)},
-              "machine": machine_info(), "tools": detect_tools(), "datasets": [], "check": [],
+              "machine": machine_info(), "tools": detect_tools(), "source": git_info(), "datasets": [], "check": [],
               "agentskills_cli": [], "ratios": {}, "growth": {}, "targets": [], "lsp": None}
     wanted = [t for t in a.tools.split(",") if t]
     tools = [t for t in wanted if report["tools"].get(t, {}).get("available")]
@@ -563,6 +579,7 @@ def main(argv=None) -> int:
                                       "target": TARGET_LSP_P95_MS, "value": p95,
                                       "pass": None if p95 is None else p95 < TARGET_LSP_P95_MS})
         report["finished_at"] = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        report["machine"]["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
         md = markdown(report)
         print(md)
         if json_out:
