@@ -109,8 +109,8 @@ def run_everything(base: Path, skill: bytes, agent: bytes = b"", mcp: bytes = b"
     assert len(parsed["diagnostics"]) == len(diags)
     sarif = json.loads(output.format_sarif(diags, index.store))
     assert sarif["version"] == "2.1.0"
-    for line in output.format_github(diags).splitlines():
-        assert line.startswith("::") and "\n" not in line
+    for line in output.format_github(diags).split("\n")[:-1]:  # GitHub splits workflow commands on \n only
+        assert line.startswith("::") and "\r" not in line
     for rid in index.active:
         for res in effective_names(index, rid):
             json.dumps(where(index, rid, res.name))
@@ -216,6 +216,7 @@ yaml_blobs = st.sampled_from([b"", b"interface: {display_name: x}\npolicy: {}\n"
 @scaled(1)
 @given(skill=contents, agent=contents, second=st.none() | contents)
 @example(skill=b"---\nname: s1\ndescription: ok\n---\n# body\n", agent=b"---\nname: a1\n---\nYou help.\n", second=None)
+@example(skill=b'---\nagent: s1\nagent: s1\neffort: "\\u001e"\n---\n', agent=b"", second=None)  # \x1e in a message
 def test_rules_on_arbitrary_files(fuzz_base, skill, agent, second):
     run_everything(fuzz_base, skill, agent, second=second)
 
