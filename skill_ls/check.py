@@ -18,7 +18,10 @@ from skill_ls.rules import Reporter, rules_for_scope
 from skill_ls.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
 from skill_ls.runtimes import RUNTIMES
 
-_FILE_SUPPRESS = re.compile(r"<!--\s*skill-ls:\s*disable=([A-Za-z0-9_,\s]+?)\s*-->")
+# `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
+# to the next "<" or ">" instead and keep only well-formed code lists (as before) in _suppressed.
+_FILE_SUPPRESS = re.compile(r"<!--\s*skill-ls:\s*disable=([^<>]*?)-->")
+_CODE_LIST = re.compile(r"[A-Za-z0-9_,\s]+")
 OPENAI_YAML = "openai.yaml"
 WANTED = frozenset({SKILL_FILE, SKILL_FILE_LOWER, AGENT_FILE, MCP_FILE, META_FILE, OPENAI_YAML})
 RUNTIME_ORDER = {rid: i for i, rid in enumerate(RUNTIMES)}
@@ -350,6 +353,7 @@ def _suppressed(d: Diagnostic, store, cache: dict[str, frozenset[str]]) -> bool:
             doc = store.peek(d.path)
             if "skill-ls" in doc.src.text:
                 codes = frozenset(c.strip().upper() for m in _FILE_SUPPRESS.finditer(doc.src.text)
+                                  if m.group(1).strip() and _CODE_LIST.fullmatch(m.group(1))
                                   for c in m.group(1).split(",") if c.strip())
         cache[d.path] = codes
     if d.code in codes or "ALL" in codes:

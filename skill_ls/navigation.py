@@ -19,7 +19,8 @@ from skill_ls.parse.frontmatter import FieldEntry
 from skill_ls.rules.references import body_references, resolve_reference, _local_target
 
 _SKILL_CALL = re.compile(r"\b(skill_read_file|skill_run_script|skill_use)\(\s*[\"']([^\"'\n]+)[\"']")
-_SKILL_VIEW = re.compile(r"agh__skill_view\b[^\n]*?[\"']name[\"']\s*:\s*[\"']([^\"'\n]+)[\"']")
+# The name argument follows the tool name closely; a bounded gap keeps hostile lines linear (issue 7).
+_SKILL_VIEW = re.compile(r"agh__skill_view\b[^\n]{0,200}?[\"']name[\"']\s*:\s*[\"']([^\"'\n]+)[\"']")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 

@@ -281,3 +281,34 @@ def test_output_formatters(diags):
     assert len(json.loads(out[1])["diagnostics"]) == len(diags)
     json.loads(out[2])
     assert len(out[3].split("\n")) == len(diags) + 1  # one workflow command per line (GitHub splits on \\n only)
+
+
+# -- hostile bodies: regular expressions must stay (near-)linear -----------------------------------------
+# Regressions: these lines took 10-60 s before (quadratic backtracking in the link, inline-code,
+# file-suppression and agh__skill_view patterns); each must now be checked within the time bound.
+BODY_ATTACKS = {
+    "suppression-spaces": "<!-- skill-ls: disable=" + " " * 50_000,
+    "suppression-many": "<!-- skill-ls: disable=" * 5_000,
+    "link-open-brackets": "[" * 50_000 + "](",
+    "link-nested-starts": "[a](" * 20_000,
+    "link-escapes": "[" + "\\]" * 20_000 + "(",
+    "backtick-run": "`" * 50_000,
+    "backtick-mixed": "`x``x```x````x" * 3_000,
+    "skill-view-no-name": "agh__skill_view " * 10_000,
+    "skill-view-names": "agh__skill_view {'name': 'x'} " * 5_000,
+    "calls-unclosed": 'skill_read_file("' * 10_000,
+    "inline-script-unclosed": "`scripts/" + "a " * 20_000,
+    "shell-unclosed": " !`" * 20_000,
+    "fences": "```\n~~~~\n" * 10_000,
+    "headings": "# " + " #" * 20_000 + " x",
+    "long-line": "x" * 2_000_000,
+    "many-links": "[a](b) " * 3_000,
+}
+
+
+@pytest.mark.parametrize("attack", sorted(BODY_ATTACKS))
+def test_rules_on_hostile_bodies(fuzz_base, attack):
+    doc = f"---\nname: s1\ndescription: d\n---\n{BODY_ATTACKS[attack]}\n".encode()
+    start = time.perf_counter()
+    run_everything(fuzz_base, doc, b"---\nname: a1\nprovider: p\n---\n" + doc[doc.index(b"\n---\n") + 5:])
+    assert time.perf_counter() - start < 15, attack

@@ -16,7 +16,9 @@ from skill_ls.rules import rule
 from skill_ls.rules.context import FileContext
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# Linear time on hostile lines (issue 7): link text may hold one level of balanced brackets but no
+# bare '[' (so a start never rescans past the next one), and the target stops at brackets too.
+_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*\]\(\s*<?([^)\s>\[\]]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _CALL = re.compile(r"\b(skill_read_file|skill_run_script)\(\s*[\"']([^\"']+)[\"']\s*,\s*[\"']([^\"']+)[\"']")
 # A scripts/ path counts as a reference when the inline code runs it (`python scripts/x.py`,
 # `./scripts/x.sh`); a bare `scripts/x.py` is usually an example of what to create.
@@ -24,7 +26,7 @@ _INLINE_SCRIPT = re.compile(
     r"`(?:[^`]*?\b(python3?|bash|sh|zsh|node|deno|bun|ruby|perl|uv run|npx|tsx)\s+)?"
     r"((?:\./)?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
 _SHELL_INJECTION = re.compile(r"(?:(?<=^)|(?<=[\s(\[:>*_]))!`([^`\n]+)`")
-_INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")  # a span opens only at the start of a backtick run
 _LITERALS = ("```", "~~~", "](", "skill_", "scripts/", "!`")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 RUNNABLE = (".py", ".sh", ".bash", ".js")
