@@ -357,3 +357,40 @@ def test_big_file_read_is_bounded(tmp_path):
         fh.truncate(MAX_READ_BYTES + 4096)
     data, error, truncated = read_bytes(str(p))
     assert error is None and truncated and len(data) == MAX_READ_BYTES
+
+
+# -- the command line: arbitrary arguments --------------------------------------------------------------
+ARG_TOKENS = ["check", "where", "list", "catalog", "rules", "explain", "--format", "json", "sarif", "github", "text",
+              "markdown", "--runtime", "agh", "amp", "auto", "nope", "--select", "--ignore", "SK", "SK007,RF", ",,",
+              "--strict", "--no-user-roots", "--agent", "reviewer", "--workspace", "--config", ".", "/nonexistent",
+              "--jobs", "0", "-1", "99", "SK001", "zz", "", "-", "--", "\x00", "\ud800", "é", "--version", "-h"]
+
+
+@scaled(0.5)
+@given(st.lists(st.sampled_from(ARG_TOKENS), max_size=7))
+def test_cli_arguments(tmp_path_factory, argv):
+    """Any argument vector gives an exit status (0, 1 or 2), never a traceback."""
+    import contextlib
+    import io
+
+    from skill_ls.cli import main
+
+    if "serve" in argv:
+        return
+    ws = tmp_path_factory.mktemp("cli")
+    (ws / ".agh" / "skills" / "demo").mkdir(parents=True)
+    (ws / ".agh" / "skills" / "demo" / "SKILL.md").write_text("---\nname: demo\ndescription: d\n---\n")
+    argv = [str(ws) if a == "." else a for a in argv]
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(ws)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as exc:  # argparse: --help/--version (0) and usage errors (2)
+                code = exc.code
+    finally:
+        os.chdir(cwd)
+    assert code in (0, 1, 2), (argv, code, err.getvalue()[-500:])
+    assert "Traceback" not in err.getvalue()

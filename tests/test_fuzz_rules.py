@@ -312,3 +312,72 @@ def test_rules_on_hostile_bodies(fuzz_base, attack):
     start = time.perf_counter()
     run_everything(fuzz_base, doc, b"---\nname: a1\nprovider: p\n---\n" + doc[doc.index(b"\n---\n") + 5:])
     assert time.perf_counter() - start < 15, attack
+
+
+# -- incremental updates (the language server's path) -----------------------------------------------
+INCR_FILES = [".agh/skills/s1/SKILL.md", ".agh/skills/s2/SKILL.md", ".agh/skills/s1/deep/x/y/z/SKILL.md",
+              ".agents/skills/s1/SKILL.md", ".claude/skills/s2/SKILL.md", ".agh/agents/a1/AGENT.md",
+              ".agh/agents/a1/skills/s1/SKILL.md", ".agh/skills/s1/mcp.json", "workspace/agents/a1.md",
+              "outside/SKILL.md", ".agh/skills/SKILL.md"]
+INCR_HOME = ["home/.agh/skills/s1/SKILL.md", "home/.agh/skills/s1/.agh-meta.json"]
+operation = st.tuples(st.sampled_from(["write", "delete", "overlay", "drop", "mkdir", "symlink"]),
+                      st.sampled_from(INCR_FILES + INCR_HOME), contents)
+
+
+@scaled(1)
+@given(st.lists(operation, min_size=1, max_size=12))
+def test_incremental_updates(fuzz_base, ops):
+    """Index.update_file after arbitrary create/modify/delete/overlay sequences never raises, and
+    checking every file afterwards works."""
+    if fuzz_base.exists():
+        shutil.rmtree(fuzz_base)
+    ws, home = fuzz_base / "ws", fuzz_base / "ws" / "home"
+    for rel in (".agh/skills/s1/SKILL.md", ".agh/agents/a1/AGENT.md", "home/.agh/skills/s1/SKILL.md"):
+        p = ws / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(b"---\nname: s1\ndescription: d\n---\nbody\n" if "SKILL" in rel else b"---\nname: a1\n---\nHi\n")
+    config = Config(runtimes=("agh", "agentskills", "claude-code", "codex", "workspace-agents"))
+    env = Environment(str(home), str(home / ".agh"), str(home / ".codex"), None)
+    index = Index(str(ws), env, config).build()
+    for op, rel, data in ops:
+        p = ws / rel
+        if op == "write":
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if p.is_symlink():
+                p.unlink()
+            p.write_bytes(data)
+        elif op == "delete":
+            if p.is_symlink() or p.is_file():
+                p.unlink()
+            elif p.is_dir():
+                shutil.rmtree(p)
+        elif op == "overlay":
+            index.store.set_overlay(str(p), data.decode("utf-8", "surrogateescape"), 3)
+        elif op == "drop":
+            index.store.drop_overlay(str(p))
+        elif op == "mkdir":
+            if p.is_symlink() or p.is_file():
+                p.unlink()
+            p.mkdir(parents=True, exist_ok=True)
+        elif op == "symlink":
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if p.is_symlink() or p.is_file():
+                p.unlink()
+            elif p.is_dir():
+                shutil.rmtree(p)
+            os.symlink(p.parent, p)  # a file name that is a link to its own directory
+        touched = index.update_file(str(p))
+        assert isinstance(touched, set)
+    checker = Checker(index)
+    files = checker.files_in_scope([str(ws)])
+    checker.check_files(files)
+    for rid in index.active:
+        for res in effective_names(index, rid):
+            where(index, rid, res.name)
+        if catalog_object is not None:
+            try:
+                json.dumps(catalog_object(index, rid, None))
+            except CatalogError:
+                pass
