@@ -253,7 +253,8 @@ class Checker:
 
 
 
-PARALLEL_MIN_FILES = 400  # below this, forking costs more than it saves
+PARALLEL_MIN_FILES = 400
+MAX_PER_FILE_AND_CODE = 100  # a pathological file must not flood the report (or the editor)  # below this, forking costs more than it saves
 
 
 def default_jobs() -> int:
@@ -327,14 +328,24 @@ def finish_diagnostics(raw: list[Diagnostic], config: Config) -> list[Diagnostic
             names = sorted(set(prev.runtime.split(",")) | {d.runtime}, key=lambda r: RUNTIME_ORDER.get(r, 99))
             prev.runtime = ",".join(names)
     out = []
+    per_code: dict[tuple[str, str], int] = {}
     for d in merged.values():
         if not _selected(d.code, config):
+            continue
+        key = (d.path, d.code)
+        seen = per_code[key] = per_code.get(key, 0) + 1
+        if seen > MAX_PER_FILE_AND_CODE:
             continue
         override = config.severity.get(d.code)
         if override is not None:
             d.severity = override
         out.append(d)
     out.sort(key=lambda d: (d.path, d.span.start_line, d.span.start_col, d.code, d.runtime or ""))
+    capped = {key: n for key, n in per_code.items() if n > MAX_PER_FILE_AND_CODE}
+    if capped:
+        last: dict[tuple[str, str], Diagnostic] = {(d.path, d.code): d for d in out if (d.path, d.code) in capped}
+        for key, d in last.items():
+            d.message += f" (and {capped[key] - MAX_PER_FILE_AND_CODE} more {d.code} findings in this file, not shown)"
     return out
 
 

@@ -58,3 +58,10 @@ def test_rf003_shell_injection_and_run_script(workspace):
     assert len(ds) == 2
     assert any("git status" in d.message for d in ds)
     assert any("tool.rb" in d.message for d in ds)
+
+
+def test_findings_per_file_and_code_are_capped(workspace):
+    f = skill(workspace, "a", body="".join(f"[x](missing{i}.md)\n" for i in range(150)))
+    ds = diags_for(check_tree(workspace), f, "RF001")
+    assert len(ds) == 100
+    assert ds[-1].message.endswith("(and 50 more RF001 findings in this file, not shown)")

@@ -216,6 +216,8 @@ def _nesting_too_deep(text: str) -> bool:
 
 def _suppressions(src: SourceText, first: int, last: int) -> dict[int, frozenset[str]]:
     out: dict[int, frozenset[str]] = {}
+    if "skill-ls" not in src.text[src.line_start(first):src.line_start(last + 1)]:
+        return out
     for line in range(first, last + 1):
         text = src.line_text(line)
         if "skill-ls" not in text:
@@ -231,6 +233,16 @@ def split(src: SourceText) -> tuple[str, int | None, int | None]:
     if not _OPEN.fullmatch(src.line_text(0)):
         return "missing", None, None
     fullmatch = _DELIM.fullmatch
+    if not src.has_crlf:  # one pass with find: no line table for the common case
+        text, find = src.text, src.text.find
+        pos, line = find("\n") + 1, 1
+        while pos:
+            end = find("\n", pos)
+            segment = text[pos:] if end == -1 else text[pos:end]
+            if segment[:1] in ("-", ".") and fullmatch(segment):
+                return "ok", 0, line
+            pos, line = end + 1, line + 1
+        return "unterminated", 0, None
     for line in range(1, src.line_count):
         text = src.line_text(line)
         if text[:1] in "-." and fullmatch(text):

@@ -5,23 +5,29 @@ Decoding never fails: invalid UTF-8 is replaced and the fact is recorded for a d
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from itertools import accumulate
 
 BOM = "\ufeff"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SCAN_LINES = 64  # lines reachable by scanning without a line table
 
 
 @dataclass(slots=True)
 class SourceText:
-    """The text of one file after the BOM, with its line starts (LSP line breaks only)."""
+    """The text of one file after the BOM, with its line starts (LSP line breaks only).
+
+    The line table is built only when something asks for a line past the first few: checking a file
+    usually needs just the frontmatter lines, and a table per file would dominate memory."""
 
     text: str
     had_bom: bool = False
     invalid_utf8_at: int | None = None  # byte offset of the first undecodable byte
     has_crlf: bool = False
-    _starts: list[int] = field(default_factory=list)
-    _lines: list[str] | None = None
+    _starts: array | None = None
+    _count: int = -1
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "SourceText":
@@ -43,44 +49,61 @@ class SourceText:
         return cls(text=text, had_bom=had_bom, has_crlf="\r" in text)
 
     @property
-    def starts(self) -> list[int]:
+    def starts(self) -> array:
         """Offset of each line's first character (computed once, on first use)."""
-        if not self._starts:
+        if self._starts is None:
             if self.has_crlf:
-                starts = [0]
+                starts = array("q", [0])
                 starts.extend(m.end() for m in _LINE_BREAK.finditer(self.text))
             else:
-                starts = [0]
-                total = 0
-                for line in self.lines[:-1]:
-                    total += len(line) + 1
-                    starts.append(total)
+                lengths = map((1).__add__, map(len, self.text.split("\n")[:-1]))
+                starts = array("q", accumulate(lengths, initial=0))
             self._starts = starts
         return self._starts
 
     @property
     def line_count(self) -> int:
-        return len(self.lines)
+        if self._count < 0:
+            if self._starts is None and not self.has_crlf:
+                self._count = self.text.count("\n") + 1
+            else:
+                self._count = len(self.starts)
+        return self._count
 
     def line_start(self, line: int) -> int:
+        if line <= 0:
+            return 0
+        if self._starts is None and not self.has_crlf and line < _SCAN_LINES:
+            # The first lines (the frontmatter) without building the table.
+            find, pos = self.text.find, 0
+            for _ in range(line):
+                pos = find("\n", pos)
+                if pos == -1:
+                    return len(self.text)
+                pos += 1
+            return pos
         starts = self.starts
         if line >= len(starts):
             return len(self.text)
-        return starts[max(line, 0)]
+        return starts[line]
 
     @property
     def lines(self) -> list[str]:
-        """Every line without its line break (computed once)."""
-        if self._lines is None:
-            self._lines = _LINE_BREAK.split(self.text) if self.has_crlf else self.text.split("\n")
-        return self._lines
+        """Every line without its line break (a new list each time: callers that need all lines)."""
+        return _LINE_BREAK.split(self.text) if self.has_crlf else self.text.split("\n")
 
     def line_text(self, line: int) -> str:
         """The line's text without its line break ('' past the end)."""
-        lines = self.lines
-        if line < 0 or line >= len(lines):
+        if line < 0 or line >= self.line_count:
             return ""
-        return lines[line]
+        start = self.line_start(line)
+        text = self.text
+        if self.has_crlf:
+            starts = self.starts
+            end = starts[line + 1] if line + 1 < len(starts) else len(text)
+            return text[start:end].rstrip("\r\n")
+        end = text.find("\n", start)
+        return text[start:] if end == -1 else text[start:end]
 
     def offset_to_pos(self, offset: int) -> tuple[int, int]:
         offset = min(max(offset, 0), len(self.text))

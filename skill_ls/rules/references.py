@@ -55,20 +55,14 @@ def _scan_body(doc) -> tuple[list[Reference], list[tuple[str, Span]]]:
     if doc.fm is not None and doc.fm.status in ("missing",):
         start = 0
     src = doc.src
-    lines = src.lines
-    if start >= len(lines):
+    if start >= src.line_count:
         return refs, shells
-    bare_cr = src.has_crlf and "\r" in src.text.replace("\r\n", "")
-    if bare_cr:
-        body_offset = src.line_start(start)
-    else:
-        # Line breaks are "\n" or "\r\n": the body offset is the sum of the lines before it.
-        body_offset = sum(len(line) for line in lines[:start]) + start * (2 if src.has_crlf else 1)
-    body = src.text[body_offset:]
+    text = src.text
+    body_offset = src.line_start(start)
     offsets: list[int] = []
+    find = text.find
     for literal in _LITERALS:
-        find = body.find
-        i = find(literal)
+        i = find(literal, body_offset)
         while i != -1:
             offsets.append(i)
             i = find(literal, i + 1)
@@ -76,22 +70,26 @@ def _scan_body(doc) -> tuple[list[Reference], list[tuple[str, Span]]]:
         return refs, shells
     offsets.sort()
     # Visit only the lines that can matter: fences (to track code blocks) and lines with a marker.
-    candidates: list[int] = []
-    if bare_cr:
-        for pos in offsets:
-            line_no = src.offset_to_pos(body_offset + pos)[0]
-            if not candidates or candidates[-1] != line_no:
-                candidates.append(line_no)
-    else:
-        line_no, last = start, 0
-        for pos in offsets:
-            line_no += body.count("\n", last, pos)
+    candidates: list[tuple[int, str]] = []
+    bare_cr = src.has_crlf and "\r" in text.replace("\r\n", "")
+    line_no, last, last_line = start, body_offset, -1
+    for pos in offsets:
+        if bare_cr:
+            line_no = src.offset_to_pos(pos)[0]
+        else:
+            line_no += text.count("\n", last, pos)
             last = pos
-            if not candidates or candidates[-1] != line_no:
-                candidates.append(line_no)
+        if line_no != last_line:
+            last_line = line_no
+            if bare_cr:
+                line = src.line_text(line_no)
+            else:
+                begin = text.rfind("\n", 0, pos) + 1
+                stop = find("\n", pos)
+                line = (text[begin:] if stop == -1 else text[begin:stop]).rstrip("\r")
+            candidates.append((line_no, line))
     fence = None
-    for line_no in candidates:
-        line = lines[line_no]
+    for line_no, line in candidates:
         head = line.lstrip(" ")[:3]
         m = _FENCE.match(line) if head in ("```", "~~~") else None
         if m:
