@@ -70,7 +70,6 @@ class Frontmatter:
     close_line: int | None = None
     body_start_line: int = 0
     format: str = "yaml"
-    root: Any = None
     fields: dict[str, FieldEntry] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     suppressed_lines: dict[int, frozenset[str]] = field(default_factory=dict)
@@ -292,7 +291,6 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
         fm.status = "invalid"
         fm.problems.append(Problem("syntax", fm.block_span(), f"YAML error: {exc}"))
         return
-    fm.root = root
     if root is None or (isinstance(root, yaml.ScalarNode) and root.tag == "tag:yaml.org,2002:null"):
         return  # empty frontmatter: a mapping with no keys
     if not isinstance(root, yaml.MappingNode):
@@ -310,8 +308,11 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
             key = str(key)
             if key in fm.fields:
                 continue  # first occurrence keeps its position; SK004 reports the duplicate
+            # Collections keep their node (nested positions: skills lists, mcp_servers); a scalar's
+            # span is all anyone needs, and nodes with their marks dominate an index's memory.
             fm.fields[key] = FieldEntry(key, _node_span(knode, offset), node_value(vnode, budget),
-                                        _node_span(vnode, offset), vnode)
+                                        _node_span(vnode, offset),
+                                        None if isinstance(vnode, yaml.ScalarNode) else vnode)
     except _RecursiveAlias:
         fm.status = "invalid"
         fm.fields.clear()
@@ -410,7 +411,6 @@ def _try_toml(fm: Frontmatter, src: SourceText, block: str, offset: int) -> None
     fm.status = "ok"
     fm.format = "toml"
     fm.problems = [p for p in fm.problems if p.kind not in ("syntax", "not_mapping", "too_complex")]
-    fm.root = None
     key_lines: dict[str, int] = {}
     for line in range(offset, (fm.close_line or offset)):
         m = _TOML_KEY.match(src.line_text(line))
