@@ -81,6 +81,11 @@ class DocumentStore:
             return SourceText.from_str(overlay[0])
         return SourceText.from_bytes(read_bytes(path)[0])
 
+    def release_texts(self) -> int:
+        """Let every document read from disk drop its text until next used (see SourceText.release);
+        editor buffers are kept. Returns how many were released."""
+        return sum(1 for path, doc in self._docs.items() if path not in self.overlays and doc.src.release())
+
     def invalidate(self, path: str) -> None:
         self._docs.pop(path, None)
 
@@ -99,7 +104,7 @@ class DocumentStore:
             return Document(path, src, parse_frontmatter(src, allow_toml=agent), size=len(overlay[0]),
                             version=overlay[1], is_agent=agent)
         data, error, truncated = read_bytes(path)
-        src = SourceText.from_bytes(data)
+        src = SourceText.from_bytes(data, path if error is None and not truncated else None)
         fm = parse_frontmatter(src, allow_toml=agent) if error is None else None
         return Document(path, src, fm, read_error=error, truncated=truncated, size=len(data), is_agent=agent)
 

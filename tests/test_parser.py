@@ -151,3 +151,12 @@ def test_utf16_columns():
     src = SourceText.from_str("a😀b: c\n")
     assert src.utf16_col(0, 2) == 3
     assert src.col_from_utf16(0, 3) == 2
+
+
+def test_released_text_is_read_again_from_its_file(tmp_path):
+    f = tmp_path / "SKILL.md"
+    f.write_bytes("\ufeff---\nname: a\n---\nbody é\n".encode())
+    src = SourceText.from_bytes(f.read_bytes(), str(f))
+    assert src.release() and src.line_count == 5
+    assert src.line_text(3) == "body é" and src.text.startswith("---")
+    assert not SourceText.from_str("x").release()  # an editor buffer has no file to read again

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
-from dataclasses import dataclass
 from itertools import accumulate
 
 BOM = "\ufeff"
@@ -15,22 +14,63 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SCAN_LINES = 64  # lines reachable by scanning without a line table
 
 
-@dataclass(slots=True)
+def _reread(path: str | None) -> str:
+    """The text of a released SourceText, read again (never raises: a vanished file reads as '')."""
+    if path is None:
+        return ""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return ""
+    text = data.decode("utf-8", errors="replace")
+    return text[1:] if text.startswith(BOM) else text
+
+
 class SourceText:
     """The text of one file after the BOM, with its line starts (LSP line breaks only).
 
     The line table is built only when something asks for a line past the first few: checking a file
-    usually needs just the frontmatter lines, and a table per file would dominate memory."""
+    usually needs just the frontmatter lines, and a table per file would dominate memory.
+    A long-lived index may `release()` the text of files read from disk; it is read again from the
+    file on next use (the language server does this for files that are not open in the editor)."""
 
-    text: str
-    had_bom: bool = False
-    invalid_utf8_at: int | None = None  # byte offset of the first undecodable byte
-    has_crlf: bool = False
-    _starts: array | None = None
-    _count: int = -1
+    __slots__ = ("_text", "had_bom", "invalid_utf8_at", "has_crlf", "_starts", "_count", "_path")
+
+    def __init__(self, text: str, had_bom: bool = False, invalid_utf8_at: int | None = None,
+                 has_crlf: bool = False, path: str | None = None):
+        self._text: str | None = text
+        self.had_bom = had_bom
+        self.invalid_utf8_at = invalid_utf8_at
+        self.has_crlf = has_crlf
+        self._starts: array | None = None
+        self._count = -1
+        self._path = path  # where the text can be read again after release()
+
+    def __repr__(self) -> str:
+        return f"SourceText({len(self.text)} chars, bom={self.had_bom}, crlf={self.has_crlf})"
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = _reread(self._path)
+        return text
+
+    def release(self) -> bool:
+        """Drop the text (kept: line count and table) when it can be read again from its file."""
+        if self._path is None or self._text is None:
+            return False
+        self.line_count  # noqa: B018 - keep the count: it is cheap and often asked for
+        self._text = None
+        return True
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "SourceText":
+    def from_bytes(cls, data: bytes, path: str | None = None) -> "SourceText":
+        return cls._decode(data, path)
+
+    @classmethod
+    def _decode(cls, data: bytes, path: str | None) -> "SourceText":
         invalid_at = None
         try:
             text = data.decode("utf-8")
@@ -39,6 +79,7 @@ class SourceText:
             text = data.decode("utf-8", errors="replace")
         src = cls.from_str(text)
         src.invalid_utf8_at = invalid_at
+        src._path = path
         return src
 
     @classmethod
@@ -46,7 +87,7 @@ class SourceText:
         had_bom = text.startswith(BOM)
         if had_bom:
             text = text[1:]
-        return cls(text=text, had_bom=had_bom, has_crlf="\r" in text)
+        return cls(text, had_bom=had_bom, has_crlf="\r" in text)
 
     @property
     def starts(self) -> array:

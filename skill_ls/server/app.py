@@ -78,6 +78,7 @@ class SkillLanguageServer(LanguageServer):
         self._disk_task: asyncio.Task | None = None
         self._build_task: asyncio.Task | None = None
         self._rebuild_again = False
+        self._release_handle: asyncio.TimerHandle | None = None
         self._last_summary: dict | None = None
         self._result_id = 0
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -159,6 +160,25 @@ class SkillLanguageServer(LanguageServer):
         results = self.state.diagnostics(sorted(paths))
         for path, diags in results.items():
             self.publish(path, diags)
+        if len(results) > 1:
+            self.release_texts_soon()
+
+    def release_texts_soon(self, delay: float = 1.0) -> None:
+        """After a batch (index, disk changes, workspace pull), let files that are not open drop their
+        text until next needed: an index of 10,000 skills would otherwise keep every body in memory."""
+        if self._release_handle is not None:
+            self._release_handle.cancel()
+
+        def release() -> None:
+            self._release_handle = None
+            if self.state is not None and self.state.index is not None:
+                count = self.state.index.store.release_texts()
+                log.debug("released the text of %d documents", count)
+
+        try:
+            self._release_handle = asyncio.get_running_loop().call_later(delay, release)
+        except RuntimeError:  # no running loop (tests calling directly)
+            release()
 
     def schedule_document(self, path: str, delay: float = EDIT_DEBOUNCE) -> None:
         """Debounced diagnostics for one document (push clients)."""

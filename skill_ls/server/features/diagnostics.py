@@ -73,4 +73,5 @@ def register(server) -> None:
                 reports.append(types.WorkspaceFullDocumentDiagnosticReport(
                     uri=ls.open_docs.get(path) or uri_of(path), items=ls.lsp_diagnostics(diags),
                     version=overlay[1] if overlay else None, result_id=ls.next_result_id()))
+            ls.release_texts_soon()
         return types.WorkspaceDiagnosticReport(items=reports)
