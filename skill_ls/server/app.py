@@ -10,6 +10,7 @@ handlers (`skill_ls.server.features.*`); this module only wires them and owns th
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 from typing import Any
@@ -34,6 +35,17 @@ INDEX_CHANGED = "skillLs/indexChanged"
 
 
 _ANSWERED = object()  # a malformed request that was already answered with an error
+
+
+def _return_memory_to_os() -> None:
+    """Freed text is large blocks that glibc keeps unless asked; hand them back (Linux only)."""
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: nothing to do
+        pass
 
 
 class SkillProtocol(LanguageServerProtocol):
@@ -174,6 +186,8 @@ class SkillLanguageServer(LanguageServer):
             if self.state is not None and self.state.index is not None:
                 count = self.state.index.store.release_texts()
                 log.debug("released the text of %d documents", count)
+                if count:
+                    _return_memory_to_os()
 
         try:
             self._release_handle = asyncio.get_running_loop().call_later(delay, release)
