@@ -106,7 +106,24 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
         if extra.runtime == runtime.id:
             tier = extra.tier or _default_extra_tier(runtime)
             roots.append(RootDir(os.path.normpath(str(extra.path)), runtime.id, tier, 0, "config"))
-    return roots
+    return _distinct(runtime, roots)
+
+
+def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
+    """One directory is one root: when two templates meet (a workspace that is $HOME makes
+    `<ws>/.agh/skills` and `$AGH_HOME/skills` the same place), the higher tier keeps it; otherwise a
+    skill would shadow itself."""
+    best: dict[str, RootDir] = {}
+    for root in roots:
+        try:
+            key = os.path.realpath(root.path)
+        except (OSError, ValueError):
+            key = root.path
+        kept = best.get(key)
+        if kept is None or (runtime.rank(root.tier), -root.subrank) > (runtime.rank(kept.tier), -kept.subrank):
+            best[key] = root
+    chosen = set(map(id, best.values()))
+    return [r for r in roots if id(r) in chosen]
 
 
 def _default_extra_tier(runtime: Runtime) -> str:

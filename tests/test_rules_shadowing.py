@@ -182,3 +182,12 @@ def test_diagnostics_only_for_files_under_paths(workspace, private_home):
     res = check_tree(workspace, runtimes=["agh"])
     assert diags_for(res, ws_copy, "SH002")
     assert diags_for(res, user) == []  # indexed for resolution, not reported
+
+
+def test_workspace_that_is_home_does_not_shadow_itself(private_home):
+    # <ws>/.agh/skills and $AGH_HOME/skills are the same directory when the workspace is $HOME.
+    f = skill(private_home / ".agh" / "skills", "deploy")
+    res = check_tree(private_home, runtimes=["agh"])
+    assert diags_for(res, f, "SH001") == [] and diags_for(res, f, "SH003") == []
+    entries = where(res.index, "agh", "deploy")["entries"]
+    assert [(e["tier"], e["resolved_to_winner"]) for e in entries] == [("workspace", True)]
