@@ -81,3 +81,14 @@ def resolutions(ls, name: str, path: str) -> list[NameResolution]:
 def runtime_title(rid: str) -> str:
     rt = RUNTIMES.get(rid)
     return rt.title if rt else rid
+
+
+async def at_position(ls, uri: str, position) -> "tuple[Cursor, SkillRef | None] | None":
+    """What a request at `position` is about, once the index is ready: the cursor and the skill
+    reference under it (None when the document is unknown or the index is not ready)."""
+    if not await ls.wait_ready():
+        return None
+    cur = cursor(ls, uri, position)
+    if cur is None:
+        return None
+    return cur, ref_under(ls, cur)

@@ -6,7 +6,7 @@ from lsprotocol import types
 
 from skill_ls.rules.context import name_span
 from skill_ls.server.convert import uri_of
-from skill_ls.server.lookup import cursor, ref_under, resolutions
+from skill_ls.server.lookup import at_position, resolutions
 
 
 def declarations(ls, name: str, path: str) -> list[types.Location]:
@@ -25,12 +25,8 @@ def declarations(ls, name: str, path: str) -> list[types.Location]:
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls, params: types.DefinitionParams):
-        if not await ls.wait_ready():
+        found = await at_position(ls, params.text_document.uri, params.position)
+        if found is None or found[1] is None:
             return None
-        cur = cursor(ls, params.text_document.uri, params.position)
-        if cur is None:
-            return None
-        ref = ref_under(ls, cur)
-        if ref is None:
-            return None
+        cur, ref = found
         return declarations(ls, ref.name, cur.path) or None

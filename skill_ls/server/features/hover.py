@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from skill_ls.navigation import AGENT_FIELDS_BY_FAMILY, key_at
 from skill_ls.runtimes import RUNTIMES
-from skill_ls.server.lookup import agent_of, cursor, ref_under, resolutions, runtime_title
+from skill_ls.server.lookup import agent_of, at_position, resolutions, runtime_title
 
 
 def _display(path: str, workspace: str) -> str:
@@ -106,12 +106,10 @@ def key_hover(ls, key: str, path: str) -> str | None:
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(ls, params: types.HoverParams):
-        if not await ls.wait_ready():
+        found = await at_position(ls, params.text_document.uri, params.position)
+        if found is None:
             return None
-        cur = cursor(ls, params.text_document.uri, params.position)
-        if cur is None:
-            return None
-        ref = ref_under(ls, cur)
+        cur, ref = found
         if ref is not None:
             return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, skill_hover(ls, ref.name, cur.path)),
                                ls.converter.range(cur.doc.src, ref.span))

@@ -7,20 +7,16 @@ from lsprotocol import types
 from skill_ls.navigation import references_to
 from skill_ls.server.convert import uri_of
 from skill_ls.server.features.definition import declarations
-from skill_ls.server.lookup import cursor, ref_under
+from skill_ls.server.lookup import at_position
 
 
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     async def references(ls, params: types.ReferenceParams):
-        if not await ls.wait_ready():
+        found = await at_position(ls, params.text_document.uri, params.position)
+        if found is None or found[1] is None:
             return None
-        cur = cursor(ls, params.text_document.uri, params.position)
-        if cur is None:
-            return None
-        ref = ref_under(ls, cur)
-        if ref is None:
-            return None
+        cur, ref = found
         out: list[types.Location] = []
         if params.context is not None and params.context.include_declaration:
             out.extend(declarations(ls, ref.name, cur.path))
