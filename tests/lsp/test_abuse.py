@@ -392,3 +392,44 @@ async def test_watched_root_deleted_while_indexed(start, tree, profile):
     await asyncio.wait_for(s.command("skillLs.reindex", {}), TIMEOUT)
     s.open(tree.user_demo, version=7)
     await hover_ok(s, tree)
+
+
+HOSTILE_DOCS = {
+    "alias-bomb": "---\nname: demo\n" + "\n".join(["l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"] + [
+        f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, 9)]) + "\n---\nBody\n",
+    "recursive-alias": "---\nname: demo\nmetadata: &m {agh: *m}\n---\nBody\n",
+    "deep-nesting": "---\nname: demo\n" + "? " * 100_000 + "x\n---\n",
+    "deep-indent": "---\nname: demo\n" + "".join(" " * i + f"k{i}:\n" for i in range(1_500)) + "---\n",
+    "hostile-lines": "---\nname: demo\ndescription: d\n---\n" + "[" * 30_000 + "](\n" + "`" * 30_000 + "\n"
+                     + "<!-- skill-ls: disable=" + " " * 30_000 + "\n" + "agh__skill_view " * 5_000 + "\n"
+                     + "# " + " #" * 10_000 + "\n",
+    "big": "---\nname: demo\ndescription: " + "d" * 3_000_000 + "\n---\n" + "line\n" * 100_000,
+    "binaryish": "---\nname: \x00\ud800\ufeff\u202e\n---\n\x00" * 50,
+}
+
+
+async def test_hostile_documents(start, tree, profile):
+    """Documents built to hurt the parser and the per-line features are opened, edited and queried."""
+    tree.standard()
+    s = await start(profile)
+    s.open(tree.user_demo)
+    target = tree.ws / ".agh" / "skills" / "hostile" / "SKILL.md"
+    target.parent.mkdir(parents=True)
+    target.write_text("---\nname: hostile\ndescription: d\n---\n")
+    s.open(target, version=1)
+    doc = {"uri": uri(target)}
+    for v, (name, text) in enumerate(sorted(HOSTILE_DOCS.items()), start=2):
+        s.change(target, text, version=v)
+        for method, extra in (("textDocument/documentSymbol", {}), ("textDocument/codeLens", {}),
+                              ("textDocument/documentLink", {}), ("textDocument/foldingRange", {}),
+                              ("textDocument/hover", {"position": {"line": 1, "character": 7}}),
+                              ("textDocument/completion", {"position": {"line": 2, "character": 0}}),
+                              ("textDocument/definition", {"position": {"line": 4, "character": 3}}),
+                              ("textDocument/codeAction", {"range": {"start": {"line": 0, "character": 0},
+                                                                     "end": {"line": 3, "character": 0}},
+                                                           "context": {"diagnostics": []}})):
+            try:
+                await raw_request(s, method, {"textDocument": doc, **extra})
+            except JsonRpcException:
+                pass
+        await hover_ok(s, tree)
