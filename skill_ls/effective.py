@@ -26,7 +26,13 @@ from skill_ls.runtimes import RUNTIMES
 
 
 class EffectiveSetError(Exception):
-    """The set cannot be resolved: unknown runtime, missing agent, or an agent that fails closed."""
+    """The set cannot be resolved: unknown runtime, missing agent, or an agent that fails closed.
+
+    `str()` is always one line: names quoted in the reason come from frontmatter and may hold line
+    breaks (`name: |` block scalars), which would split the CLI's one-line stderr message (issue 7)."""
+
+    def __str__(self) -> str:
+        return " ".join(super().__str__().splitlines())
 
 
 @dataclass

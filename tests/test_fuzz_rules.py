@@ -120,7 +120,7 @@ def run_everything(base: Path, skill: bytes, agent: bytes = b"", mcp: bytes = b"
                 try:
                     obj = catalog_object(index, rid, agent_name)
                 except CatalogError as exc:
-                    assert str(exc) and "\n" not in str(exc).strip()
+                    assert str(exc) and len(str(exc).splitlines()) == 1, str(exc)  # a one-line reason
                 else:
                     assert obj["chars"] == len(obj["text"])
                     json.dumps(obj)
@@ -223,6 +223,8 @@ def test_rules_on_arbitrary_files(fuzz_base, skill, agent, second):
 
 @scaled(1)
 @given(skill=frontmatter_doc().map(encode), mcp=json_blobs, meta=json_blobs, openai=yaml_blobs)
+@example(skill=b'---\nagent: s1\nagent: s1\nname: |\n  block\n  text\n---\n', mcp=b'{}', meta=b'{}',
+         openai=b'')  # regression: a block-scalar name broke CatalogError's one-line reason
 def test_sidecar_rules(fuzz_base, skill, mcp, meta, openai):
     run_everything(fuzz_base, skill, b"---\nname: a1\nprovider: p\n---\nYou help.\n", mcp, meta, openai)
 
