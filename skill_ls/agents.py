@@ -558,21 +558,13 @@ def fail_closed_reason(index: Index, definition: AgentDefinition) -> str | None:
     problem = definition.blocking_problem
     if problem is not None:
         path = problem.path or agent.path
-        where = f"{_display(path, index)}:{problem.span.start_line + 1}"
+        where = f"{index.display_path(path)}:{problem.span.start_line + 1}"
         return f"agent '{agent.name}' fails closed: {where}: {problem.code} {_one_line(problem.message)}"
     for decl in index.decls.get("agh", ()):
         if decl.agent == agent.name and decl.blocked is not None and decl.undiscovered is None:
             return (f"agent '{agent.name}' fails closed: agent-local skill '{decl.name}' is blocked "
-                    f"({_one_line(decl.blocked)}) at {_display(decl.path, index)}")
+                    f"({_one_line(decl.blocked)}) at {index.display_path(decl.path)}")
     return None
-
-
-def _display(path: str, index: Index) -> str:
-    try:
-        rel = os.path.relpath(path, index.workspace)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
 
 
 def _one_line(text: str) -> str:

@@ -115,7 +115,7 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
         copies = [d for d in res.loaded if not d.builtin]
         available.extend(EffectiveSkill(res.name, d) for d in copies)
         if len(copies) > 1 and RUNTIMES[runtime].conflict == "load_both":
-            paths = ", ".join(_display(d.path, index) for d in copies)
+            paths = ", ".join(index.display_path(d.path) for d in copies)
             eff.notes.append(f"'{res.name}' is declared {len(copies)} times and {RUNTIMES[runtime].title} "
                              f"loads every copy: {paths}")
     by_name: dict[str, list[EffectiveSkill]] = {}
@@ -187,14 +187,6 @@ def _discovery_key(s: EffectiveSkill) -> tuple:
     root = d.root.path if d.root else ""
     rel = os.path.relpath(os.path.dirname(d.path), root) if root else d.path
     return (rank, subrank, tuple(rel.split(os.sep)))
-
-
-def _display(path: str, index: Index) -> str:
-    try:
-        rel = os.path.relpath(path, index.workspace)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
 
 
 # -- MCP servers --------------------------------------------------------------------------------------

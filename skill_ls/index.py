@@ -421,6 +421,14 @@ class Index:
     def active(self) -> list[str]:
         return list(self.roots)
 
+    def display_path(self, path: str) -> str:
+        """A path as messages show it: relative to the workspace when inside it."""
+        try:
+            rel = os.path.relpath(path, self.workspace)
+        except ValueError:
+            return path
+        return path if rel.startswith("..") else rel
+
     def decls_for_path(self, path: str) -> list[SkillDecl]:
         return [d for decls in self.decls.values() for d in decls if d.path == path]
 

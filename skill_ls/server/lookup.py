@@ -92,3 +92,14 @@ async def at_position(ls, uri: str, position) -> "tuple[Cursor, SkillRef | None]
     if cur is None:
         return None
     return cur, ref_under(ls, cur)
+
+
+async def markdown_document(ls, uri: str):
+    """(path, document) of a skill or agent Markdown file once the index is ready, else None."""
+    if not await ls.wait_ready():
+        return None
+    path = ls.path(uri)
+    doc = ls.document(path) if path else None
+    if doc is None or not path.endswith(".md"):
+        return None
+    return path, doc

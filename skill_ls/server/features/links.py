@@ -5,17 +5,16 @@ from lsprotocol import types
 
 from skill_ls.navigation import file_links
 from skill_ls.server.convert import uri_of
+from skill_ls.server.lookup import markdown_document
 
 
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK)
     async def document_link(ls, params: types.DocumentLinkParams):
-        if not await ls.wait_ready():
+        found = await markdown_document(ls, params.text_document.uri)
+        if found is None:
             return None
-        path = ls.path(params.text_document.uri)
-        doc = ls.document(path) if path else None
-        if doc is None or not path.endswith(".md"):
-            return None
+        path, doc = found
         caps = ls.client_capabilities.text_document
         tooltips = bool(caps and caps.document_link and caps.document_link.tooltip_support)
         return [types.DocumentLink(ls.converter.range(doc.src, link.span), target=uri_of(link.target),

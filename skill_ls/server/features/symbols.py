@@ -10,6 +10,7 @@ from lsprotocol import types
 from skill_ls.model import Span
 from skill_ls.rules.context import name_span
 from skill_ls.server.convert import uri_of
+from skill_ls.server.lookup import markdown_document
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -73,13 +74,10 @@ def document_symbols(ls, path: str, doc) -> list[types.DocumentSymbol]:
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     async def document_symbol(ls, params: types.DocumentSymbolParams):
-        if not await ls.wait_ready():
+        found = await markdown_document(ls, params.text_document.uri)
+        if found is None:
             return None
-        path = ls.path(params.text_document.uri)
-        doc = ls.document(path) if path else None
-        if doc is None or not path.endswith(".md"):
-            return None
-        return document_symbols(ls, path, doc)
+        return document_symbols(ls, *found)
 
     @server.feature(types.WORKSPACE_SYMBOL)
     async def workspace_symbol(ls, params: types.WorkspaceSymbolParams):
