@@ -16,12 +16,11 @@ from typing import Any
 from skill_ls.index import Document, Index
 from skill_ls.model import Span
 from skill_ls.parse.frontmatter import FieldEntry
-from skill_ls.rules.references import body_references, resolve_reference, _local_target
+from skill_ls.rules.references import _local_target, body_references, fence_step, resolve_reference
 
 _SKILL_CALL = re.compile(r"\b(skill_read_file|skill_run_script|skill_use)\(\s*[\"']([^\"'\n]+)[\"']")
 # The name argument follows the tool name closely; a bounded gap keeps hostile lines linear (issue 7).
 _SKILL_VIEW = re.compile(r"agh__skill_view\b[^\n]{0,200}?[\"']name[\"']\s*:\s*[\"']([^\"'\n]+)[\"']")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -146,13 +145,8 @@ def skill_refs(doc: Document, *, is_skill: bool, declared_name: str | None = Non
     src = doc.src
     for line_no in range(start, src.line_count):
         line = src.line_text(line_no)
-        m = _FENCE.match(line)
-        if m:
-            marker = m.group(1)
-            if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
-                fence = None
+        is_fence, fence = fence_step(line, fence)
+        if is_fence:
             continue
         if "skill_" in line:
             for cm in _SKILL_CALL.finditer(line):

@@ -32,6 +32,19 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 RUNNABLE = (".py", ".sh", ".bash", ".js")
 
 
+def fence_step(line: str, fence: str | None) -> tuple[bool, str | None]:
+    """Track fenced code blocks line by line: (is this line a fence, the open fence after it)."""
+    if line.lstrip(" ")[:3] not in ("```", "~~~"):
+        return False, fence
+    m = _FENCE.match(line)
+    if m is None:
+        return False, fence
+    marker = m.group(1)
+    if fence is None:
+        return True, marker[0] * 3
+    return True, None if marker.startswith(fence) else fence
+
+
 @dataclass(frozen=True)
 class Reference:
     kind: str  # link | read_file | run_script | script_path
@@ -90,14 +103,8 @@ def _scan_body(doc) -> tuple[list[Reference], list[tuple[str, Span]]]:
             candidates.append((line_no, line))
     fence = None
     for line_no, line in candidates:
-        head = line.lstrip(" ")[:3]
-        m = _FENCE.match(line) if head in ("```", "~~~") else None
-        if m:
-            marker = m.group(1)
-            if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
-                fence = None
+        is_fence, fence = fence_step(line, fence)
+        if is_fence:
             continue
         if fence is not None:
             continue
