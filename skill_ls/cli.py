@@ -94,8 +94,8 @@ class _KnownError(Exception):
 
 def _guard(func):
     """Turn configuration/usage problems into one-line errors (exit 2)."""
-    from skill_ls.check import UsageError
-    from skill_ls.config import ConfigError
+    from skill_ls.analysis.check import UsageError
+    from skill_ls.core.config import ConfigError
 
     def wrapper(args):
         try:
@@ -107,9 +107,9 @@ def _guard(func):
 
 
 def _check(args) -> int:
-    from skill_ls.check import CheckOptions, default_jobs, run_check
+    from skill_ls.analysis.check import CheckOptions, default_jobs, run_check
     from skill_ls.output import format_github, format_json, format_sarif, format_text
-    from skill_ls.model import Severity
+    from skill_ls.core.model import Severity
 
     opts = CheckOptions(paths=args.paths, workspace=args.workspace, runtimes=args.runtime, config=args.config,
                         select=args.select, ignore=args.ignore, no_user_roots=args.no_user_roots,
@@ -143,8 +143,8 @@ def _check(args) -> int:
 
 def open_index(args):
     """Index for `where`/`list`/`catalog`: workspace, configuration, runtime choice (SPEC §8)."""
-    from skill_ls.check import CheckOptions, UsageError, build_index, choose_workspace, prepare_config
-    from skill_ls.runtimes import default_runtime
+    from skill_ls.analysis.check import CheckOptions, UsageError, build_index, choose_workspace, prepare_config
+    from skill_ls.core.runtimes import default_runtime
 
     if args.workspace and not os.path.isdir(args.workspace):
         raise UsageError(f"workspace is not a directory: {args.workspace}")
@@ -167,7 +167,7 @@ def open_index(args):
 
 
 def _where(args) -> int:
-    from skill_ls.resolve import where
+    from skill_ls.core.resolve import where
 
     index, runtime, agent = open_index(args)
     obj = where(index, runtime, args.name, agent)
@@ -198,14 +198,14 @@ def _mark_disabled(index, runtime: str, agent: str | None, obj: dict) -> None:
         obj["disabled"] = True
     decl = index.agent(agent, "agh") if agent else None
     if decl is not None:
-        from skill_ls.agents import analyse_agent
+        from skill_ls.core.agents import analyse_agent
 
         if any(t.name == obj["name"] for t in analyse_agent(decl, index).tombstones):
             obj["tombstoned"] = True
 
 
 def _list(args) -> int:
-    from skill_ls.effective import EffectiveSetError, resolve_effective_set
+    from skill_ls.analysis.effective import EffectiveSetError, resolve_effective_set
 
     index, runtime, agent = open_index(args)
     try:
@@ -224,7 +224,7 @@ def _list(args) -> int:
 
 
 def _catalog(args) -> int:
-    from skill_ls.catalog import CatalogError, catalog_notes, catalog_object
+    from skill_ls.analysis.catalog import CatalogError, catalog_notes, catalog_object
 
     index, runtime, agent = open_index(args)
     try:
@@ -242,7 +242,7 @@ def _catalog(args) -> int:
 
 
 def _rules(args) -> int:
-    from skill_ls.rules import all_rules
+    from skill_ls.analysis.rules import all_rules
 
     rules = all_rules()
     if args.format == "json":
@@ -259,7 +259,7 @@ def _rules(args) -> int:
 
 
 def _explain(args) -> int:
-    from skill_ls.rules import all_rules
+    from skill_ls.analysis.rules import all_rules
 
     rule = all_rules().get(args.code.upper())
     if rule is None:

@@ -5,9 +5,9 @@ import json
 import os
 
 from skill_ls import __version__
-from skill_ls.index import DocumentStore
-from skill_ls.model import Diagnostic, Severity, Span
-from skill_ls.rules import all_rules
+from skill_ls.core.index import DocumentStore
+from skill_ls.core.model import Diagnostic, Severity, Span
+from skill_ls.analysis.rules import all_rules
 
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
                 Severity.HINT: "note"}

@@ -51,7 +51,7 @@ def codes(diags) -> list[str]:
 def check_tree(path: Path, *, runtimes: list[str] | None = None, workspace: Path | None = None,
                paths: list[Path] | None = None, **kwargs):
     """Run the checker in-process; returns the CheckResult."""
-    from skill_ls.check import CheckOptions, run_check
+    from skill_ls.analysis.check import CheckOptions, run_check
 
     opts = CheckOptions(paths=[str(p) for p in (paths or [path])], workspace=str(workspace or path),
                         runtimes=runtimes or [], **kwargs)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from conftest import skill, write
 
-from skill_ls.catalog import CatalogError, catalog_cost, catalog_object, render_catalog
-from skill_ls.check import CheckOptions, build_index, prepare_config
+from skill_ls.analysis.catalog import CatalogError, catalog_cost, catalog_object, render_catalog
+from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
 
 
 def index_for(ws, runtimes=None):

@@ -114,5 +114,5 @@ def test_console_script_runs_as_a_process(workspace):
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["files_checked"] == 1
     assert "pygls" not in subprocess.run(
-        [sys.executable, "-c", "import sys, skill_ls.check, skill_ls.cli, skill_ls.output; print(sorted(sys.modules))"],
+        [sys.executable, "-c", "import sys, skill_ls.analysis.check, skill_ls.cli, skill_ls.output; print(sorted(sys.modules))"],
         capture_output=True, text=True, timeout=60).stdout

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from conftest import write
 
-from skill_ls.config import ConfigError, Config, load_config, merge_client_settings
-from skill_ls.rules.configuration import invalid_configuration
+from skill_ls.core.config import ConfigError, Config, load_config, merge_client_settings
+from skill_ls.analysis.rules.configuration import invalid_configuration
 
 
 def test_defaults_without_a_file(workspace):

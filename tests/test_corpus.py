@@ -11,7 +11,7 @@ import os
 import pytest
 from conftest import CORPUS
 
-from skill_ls.check import CheckOptions, run_check
+from skill_ls.analysis.check import CheckOptions, run_check
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
 

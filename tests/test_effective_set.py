@@ -6,8 +6,8 @@ import hashlib
 import pytest
 from conftest import skill, write
 
-from skill_ls.check import CheckOptions, build_index, prepare_config
-from skill_ls.effective import EffectiveSetError, effective_mcp_servers, resolve_effective_set
+from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
+from skill_ls.analysis.effective import EffectiveSetError, effective_mcp_servers, resolve_effective_set
 
 
 def index_for(ws, runtimes=None):

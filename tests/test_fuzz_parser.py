@@ -31,11 +31,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from skill_ls.config import ConfigError, Config, config_from_mapping, load_config_file, merge_client_settings
-from skill_ls.index import read_marketplace_meta
-from skill_ls.mcp import allowed_marketplace_mcp, read_agh_config, read_sidecar
-from skill_ls.parse.frontmatter import MAX_NESTING, Frontmatter, parse_frontmatter, split
-from skill_ls.parse.text import SourceText
+from skill_ls.core.config import ConfigError, Config, config_from_mapping, load_config_file, merge_client_settings
+from skill_ls.core.index import read_marketplace_meta
+from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, read_sidecar
+from skill_ls.core.parse.frontmatter import MAX_NESTING, Frontmatter, parse_frontmatter, split
+from skill_ls.core.parse.text import SourceText
 
 STATUSES = {"ok", "missing", "unterminated", "invalid", "not_mapping"}
 TIME_BOUND = 10.0  # seconds for one parse, even of the 10 MB inputs on a loaded CI machine
@@ -327,9 +327,9 @@ def test_nesting_limit_is_exact_enough():
 
 SEGFAULT_PROBE = r"""
 import sys
-from skill_ls.parse.text import SourceText
-from skill_ls.parse.frontmatter import parse_frontmatter
-from skill_ls.rules.marketplace import _openai_yaml_problem
+from skill_ls.core.parse.text import SourceText
+from skill_ls.core.parse.frontmatter import parse_frontmatter
+from skill_ls.analysis.rules.marketplace import _openai_yaml_problem
 for body in ["? " * 200000 + "x", "- " * 200000 + "x", "? - " * 100000 + "x", "[" * 300000]:
     fm = parse_frontmatter(SourceText.from_str("---\n" + body + "\n---\n"), allow_toml=True)
     assert fm.status == "invalid", fm.status
@@ -349,7 +349,7 @@ def test_deep_nesting_does_not_segfault(tmp_path):
 
 def test_big_file_read_is_bounded(tmp_path):
     """A file over the read cap is truncated, not loaded whole."""
-    from skill_ls.index import MAX_READ_BYTES, read_bytes
+    from skill_ls.core.index import MAX_READ_BYTES, read_bytes
 
     p = tmp_path / "SKILL.md"
     with open(p, "wb") as fh:

@@ -3,7 +3,7 @@
 Each example writes arbitrary SKILL.md / AGENT.md / mcp.json / .agh-meta.json / agents/openai.yaml
 contents into a tree that puts the same skill under a root of *every* runtime (AGH workspace,
 marketplace and agent-local tiers, Agent Skills, Amp, Claude Code, Codex, Agentcy, workspace agents)
-plus agents of all three families, then runs `skill_ls.check.Checker` over it, formats the result in
+plus agents of all three families, then runs `skill_ls.analysis.check.Checker` over it, formats the result in
 text/JSON/SARIF/GitHub, resolves `where` for every name, and renders `catalog_object` for every runtime
 with and without the agent. Nothing may raise (except `CatalogError`, the catalog's documented refusal)
 and every example must finish within a time bound.
@@ -21,24 +21,24 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from skill_ls import output
-from skill_ls.check import Checker
-from skill_ls.config import Config, ExtraRoot
-from skill_ls.discovery import Environment
-from skill_ls.index import Index
-from skill_ls.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
-from skill_ls.resolve import effective_names, where
-from skill_ls.rules import all_rules
-from skill_ls.runtimes import RUNTIMES, all_known_fields
+from skill_ls.analysis.check import Checker
+from skill_ls.core.config import Config, ExtraRoot
+from skill_ls.core.discovery import Environment
+from skill_ls.core.index import Index
+from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+from skill_ls.core.resolve import effective_names, where
+from skill_ls.analysis.rules import all_rules
+from skill_ls.core.runtimes import RUNTIMES, all_known_fields
 
 TIME_BOUND = 20.0
 
 try:  # the catalog renderers (issue 3)
-    from skill_ls.catalog import CatalogError, catalog_object
+    from skill_ls.analysis.catalog import CatalogError, catalog_object
 except ImportError:  # pragma: no cover - before issue 3 landed
     catalog_object = None
 
 try:  # navigation helpers used by hover/definition/links in the server
-    from skill_ls import navigation
+    from skill_ls.analysis import navigation
 except ImportError:  # pragma: no cover
     navigation = None
 
@@ -274,7 +274,7 @@ def test_rules_on_attack_frontmatter(fuzz_base, attack):
                                                   st.integers(0, 9)), st.text(max_size=10)), max_size=2).map(tuple)),
 ), max_size=8))
 def test_output_formatters(diags):
-    from skill_ls.index import DocumentStore
+    from skill_ls.core.index import DocumentStore
 
     store = DocumentStore()
     store.set_overlay("/nope/SKILL.md", "---\nname: \U0001f600x\n---\n\ud800", 1)

@@ -63,7 +63,7 @@ def test_symlink_loops_are_not_followed(workspace, capsys):
     paths = [d["path"] for d in data["diagnostics"]]
     assert not any("loop" in p or "back" in p for p in paths), paths
 
-    from skill_ls.check import CheckOptions, run_check
+    from skill_ls.analysis.check import CheckOptions, run_check
 
     result = run_check(CheckOptions(paths=[str(workspace)]))
     reasons = {Path(p).name: r for p, r in result.index.skipped}
@@ -83,7 +83,7 @@ def test_symlink_out_of_root_is_reported_not_followed(workspace, tmp_path, capsy
     assert not any("evil" in d["path"] or "escape" in d["path"] for d in json.loads(out)["diagnostics"])
     assert "escape" in err and "outside the root" in err  # reported on stderr, stdout stays machine-readable
 
-    from skill_ls.check import CheckOptions, run_check
+    from skill_ls.analysis.check import CheckOptions, run_check
 
     result = run_check(CheckOptions(paths=[str(workspace)]))
     assert all(d.name != "evil" for decls in result.index.decls.values() for d in decls)
@@ -108,7 +108,7 @@ def test_unreadable_directory(workspace, monkeypatch, capsys):
     code, data = check_json(capsys, str(workspace))
     assert code in OK
     assert not any("locked" in d["path"] for d in data["diagnostics"])
-    from skill_ls.check import CheckOptions, run_check
+    from skill_ls.analysis.check import CheckOptions, run_check
 
     skipped = dict(run_check(CheckOptions(paths=[str(workspace)])).index.skipped)
     assert "Permission denied" in skipped[str(locked)]

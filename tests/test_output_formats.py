@@ -76,7 +76,7 @@ def test_github_annotations(tree, capsys, monkeypatch):
 
 
 def test_github_escapes_newlines_and_percent():
-    from skill_ls.model import Diagnostic, Severity, Span
+    from skill_ls.core.model import Diagnostic, Severity, Span
     from skill_ls.output import format_github
 
     d = Diagnostic("/x/a,b.md", Span(0, 0, 0, 1), "SK003", "100% bad\nline", Severity.ERROR)

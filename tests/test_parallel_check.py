@@ -5,7 +5,7 @@ import os
 
 from conftest import check_tree, skill, write
 
-from skill_ls.check import PARALLEL_MIN_FILES, run_in_processes
+from skill_ls.analysis.check import PARALLEL_MIN_FILES, run_in_processes
 
 
 def test_parallel_and_serial_checks_agree(workspace):

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import yaml
 
-from skill_ls.model import Span
-from skill_ls.parse.frontmatter import parse_frontmatter, split
-from skill_ls.parse.text import SourceText
+from skill_ls.core.model import Span
+from skill_ls.core.parse.frontmatter import parse_frontmatter, split
+from skill_ls.core.parse.text import SourceText
 
 
 def parse(text: str, **kw):

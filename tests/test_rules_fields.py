@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from conftest import check_tree, diags_for, skill, write
 
-from skill_ls.model import Severity
+from skill_ls.core.model import Severity
 
 
 def test_sk005_required_missing_with_fix(workspace):

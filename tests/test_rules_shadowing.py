@@ -5,8 +5,8 @@ import os
 
 from conftest import check_tree, diags_for, skill, write
 
-from skill_ls.model import Severity
-from skill_ls.resolve import resolve_name, where
+from skill_ls.core.model import Severity
+from skill_ls.core.resolve import resolve_name, where
 
 
 def _winner_tier(res, runtime, name):

@@ -87,7 +87,7 @@ def report():
 CLI_RUN = HOOK + r'''
 import io, contextlib
 from skill_ls.cli import main
-from skill_ls.runtimes import RUNTIMES
+from skill_ls.core.runtimes import RUNTIMES
 ws = sys.argv[1]
 results = {}
 runs = [["check", "--format", f, ws] for f in ("text", "json", "sarif", "github")]

@@ -11,8 +11,8 @@ from conftest import CORPUS
 
 skills_ref = pytest.importorskip("skills_ref")
 
-from skill_ls.catalog import catalog_object  # noqa: E402
-from skill_ls.check import CheckOptions, build_index, prepare_config  # noqa: E402
+from skill_ls.analysis.catalog import catalog_object  # noqa: E402
+from skill_ls.analysis.check import CheckOptions, build_index, prepare_config  # noqa: E402
 
 SOURCE = CORPUS / "anthropics__skills"
 _LOCATION = re.compile(r"(<location>\n)[^\n]*(\n</location>)")

@@ -21,10 +21,10 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from skill_ls import __version__
-from skill_ls.model import Diagnostic
-from skill_ls.parse.text import SourceText
+from skill_ls.core.model import Diagnostic
+from skill_ls.core.parse.text import SourceText
 from skill_ls.server.convert import Converter, path_of, uri_of
-from skill_ls.workspace_state import WorkspaceState
+from skill_ls.analysis.workspace import WorkspaceState
 
 log = logging.getLogger("skill_ls.server")
 

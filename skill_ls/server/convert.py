@@ -1,4 +1,4 @@
-"""Core values → LSP values. The only place that knows both `skill_ls.model` and `lsprotocol`.
+"""Core values → LSP values. The only place that knows both `skill_ls.core.model` and `lsprotocol`.
 
 Core spans count code points; the client counts in the negotiated position encoding (UTF-16 unless
 the client offered UTF-8 or UTF-32 first), so every conversion goes through the document's lines.
@@ -8,8 +8,8 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from skill_ls.model import Diagnostic, Span
-from skill_ls.parse.text import SourceText
+from skill_ls.core.model import Diagnostic, Span
+from skill_ls.core.parse.text import SourceText
 
 SOURCE = "skill-ls"
 

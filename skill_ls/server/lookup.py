@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from skill_ls.index import Document
-from skill_ls.navigation import SkillRef, ref_at, skill_refs
-from skill_ls.resolve import NameResolution, resolve_name
-from skill_ls.runtimes import RUNTIMES
-from skill_ls.workspace_state import AGENT_FAMILY_RUNTIME
+from skill_ls.core.index import Document
+from skill_ls.analysis.navigation import SkillRef, ref_at, skill_refs
+from skill_ls.core.resolve import NameResolution, resolve_name
+from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.analysis.workspace import AGENT_FAMILY_RUNTIME
 
 
 @dataclass

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from skill_ls.model import Span
-from skill_ls.resolve import resolve_name
+from skill_ls.core.model import Span
+from skill_ls.core.resolve import resolve_name
 from skill_ls.server.lookup import runtime_title
 
 

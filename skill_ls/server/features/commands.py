@@ -8,9 +8,9 @@ import os
 
 from pygls.exceptions import JsonRpcException
 
-from skill_ls.config import RUNTIME_IDS
-from skill_ls.resolve import where
-from skill_ls.workspace_state import AGENT_FAMILY_RUNTIME, WorkspaceState
+from skill_ls.core.config import RUNTIME_IDS
+from skill_ls.core.resolve import where
+from skill_ls.analysis.workspace import AGENT_FAMILY_RUNTIME, WorkspaceState
 
 COMMAND_ERROR = -32602  # invalid params: the request named something that does not exist
 
@@ -37,7 +37,7 @@ def _str_opt(arg: dict, key: str) -> str | None:
 
 
 def _runtime(index, arg: dict) -> str:
-    from skill_ls.runtimes import default_runtime
+    from skill_ls.core.runtimes import default_runtime
 
     runtime = _str_opt(arg, "runtime")
     if runtime is None or runtime == "auto":
@@ -72,7 +72,7 @@ def register(server) -> None:
         runtime = _runtime(index, arg)
         if agent and _str_opt(arg, "runtime") in (None, "auto") and index.agent(agent) is not None:
             runtime = AGENT_FAMILY_RUNTIME[index.agent(agent).family]  # like the CLI: the agent's runtime
-        from skill_ls.catalog import CatalogError, catalog_object  # written alongside; imported lazily
+        from skill_ls.analysis.catalog import CatalogError, catalog_object  # written alongside; imported lazily
 
         try:
             return catalog_object(index, runtime, agent)

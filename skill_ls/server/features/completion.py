@@ -6,9 +6,9 @@ import re
 
 from lsprotocol import types
 
-from skill_ls.navigation import AGENT_FIELDS_BY_FAMILY, BUILTIN_TOOL_IDS, enclosing_key, in_frontmatter
-from skill_ls.resolve import effective_names
-from skill_ls.runtimes import RUNTIMES, STANDARD_FIELDS
+from skill_ls.analysis.navigation import AGENT_FIELDS_BY_FAMILY, BUILTIN_TOOL_IDS, enclosing_key, in_frontmatter
+from skill_ls.core.resolve import effective_names
+from skill_ls.core.runtimes import RUNTIMES, STANDARD_FIELDS
 from skill_ls.server.lookup import agent_of, context_of, cursor
 
 _KEY_PREFIX = re.compile(r"^([A-Za-z0-9_.-]*)$")

@@ -13,7 +13,7 @@ import os
 from lsprotocol import types
 
 from skill_ls.server.convert import Converter, path_of
-from skill_ls.workspace_state import WorkspaceState
+from skill_ls.analysis.workspace import WorkspaceState
 
 log = logging.getLogger("skill_ls.server.configuration")
 SECTION = "skillLs"

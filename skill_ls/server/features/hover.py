@@ -6,8 +6,8 @@ import os
 
 from lsprotocol import types
 
-from skill_ls.navigation import AGENT_FIELDS_BY_FAMILY, key_at
-from skill_ls.runtimes import RUNTIMES
+from skill_ls.analysis.navigation import AGENT_FIELDS_BY_FAMILY, key_at
+from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.server.lookup import agent_of, at_position, resolutions, runtime_title
 
 
@@ -19,7 +19,7 @@ def _display(path: str, workspace: str) -> str:
 
 def _catalog_cost(decl, config) -> str | None:
     """The catalog cost line, computed by the same code that renders the catalog."""
-    from skill_ls.catalog import catalog_cost
+    from skill_ls.analysis.catalog import catalog_cost
 
     if decl.doc is None or decl.doc.fm is None or not decl.doc.fm.ok:
         return None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from skill_ls.navigation import file_links
+from skill_ls.analysis.navigation import file_links
 from skill_ls.server.convert import uri_of
 from skill_ls.server.lookup import markdown_document
 

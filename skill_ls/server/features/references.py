@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from skill_ls.navigation import references_to
+from skill_ls.analysis.navigation import references_to
 from skill_ls.server.convert import uri_of
 from skill_ls.server.features.definition import declarations
 from skill_ls.server.lookup import at_position

@@ -7,8 +7,8 @@ import re
 
 from lsprotocol import types
 
-from skill_ls.model import Span
-from skill_ls.rules.context import name_span
+from skill_ls.core.model import Span
+from skill_ls.analysis.rules.context import name_span
 from skill_ls.server.convert import uri_of
 from skill_ls.server.lookup import markdown_document
 

@@ -14,8 +14,8 @@ import os
 
 from lsprotocol import types
 
-from skill_ls.discovery import runtime_roots
-from skill_ls.runtimes import RUNTIMES
+from skill_ls.core.discovery import runtime_roots
+from skill_ls.core.runtimes import RUNTIMES
 
 log = logging.getLogger("skill_ls.server.watching")
 

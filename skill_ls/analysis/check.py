@@ -9,14 +9,14 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from skill_ls.config import Config, load_config
-from skill_ls.discovery import AGENT_FILE, SKILL_FILE, Environment
-from skill_ls.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, Document, Index, SkillDecl
-from skill_ls.model import Diagnostic, Severity
-from skill_ls.resolve import resolve_name
-from skill_ls.rules import Reporter, rules_for_scope
-from skill_ls.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
-from skill_ls.runtimes import RUNTIMES
+from skill_ls.core.config import Config, load_config
+from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment
+from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, Document, Index, SkillDecl
+from skill_ls.core.model import Diagnostic, Severity
+from skill_ls.core.resolve import resolve_name
+from skill_ls.analysis.rules import Reporter, rules_for_scope
+from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
+from skill_ls.core.runtimes import RUNTIMES
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
 # to the next "<" or ">" instead and keep only well-formed code lists (as before) in _suppressed.
@@ -62,7 +62,7 @@ def choose_workspace(paths: list[str], workspace: str | None) -> str:
 def prepare_config(workspace: str, opts: CheckOptions) -> Config:
     from pathlib import Path
 
-    from skill_ls.config import RUNTIME_IDS, ConfigError
+    from skill_ls.core.config import RUNTIME_IDS, ConfigError
 
     config = load_config(Path(workspace), Path(opts.config) if opts.config else None)
     if opts.runtimes:
@@ -73,7 +73,7 @@ def prepare_config(workspace: str, opts: CheckOptions) -> Config:
     if opts.no_user_roots:
         config.no_user_roots = True
     try:
-        from skill_ls.config import _convert
+        from skill_ls.core.config import _convert
 
         if opts.select:
             config.select = _convert("codes", opts.select, "--select", Path(workspace))
@@ -176,7 +176,7 @@ class Checker:
         doc = self.index.store.get(path)
         if doc.read_error:
             rep = Reporter(path, None, out, "SK003", Severity.ERROR)
-            from skill_ls.model import Span
+            from skill_ls.core.model import Span
 
             rep.report(Span(0, 0, 0, 0), f"{doc.read_error}; the skill cannot be checked or loaded")
             return out

@@ -6,8 +6,8 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from skill_ls.index import Document, read_bytes
-from skill_ls.model import Span
+from skill_ls.core.index import Document, read_bytes
+from skill_ls.core.model import Span
 
 try:
     import tomllib

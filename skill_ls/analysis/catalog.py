@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from skill_ls.effective import EffectiveSet, EffectiveSetError, EffectiveSkill, effective_mcp_servers, \
+from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, EffectiveSkill, effective_mcp_servers, \
     resolve_effective_set
-from skill_ls.index import Index, SkillDecl
-from skill_ls.runtimes import RUNTIMES
+from skill_ls.core.index import Index, SkillDecl
+from skill_ls.core.runtimes import RUNTIMES
 
 _WS = re.compile(r"\s+")
 SKILL_VIEW_TOOL = "agh__skill_view"
@@ -169,7 +169,7 @@ def render_workspace_agents(eff: EffectiveSet) -> Rendered:
 
 # -- Agentcy --------------------------------------------------------------------------------------
 def content_length(decl: SkillDecl) -> int:
-    from skill_ls.rules.budget import content_length as _length
+    from skill_ls.analysis.rules.budget import content_length as _length
 
     return _length(decl.doc) if decl.doc is not None else 0
 

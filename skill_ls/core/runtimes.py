@@ -1,7 +1,7 @@
 """The runtimes of SPEC §3 as data: roots, tiers, precedence, scan limits, fields and name rules.
 
 Nothing outside this module branches on a runtime's id to decide precedence or field rules; code asks
-the `Runtime` value. Root templates are expanded by `skill_ls.discovery`.
+the `Runtime` value. Root templates are expanded by `skill_ls.core.discovery`.
 """
 from __future__ import annotations
 

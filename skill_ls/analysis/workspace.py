@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from skill_ls.check import WANTED, Checker
-from skill_ls.config import CONFIG_FILE, Config, ConfigError, find_config_file, load_config, merge_client_settings
-from skill_ls.discovery import AGENT_FILE, SKILL_FILE, Environment, Walker
-from skill_ls.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, DocumentStore, Index, blocked_reason, skill_name_for
-from skill_ls.model import Diagnostic
-from skill_ls.runtimes import RUNTIMES, default_runtime
+from skill_ls.analysis.check import WANTED, Checker
+from skill_ls.core.config import CONFIG_FILE, Config, ConfigError, find_config_file, load_config, merge_client_settings
+from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment, Walker
+from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, DocumentStore, Index, blocked_reason, skill_name_for
+from skill_ls.core.model import Diagnostic
+from skill_ls.core.runtimes import RUNTIMES, default_runtime
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
 AGENT_FAMILY_RUNTIME = {"agh": "agh", "claude-code": "claude-code", "workspace-agents": "workspace-agents"}
@@ -69,7 +69,7 @@ class WorkspaceState:
         exc = self.config_error
         if exc is None or not self.config_path:
             return []
-        from skill_ls.rules.configuration import invalid_configuration
+        from skill_ls.analysis.rules.configuration import invalid_configuration
 
         return invalid_configuration(exc, self.config_path)
 
@@ -146,7 +146,7 @@ class WorkspaceState:
         return touched
 
     def _creates_root(self, path: str) -> bool:
-        from skill_ls.discovery import runtime_roots
+        from skill_ls.core.discovery import runtime_roots
 
         index = self.index
         for runtime in RUNTIMES.values():

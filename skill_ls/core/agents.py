@@ -4,7 +4,7 @@
 `analyse_agent(agent, index)` turns one discovered agent file into an `AgentDefinition`: the plain
 values resolution needs (provider, `deny_tools`, skill references and tombstones with their
 positions, MCP servers) and the `problems` a runtime would reject or warn about. Rules AG001-AG004
-report the problems; `skill_ls.effective` reads the definition. Never raises on bad input.
+report the problems; `skill_ls.analysis.effective` reads the definition. Never raises on bad input.
 
 Readings (documented in docs/catalog.md):
 - Only AGH fails closed: an AGH definition with a *blocking* problem (AG001, AG003, AG004 errors
@@ -25,8 +25,8 @@ from typing import Any
 
 import yaml
 
-from skill_ls.index import AgentDecl, Document, Index
-from skill_ls.model import Fix, Severity, Span, TextEdit
+from skill_ls.core.index import AgentDecl, Document, Index
+from skill_ls.core.model import Fix, Severity, Span, TextEdit
 
 PERMISSIONS = ("deny-all", "approve-reads", "approve-all")
 _SEGMENT = r"[a-z0-9][a-z0-9_-]*"
@@ -376,7 +376,7 @@ class _Analyser:
         if isinstance(provider, str) and provider.strip():
             self.out.provider, self.out.provider_source = provider, "agent"
             return
-        from skill_ls.mcp import read_agh_config
+        from skill_ls.core.mcp import read_agh_config
 
         config = read_agh_config(self.index.env.agh_home if self.index else None)
         defaults = config.get("defaults")
@@ -420,7 +420,7 @@ class _Analyser:
                 for i, server in enumerate(entry.value):
                     node = nodes[i] if i < len(nodes) else None
                     self.inline_server(server, node, entry.value_span)
-        from skill_ls.mcp import read_sidecar
+        from skill_ls.core.mcp import read_sidecar
 
         sidecar = read_sidecar(os.path.join(os.path.dirname(self.agent.path), "mcp.json"))
         if sidecar is not None and sidecar.ok:

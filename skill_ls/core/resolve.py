@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skill_ls.index import Index, SkillDecl
-from skill_ls.runtimes import RUNTIMES
+from skill_ls.core.index import Index, SkillDecl
+from skill_ls.core.runtimes import RUNTIMES
 
 
 @dataclass

@@ -7,10 +7,10 @@ import functools
 import os
 import re
 
-from skill_ls.model import Severity, Span
-from skill_ls.rules import replace_fix, rule
-from skill_ls.rules.context import RuntimeContext, closing_insert_span, header_span, name_span
-from skill_ls.runtimes import FieldSpec, all_known_fields
+from skill_ls.core.model import Severity, Span
+from skill_ls.analysis.rules import replace_fix, rule
+from skill_ls.analysis.rules.context import RuntimeContext, closing_insert_span, header_span, name_span
+from skill_ls.core.runtimes import FieldSpec, all_known_fields
 
 _WS = re.compile(r"\s+")
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
-from skill_ls.model import Span
-from skill_ls.parse.text import SourceText
+from skill_ls.core.model import Span
+from skill_ls.core.parse.text import SourceText
 
 try:  # libyaml when present: same marks (code point columns), many times faster
     _Loader = yaml.CSafeLoader  # type: ignore[attr-defined]

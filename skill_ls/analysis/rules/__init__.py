@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from skill_ls.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def _load_all() -> None:
         return
     _loaded = True
     # Importing the modules registers their rules.
-    from skill_ls.rules import (  # noqa: F401
+    from skill_ls.analysis.rules import (  # noqa: F401
         agents,
         budget,
         configuration,

@@ -5,12 +5,12 @@ import os
 
 import yaml
 
-from skill_ls.index import read_bytes, read_marketplace_meta
-from skill_ls.mcp import allowed_marketplace_mcp, read_agh_config, skill_servers
-from skill_ls.model import Severity, Span
-from skill_ls.parse.frontmatter import MAX_NESTING, _nesting_too_deep
-from skill_ls.rules import rule
-from skill_ls.rules.context import RuntimeContext, SidecarContext, header_span
+from skill_ls.core.index import read_bytes, read_marketplace_meta
+from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, skill_servers
+from skill_ls.core.model import Severity, Span
+from skill_ls.core.parse.frontmatter import MAX_NESTING, _nesting_too_deep
+from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext, header_span
 
 
 @rule("MC001", Severity.ERROR, "sidecar")
@@ -29,7 +29,7 @@ def malformed_sidecar(ctx: SidecarContext):
     hash mismatch blocks the skill from loading in AGH.
     """
     if ctx.kind == "mcp":
-        from skill_ls.mcp import read_sidecar
+        from skill_ls.core.mcp import read_sidecar
 
         sidecar = read_sidecar(ctx.path)
         if sidecar is not None and not sidecar.ok:

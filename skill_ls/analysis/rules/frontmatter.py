@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import os
 
-from skill_ls.model import Severity, Span
-from skill_ls.rules import replace_fix, rule
-from skill_ls.rules.context import FileContext, header_span
+from skill_ls.core.model import Severity, Span
+from skill_ls.analysis.rules import replace_fix, rule
+from skill_ls.analysis.rules.context import FileContext, header_span
 
 LINE_BUDGET = 500
 TOKEN_BUDGET = 5000

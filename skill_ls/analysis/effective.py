@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from skill_ls.agents import AGENT_FAMILY, AgentDefinition, SkillRef, analyse_agent, fail_closed_reason
-from skill_ls.index import AgentDecl, Index, SkillDecl
-from skill_ls.resolve import effective_names, resolve_name
-from skill_ls.runtimes import RUNTIMES
+from skill_ls.core.agents import AGENT_FAMILY, AgentDefinition, SkillRef, analyse_agent, fail_closed_reason
+from skill_ls.core.index import AgentDecl, Index, SkillDecl
+from skill_ls.core.resolve import effective_names, resolve_name
+from skill_ls.core.runtimes import RUNTIMES
 
 
 class EffectiveSetError(Exception):
@@ -194,7 +194,7 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict]:
     """The MCP servers a session starts with (SPEC §3.1): AGH merges config → provider → agent →
     skills, a later layer replacing a same-name server; marketplace skills' servers are blocked
     without consent (MC002). Amp starts each skill's bundled `mcp.json` servers. Other runtimes: []."""
-    from skill_ls.mcp import allowed_marketplace_mcp, read_agh_config, read_sidecar, skill_servers
+    from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, read_sidecar, skill_servers
 
     merged: dict[str, dict] = {}
     blocked: list[dict] = []

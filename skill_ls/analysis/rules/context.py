@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skill_ls.config import Config
-from skill_ls.index import AgentDecl, Document, Index, SkillDecl
-from skill_ls.model import Span
-from skill_ls.rules import Reporter
-from skill_ls.runtimes import Runtime
+from skill_ls.core.config import Config
+from skill_ls.core.index import AgentDecl, Document, Index, SkillDecl
+from skill_ls.core.model import Span
+from skill_ls.analysis.rules import Reporter
+from skill_ls.core.runtimes import Runtime
 
 
 @dataclass
@@ -32,7 +32,7 @@ class RuntimeContext(FileContext):
 
 @dataclass
 class ResolutionContext:
-    resolution: object  # skill_ls.resolve.NameResolution
+    resolution: object  # skill_ls.core.resolve.NameResolution
     decl: SkillDecl  # the copy being reported on
     index: Index
     config: Config

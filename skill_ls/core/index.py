@@ -11,12 +11,12 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from skill_ls.config import Config
-from skill_ls.discovery import AGENT_FILE, SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes
-from skill_ls.model import Span
-from skill_ls.parse.frontmatter import Frontmatter, parse_frontmatter
-from skill_ls.parse.text import SourceText
-from skill_ls.runtimes import RUNTIMES, Runtime
+from skill_ls.core.config import Config
+from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes
+from skill_ls.core.model import Span
+from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
+from skill_ls.core.parse.text import SourceText
+from skill_ls.core.runtimes import RUNTIMES, Runtime
 
 MAX_READ_BYTES = 16 * 1024 * 1024
 SKILL_FILE_LOWER = "skill.md"

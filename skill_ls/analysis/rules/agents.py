@@ -1,14 +1,14 @@
-"""Agent definition rules (AG001-AG005). Parsing and validation live in `skill_ls.agents`; these
+"""Agent definition rules (AG001-AG005). Parsing and validation live in `skill_ls.core.agents`; these
 rules report its problems, and AG005 compares an agent's skill references with its effective set."""
 from __future__ import annotations
 
-from skill_ls.model import Severity
-from skill_ls.rules import rule
-from skill_ls.rules.context import AgentContext
+from skill_ls.core.model import Severity
+from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules.context import AgentContext
 
 
 def _report(ctx: AgentContext, code: str) -> None:
-    from skill_ls.agents import analyse_agent  # imported on first agent: `check` of skills never pays for it
+    from skill_ls.core.agents import analyse_agent  # imported on first agent: `check` of skills never pays for it
 
     definition = analyse_agent(ctx.agent, ctx.index)
     for p in definition.problems:
@@ -158,9 +158,9 @@ def agent_names_unavailable_skill(ctx: AgentContext):
     runtime = {"agh": "agh", "claude-code": "claude-code", "workspace-agents": "workspace-agents"}[agent.family]
     if runtime not in ctx.index.active:
         return
-    from skill_ls.effective import missing_references
+    from skill_ls.analysis.effective import missing_references
 
-    from skill_ls.agents import analyse_agent
+    from skill_ls.core.agents import analyse_agent
 
     for missing in missing_references(ctx.index, runtime, analyse_agent(agent, ctx.index)):
         ref = missing.ref

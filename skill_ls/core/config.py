@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skill_ls.model import Severity
+from skill_ls.core.model import Severity
 
 try:
     import tomllib
@@ -194,7 +194,7 @@ def _extra_root(item: Any, base: Path) -> ExtraRoot:
         raise ConfigError(f"[[roots]] entry names unknown runtime '{runtime}'")
     if tier is not None and not isinstance(tier, str):
         raise ConfigError("[[roots]] 'tier' must be a string")
-    from skill_ls.runtimes import RUNTIMES  # local: runtimes imports config's constants
+    from skill_ls.core.runtimes import RUNTIMES  # local: runtimes imports config's constants
 
     if tier is not None and tier not in RUNTIMES[runtime].tier_names():
         raise ConfigError(f"[[roots]] tier '{tier}' is not a tier of {runtime} "

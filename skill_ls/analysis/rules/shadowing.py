@@ -1,9 +1,9 @@
 """Shadowing rules: what precedence does to each copy of a name (SH001-SH004)."""
 from __future__ import annotations
 
-from skill_ls.model import Related, Severity, Span
-from skill_ls.rules import rule
-from skill_ls.rules.context import ResolutionContext, name_span
+from skill_ls.core.model import Related, Severity, Span
+from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules.context import ResolutionContext, name_span
 
 
 def _span(decl) -> Span:

@@ -10,8 +10,8 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-from skill_ls.config import Config
-from skill_ls.runtimes import RUNTIMES, RootSpec, Runtime
+from skill_ls.core.config import Config
+from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime
 
 NEVER_ENTER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 SKILL_FILE = "SKILL.md"

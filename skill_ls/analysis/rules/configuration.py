@@ -1,9 +1,9 @@
 """Configuration rule (CF001): the project's own `.skill-ls.toml` / `[tool.skill-ls]`."""
 from __future__ import annotations
 
-from skill_ls.config import ConfigError
-from skill_ls.model import Diagnostic, Severity, Span
-from skill_ls.rules import RULES, rule
+from skill_ls.core.config import ConfigError
+from skill_ls.core.model import Diagnostic, Severity, Span
+from skill_ls.analysis.rules import RULES, rule
 
 
 @rule("CF001", Severity.ERROR, "config")

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from skill_ls.model import Severity, Span
-from skill_ls.rules import rule
-from skill_ls.rules.context import FileContext
+from skill_ls.core.model import Severity, Span
+from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules.context import FileContext
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 # Linear time on hostile lines (issue 7): link text may hold one level of balanced brackets but no

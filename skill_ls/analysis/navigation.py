@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from skill_ls.index import Document, Index
-from skill_ls.model import Span
-from skill_ls.parse.frontmatter import FieldEntry
-from skill_ls.rules.references import _local_target, body_references, fence_step, resolve_reference
+from skill_ls.core.index import Document, Index
+from skill_ls.core.model import Span
+from skill_ls.core.parse.frontmatter import FieldEntry
+from skill_ls.analysis.rules.references import _local_target, body_references, fence_step, resolve_reference
 
 _SKILL_CALL = re.compile(r"\b(skill_read_file|skill_run_script|skill_use)\(\s*[\"']([^\"'\n]+)[\"']")
 # The name argument follows the tool name closely; a bounded gap keeps hostile lines linear (issue 7).

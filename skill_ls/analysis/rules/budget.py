@@ -1,9 +1,9 @@
 """Prompt budget rules (BG001)."""
 from __future__ import annotations
 
-from skill_ls.model import Severity
-from skill_ls.rules import rule
-from skill_ls.rules.context import RuntimeContext, header_span
+from skill_ls.core.model import Severity
+from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules.context import RuntimeContext, header_span
 
 
 def content_length(doc) -> int:
