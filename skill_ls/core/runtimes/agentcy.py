@@ -1,0 +1,22 @@
+"""Agentcy: configured roots only; unique per organisation; a prompt budget (sources/agentcy-skills.txt)."""
+from __future__ import annotations
+
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, FieldSpec, NameRule, Runtime
+
+AGENTCY_FIELDS: dict[str, FieldSpec] = {
+    "name": FieldSpec("str", "Display name of the skill row.", required=True, min_len=1),
+    "slug": FieldSpec("str", "Unique per organisation; convention `team.purpose`."),
+    "description": FieldSpec("str", DESCRIPTION_DOC, required=True),
+    "version": FieldSpec("scalar", "Skill version."),
+    "author": FieldSpec("str", "Author."),
+    "tags": FieldSpec("str_list", "Tags for search."),
+}
+
+AGENTCY = Runtime(
+    id="agentcy", title="Agentcy",
+    tiers=("configured",),
+    roots=(),
+    fields=AGENTCY_FIELDS,
+    name_rule=NameRule(None, "", None, None, "frontmatter"),
+    conflict="unique", catalog_format="agentcy", active_by_config_only=True,
+)

@@ -1,0 +1,35 @@
+"""Amp: first location wins; catalog printed unescaped (sources/amp-skills.txt)."""
+from __future__ import annotations
+
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, NameRule, RootSpec, Runtime
+
+AMP_FIELDS: dict[str, FieldSpec] = {
+    "name": FieldSpec("str", NAME_DOC + " Unique; the first location with this name wins.", required=True,
+                      max_len=64, min_len=1),
+    "description": FieldSpec("str", DESCRIPTION_DOC + " Amp prints it unescaped.", required=True, max_len=1024, min_len=1),
+    "isolatedContext": FieldSpec("bool", "Run the skill in an isolated context."),
+    "disable-model-invocation": FieldSpec("bool", "Hide the skill from the model's catalog (user invocation only)."),
+    "argument-hint": FieldSpec("str", "Hint for arguments (Amp computes it but does not print it)."),
+    "builtin-tools": FieldSpec("str_list", "Built-in tools the skill needs."),
+}
+
+AMP = Runtime(
+    id="amp", title="Amp",
+    tiers=("builtin", "skills_path", "toolbox", "claude_plugins", "user_claude", "workspace_claude",
+           "user_amp", "user_agents", "workspace_agents"),
+    roots=(
+        RootSpec("workspace_agents", "{workspace}/.agents/skills"),
+        RootSpec("user_agents", "{home}/.config/agents/skills", origin="user"),
+        RootSpec("user_amp", "{home}/.config/amp/skills", origin="user"),
+        RootSpec("workspace_claude", "{workspace}/.claude/skills"),
+        RootSpec("user_claude", "{home}/.claude/skills", origin="user"),
+        RootSpec("claude_plugins", "{home}/.claude/plugins/cache", origin="user"),
+        RootSpec("toolbox", "{amp_toolbox}", origin="user"),
+        RootSpec("skills_path", "{config:amp_skills_path}", origin="config", ordered=True),
+    ),
+    fields=AMP_FIELDS,
+    name_rule=NameRule(None, "", 64, None, "frontmatter"),
+    catalog_format="amp", escapes_catalog=False, needs_lf=True,
+    builtin_names=("building-skills", "bookkeeper", "painter", "code-review", "migrating-to-skills"),
+    file_limits={"files": 100, "file_bytes": 512 * 1024, "skill_bytes": 2 * 1024 * 1024},
+)

@@ -1,0 +1,91 @@
+"""The shape of a runtime descriptor: fields, roots, name rules, and the standard's shared fields.
+
+Every runtime module in this package builds one `Runtime` from these types; nothing else in skill-ls
+decides precedence, fields or limits.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Field kinds: str, bool, int, number, scalar (str/number), str_list, str_or_list, map, str_map,
+# list, list_of_maps, any
+@dataclass(frozen=True)
+class FieldSpec:
+    kind: str = "str"
+    doc: str = ""
+    required: bool = False
+    enum: tuple[str, ...] = ()
+    max_len: int | None = None
+    min_len: int | None = None
+
+
+@dataclass(frozen=True)
+class RootSpec:
+    """A family of directories a runtime scans. `template` placeholders:
+    {workspace}, {home}, {agh_home}, {codex_home}, {amp_toolbox}, {ancestors} (workspace and each
+    parent up to the repository root, nearest first), {repo_chain} (repository root down to the
+    workspace), and {config:NAME} (each path of a Config attribute)."""
+
+    tier: str
+    template: str
+    origin: str = "workspace"  # workspace | user | system | config
+    ordered: bool = False  # several expanded dirs: the earlier one wins (else: same tier, ambiguous)
+
+
+@dataclass(frozen=True)
+class NameRule:
+    pattern: re.Pattern | None
+    pattern_text: str
+    max_len: int | None
+    dir_match: str | None  # "error" | "warning" | None
+    source: str  # frontmatter | directory | frontmatter_or_directory
+
+
+@dataclass(frozen=True)
+class Runtime:
+    id: str
+    title: str
+    tiers: tuple[str, ...]  # lowest precedence first
+    roots: tuple[RootSpec, ...]
+    fields: dict[str, FieldSpec]
+    name_rule: NameRule
+    conflict: str = "precedence"  # precedence | load_both | unique
+    scan_depth: int | None = None
+    scan_cap: int | None = None
+    unknown_field_severity: str = "warning"  # warning | information
+    catalog_format: str = "reference"
+    catalog_cut: int | None = None
+    escapes_catalog: bool = True
+    needs_lf: bool = False
+    builtin_names: tuple[str, ...] = ()
+    file_limits: dict[str, int] = field(default_factory=dict)
+    active_by_config_only: bool = False
+
+    def tier_names(self) -> tuple[str, ...]:
+        return self.tiers
+
+    def rank(self, tier: str) -> int:
+        return self.tiers.index(tier)
+
+    @property
+    def required_fields(self) -> tuple[str, ...]:
+        return tuple(k for k, f in self.fields.items() if f.required)
+
+
+STANDARD_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+WORKSPACE_AGENTS_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+
+DESCRIPTION_DOC = "What the skill does and when to use it; the text agents see in the catalog."
+NAME_DOC = "The skill's identifier."
+
+STANDARD_FIELDS: dict[str, FieldSpec] = {
+    "name": FieldSpec("str", NAME_DOC + " 1-64 lowercase letters, digits and single hyphens; equals the directory name.",
+                      required=True, max_len=64, min_len=1),
+    "description": FieldSpec("str", DESCRIPTION_DOC + " 1-1024 characters.", required=True, max_len=1024, min_len=1),
+    "license": FieldSpec("str", "License name or the path of a bundled license file."),
+    "compatibility": FieldSpec("str", "Environment requirements (products, packages, network). 1-500 characters.",
+                               max_len=500, min_len=1),
+    "metadata": FieldSpec("str_map", "Arbitrary string-to-string metadata for clients."),
+    "allowed-tools": FieldSpec("str_or_list", "Space-separated tools the skill may use without asking (experimental)."),
+}

@@ -1,0 +1,21 @@
+"""workspace agents: `<ws>/workspace/agents/skills`; agents list skills (sources/workspace-agents-skills.txt)."""
+from __future__ import annotations
+
+from skill_ls.core.runtimes.spec import WORKSPACE_AGENTS_NAME, FieldSpec, NameRule, RootSpec, Runtime
+
+WORKSPACE_AGENTS_FIELDS: dict[str, FieldSpec] = {
+    "name": FieldSpec("str", "Skill name; defaults to the directory name (letters, digits, '-', '_')."),
+    "description": FieldSpec("str", "Shown in the agent's skill list; defaults to empty."),
+    "argument-hint": FieldSpec("str", "Shown after the name in the skill list."),
+    "user-invocable": FieldSpec("bool", "Whether users may invoke the skill directly (default true)."),
+}
+
+
+WORKSPACE_AGENTS = Runtime(
+    id="workspace-agents", title="workspace agents",
+    tiers=("workspace",),
+    roots=(RootSpec("workspace", "{workspace}/workspace/agents/skills"),),
+    fields=WORKSPACE_AGENTS_FIELDS,
+    name_rule=NameRule(WORKSPACE_AGENTS_NAME, "letters, digits, '-' and '_'", None, "warning", "frontmatter_or_directory"),
+    catalog_format="workspace-agents",
+)
