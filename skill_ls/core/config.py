@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from skill_ls.core.model import Severity
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # pragma: no cover
+    import tomli as tomllib
 
 CONFIG_FILE = ".skill-ls.toml"
 RUNTIME_IDS = ("agh", "agentskills", "amp", "claude-code", "codex", "agentcy", "workspace-agents")
@@ -59,9 +60,6 @@ class Config:
     agentcy_max_prompt_chars: int = 16_000
     source: str | None = None  # the file the configuration came from
 
-    def runtime_named(self, runtime: str) -> bool:
-        return runtime in self.runtimes
-
 
 # (section, key) -> (attribute, kind). kind: str | bool | int | paths | strs | runtimes | draft
 _SCHEMA: dict[tuple[str, str], tuple[str, str]] = {
@@ -87,7 +85,7 @@ def _camel_to_snake(key: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), key)
 
 
-def _as_list(value: Any, what: str) -> list:
+def _as_list(value: Any, what: str) -> list[Any]:
     if isinstance(value, str):
         return [value]
     if not isinstance(value, list):
@@ -136,7 +134,7 @@ def _path(value: str, base: Path) -> Path:
     return p if p.is_absolute() else (base / p)
 
 
-def config_from_mapping(data: dict, *, base: Path, source: str | None = None, camel: bool = False) -> Config:
+def config_from_mapping(data: dict[str, Any], *, base: Path, source: str | None = None, camel: bool = False) -> Config:
     """Build a Config from a TOML table or an LSP settings object (camelCase when `camel`)."""
     cfg = Config(source=source)
     if not isinstance(data, dict):
@@ -149,7 +147,7 @@ def config_from_mapping(data: dict, *, base: Path, source: str | None = None, ca
     return cfg
 
 
-def _apply(cfg: Config, data: dict, base: Path, camel: bool) -> None:
+def _apply(cfg: Config, data: dict[str, Any], base: Path, camel: bool) -> None:
     norm = (lambda k: _camel_to_snake(k)) if camel else (lambda k: k)
     for raw_key, value in data.items():
         key = norm(raw_key)
@@ -266,7 +264,7 @@ def load_config(workspace: Path, explicit: Path | None = None) -> Config:
     return load_config_file(found) if found else Config()
 
 
-def merge_client_settings(base: Config, settings: dict | None, workspace: Path) -> Config:
+def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspace: Path) -> Config:
     """Overlay camelCase client settings (LSP) on a file configuration: client keys win."""
     if not settings:
         return base

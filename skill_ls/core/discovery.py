@@ -8,6 +8,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
@@ -28,7 +29,7 @@ class Environment:
     amp_toolbox: str | None
 
     @classmethod
-    def from_environ(cls, environ: dict | None = None, config: Config | None = None) -> "Environment":
+    def from_environ(cls, environ: Mapping[str, str] | None = None, config: Config | None = None) -> "Environment":
         env = os.environ if environ is None else environ
         home = env.get("HOME") or None
         agh_home = str(config.agh_home) if config and config.agh_home else env.get("AGH_HOME") or (

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from skill_ls.core.config import Config
 from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes
@@ -36,7 +37,7 @@ class Document:
     size: int = 0
     version: int | None = None  # editor buffer version when from an overlay
     is_agent: bool = False
-    cache: dict = field(default_factory=dict)  # derived values computed once per parse (e.g. references)
+    cache: dict[str, Any] = field(default_factory=dict)  # derived values computed once per parse (e.g. references)
 
     @property
     def directory(self) -> str:
@@ -141,7 +142,7 @@ class MarketplaceMeta:
     path: str
     ok: bool
     problem: str | None = None
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
     span: Span = Span(0, 0, 0, 0)
 
     def consent_keys(self) -> set[str]:
@@ -209,7 +210,7 @@ class SkillDecl:
     def runtime_def(self) -> Runtime:
         return RUNTIMES[self.runtime]
 
-    def precedence(self) -> tuple:
+    def precedence(self) -> tuple[int, int, str]:
         """Sort key: smaller is higher precedence."""
         rt = RUNTIMES[self.runtime]
         return (-rt.rank(self.tier), self.root.subrank if self.root else 0, self.path)
@@ -227,7 +228,6 @@ class AgentDecl:
     tier: str
     doc: Document
     winner: bool = True
-    shadowed_by: "AgentDecl | None" = None
 
 
 def skill_name_for(doc: Document, runtime: Runtime) -> str:
@@ -404,7 +404,6 @@ class Index:
         for other in self.agents:
             if other.family == family and other.name == name and other.winner:
                 decl.winner = False  # first found wins (bases are visited in precedence order)
-                decl.shadowed_by = other
                 break
         self.agents.append(decl)
 
@@ -437,14 +436,6 @@ class Index:
             if a.name == name and a.winner and (family is None or a.family == family):
                 return a
         return None
-
-    def root_for_path(self, path: str) -> list[RootDir]:
-        out = []
-        for roots in self.roots.values():
-            for r in roots:
-                if path.startswith(r.path.rstrip(os.sep) + os.sep):
-                    out.append(r)
-        return out
 
     # -- incremental updates ----------------------------------------------------------------------
     def update_file(self, path: str) -> set[tuple[str, str]]:

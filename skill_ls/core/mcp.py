@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import dataclass, field
+from typing import Any
 
 from skill_ls.core.index import Document, read_bytes
 from skill_ls.core.model import Span
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # pragma: no cover
+    import tomli as tomllib
 
 
 @dataclass
 class Sidecar:
     path: str
     ok: bool
-    servers: dict[str, dict] = field(default_factory=dict)
+    servers: dict[str, dict[str, Any]] = field(default_factory=dict)
     problem: str | None = None
     span: Span = Span(0, 0, 0, 0)
 
@@ -47,14 +49,14 @@ def read_sidecar(path: str) -> Sidecar | None:
     return Sidecar(path, True, dict(servers))
 
 
-def frontmatter_servers(doc: Document) -> dict[str, dict]:
+def frontmatter_servers(doc: Document) -> dict[str, dict[str, Any]]:
     """`metadata.agh.mcp_servers` of a SKILL.md: a list of {name, ...} or a map name -> server."""
     if doc.fm is None or doc.fm.status != "ok":
         return {}
     meta = doc.fm.value("metadata")
     agh = meta.get("agh") if isinstance(meta, dict) else None
     servers = agh.get("mcp_servers") if isinstance(agh, dict) else None
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     if isinstance(servers, dict):
         out = {str(k): v for k, v in servers.items() if isinstance(v, dict)}
     elif isinstance(servers, list):
@@ -64,7 +66,7 @@ def frontmatter_servers(doc: Document) -> dict[str, dict]:
     return out
 
 
-def skill_servers(doc: Document) -> dict[str, dict]:
+def skill_servers(doc: Document) -> dict[str, dict[str, Any]]:
     """Frontmatter servers with the sidecar's same-name servers replacing them (AGH rule)."""
     servers = frontmatter_servers(doc)
     sidecar = read_sidecar(os.path.join(doc.directory, "mcp.json"))
@@ -73,7 +75,7 @@ def skill_servers(doc: Document) -> dict[str, dict]:
     return servers
 
 
-def read_agh_config(agh_home: str | None) -> dict:
+def read_agh_config(agh_home: str | None) -> dict[str, Any]:
     """`$AGH_HOME/config.toml` as a dict ({} when absent or unreadable: AGH treats it as defaults)."""
     if not agh_home:
         return {}
@@ -87,7 +89,7 @@ def read_agh_config(agh_home: str | None) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def allowed_marketplace_mcp(agh_config: dict) -> set[str]:
+def allowed_marketplace_mcp(agh_config: dict[str, Any]) -> set[str]:
     skills = agh_config.get("skills")
     allowed = skills.get("allowed_marketplace_mcp") if isinstance(skills, dict) else None
     return {a for a in allowed if isinstance(a, str)} if isinstance(allowed, list) else set()

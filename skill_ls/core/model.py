@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 
 class Severity(IntEnum):
@@ -37,10 +38,6 @@ class Span:
     start_col: int
     end_line: int
     end_col: int
-
-    @classmethod
-    def point(cls, line: int, col: int = 0) -> "Span":
-        return cls(line, col, line, col)
 
     def contains(self, line: int, col: int) -> bool:
         if line < self.start_line or line > self.end_line:
@@ -82,8 +79,8 @@ class Diagnostic:
     runtime: str | None = None
     related: tuple[Related, ...] = ()
     fix: Fix | None = None
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
-    def identity(self) -> tuple:
+    def identity(self) -> tuple[object, ...]:
         """What makes two findings 'the same' apart from the runtime that raised them."""
         return (self.path, self.span, self.code, self.message, self.severity, self.related)

@@ -6,6 +6,7 @@ precedence, then blocked copies, then undiscovered ones. It is pure: it reads `S
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from skill_ls.core.index import Index, SkillDecl
 from skill_ls.core.runtimes import RUNTIMES
@@ -48,7 +49,7 @@ def resolve_decls(runtime_id: str, name: str, decls: list[SkillDecl], agent: str
         return res
     res.loaded = [loadable[0]]
     res.shadowed = loadable[1:]
-    groups: dict[tuple, list[SkillDecl]] = {}
+    groups: dict[tuple[int, int], list[SkillDecl]] = {}
     for d in real:
         groups.setdefault(d.precedence()[:2], []).append(d)
     res.ambiguous = [g for g in groups.values() if len(g) > 1]
@@ -60,7 +61,7 @@ def effective_names(index: Index, runtime_id: str, agent: str | None = None) -> 
     return [resolve_name(index, runtime_id, n, agent) for n in sorted(index.by_name.get(runtime_id, {}))]
 
 
-def where(index: Index, runtime_id: str, name: str, agent: str | None = None) -> dict:
+def where(index: Index, runtime_id: str, name: str, agent: str | None = None) -> dict[str, Any]:
     """The `skill-ls where --format json` object (SPEC §6.1)."""
     res = resolve_name(index, runtime_id, name, agent)
     return {

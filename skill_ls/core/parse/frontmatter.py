@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,15 +17,16 @@ import yaml
 from skill_ls.core.model import Span
 from skill_ls.core.parse.text import SourceText
 
+_Loader: type[yaml.CSafeLoader | yaml.SafeLoader]
 try:  # libyaml when present: same marks (code point columns), many times faster
-    _Loader = yaml.CSafeLoader  # type: ignore[attr-defined]
+    _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 _DELIM = re.compile(r"(---|\.\.\.)[ \t]*")
 _OPEN = re.compile(r"---[ \t]*")

@@ -43,7 +43,7 @@ class SourceText:
         self.had_bom = had_bom
         self.invalid_utf8_at = invalid_utf8_at
         self.has_crlf = has_crlf
-        self._starts: array | None = None
+        self._starts: array[int] | None = None
         self._count = -1
         self._path = path  # where the text can be read again after release()
 
@@ -90,7 +90,7 @@ class SourceText:
         return cls(text, had_bom=had_bom, has_crlf="\r" in text)
 
     @property
-    def starts(self) -> array:
+    def starts(self) -> array[int]:
         """Offset of each line's first character (computed once, on first use)."""
         if self._starts is None:
             if self.has_crlf:
@@ -127,11 +127,6 @@ class SourceText:
         if line >= len(starts):
             return len(self.text)
         return starts[line]
-
-    @property
-    def lines(self) -> list[str]:
-        """Every line without its line break (a new list each time: callers that need all lines)."""
-        return _LINE_BREAK.split(self.text) if self.has_crlf else self.text.split("\n")
 
     def line_text(self, line: int) -> str:
         """The line's text without its line break ('' past the end)."""

@@ -35,7 +35,7 @@ class RootSpec:
 
 @dataclass(frozen=True)
 class NameRule:
-    pattern: re.Pattern | None
+    pattern: re.Pattern[str] | None
     pattern_text: str
     max_len: int | None
     dir_match: str | None  # "error" | "warning" | None
