@@ -9,7 +9,7 @@ default, "long" with `--hypothesis-profile=long`, see tests/conftest.py).
 
 Regressions kept here (crashes found by this suite, fixed at their cause):
 - libyaml's composer segfaulted on ~100,000 nesting levels of block collections (`? ? ? …`,
-  `- - - …`) that the old bracket-count guard did not see -> `_nesting_too_deep` now reads the
+  `- - - …`) that the old bracket-count guard did not see -> `nesting_too_deep` now reads the
   parser's event stream (iterative) before composing.
 - block mappings nested ~1,000+ levels by indentation raised RecursionError in `node_value`.
 - billion-laughs aliases produced small shared structures whose repr/str/json were exponential (the

@@ -65,3 +65,31 @@ def test_findings_per_file_and_code_are_capped(workspace):
     ds = diags_for(check_tree(workspace), f, "RF001")
     assert len(ds) == 100
     assert ds[-1].message.endswith("(and 50 more RF001 findings in this file, not shown)")
+
+
+def test_rf002_after_a_reference_becomes_a_symlink_out_in_a_long_lived_workspace(workspace, tmp_path):
+    """The resolution cache belongs to the index and is cleared when the disk changes: a server that
+    has checked a skill still reports RF002 once a referenced file is replaced by a symlink out of
+    the skill, and RF001 once it is deleted."""
+    import os
+
+    from skill_ls.analysis.workspace import WorkspaceState
+
+    outside = write(tmp_path / "outside.md", "secret")
+    f = skill(workspace, "a", body="[x](ref.md)\n")
+    ref = write(f.parent / "ref.md", "inside")
+    state = WorkspaceState(str(workspace), environ=dict(os.environ))
+    state.load_config()
+    state.install(state.build_index())
+
+    def codes_now() -> list[str]:
+        return sorted(d.code for d in state.diagnostics([str(f)])[str(f)] if d.code.startswith("RF"))
+
+    assert codes_now() == []
+    ref.unlink()
+    ref.symlink_to(outside)
+    state.file_changed(str(ref))
+    assert codes_now() == ["RF002"]
+    ref.unlink()
+    state.file_changed(str(ref))
+    assert codes_now() == ["RF001"]

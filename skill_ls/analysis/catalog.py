@@ -10,16 +10,15 @@ every skill of its roots, by name, and its budget line is `Skills budget: USED/M
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass
 from typing import Callable
 
 from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, EffectiveSkill, effective_mcp_servers, \
     resolve_effective_set
-from skill_ls.core.index import Index, SkillDecl
+from skill_ls.core.index import Document, Index, SkillDecl
+from skill_ls.core.parse.text import collapse
 from skill_ls.core.runtimes import RUNTIMES
 
-_WS = re.compile(r"\s+")
 SKILL_VIEW_TOOL = "agh__skill_view"
 
 
@@ -54,10 +53,6 @@ def escape_text(text: str) -> str:
 
 def escape_attr(text: str) -> str:
     return escape_text(text).replace('"', "&quot;")
-
-
-def collapse(text: str) -> str:
-    return _WS.sub(" ", text).strip()
 
 
 def _text(value) -> str:
@@ -168,10 +163,13 @@ def render_workspace_agents(eff: EffectiveSet) -> Rendered:
 
 
 # -- Agentcy --------------------------------------------------------------------------------------
-def content_length(decl: SkillDecl) -> int:
-    from skill_ls.analysis.rules.budget import content_length as _length
+def document_length(doc: Document) -> int:
+    """Agentcy's `content_length`: characters of the whole file (a BOM counts)."""
+    return len(doc.src.text) + (1 if doc.src.had_bom else 0)
 
-    return _length(decl.doc) if decl.doc is not None else 0
+
+def content_length(decl: SkillDecl) -> int:
+    return document_length(decl.doc) if decl.doc is not None else 0
 
 
 def render_agentcy(eff: EffectiveSet, budget: int) -> Rendered:

@@ -17,6 +17,7 @@ from skill_ls.core.resolve import resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for_scope
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
 from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.paths import is_under
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
 # to the next "<" or ">" instead and keep only well-formed code lists (as before) in _suppressed.
@@ -130,11 +131,11 @@ class Checker:
                         continue
                     out.add(f.path)
         for agent in self.index.agents:
-            if any(_under(agent.path, p) for p in scope):
+            if any(is_under(agent.path, p) for p in scope):
                 out.add(agent.path)
         for decls in self.index.decls.values():
             for d in decls:
-                if d.path and any(_under(d.path, p) for p in scope):
+                if d.path and any(is_under(d.path, p) for p in scope):
                     out.add(d.path)
         return sorted(out)
 
@@ -250,7 +251,6 @@ class Checker:
             rep.code, rep.severity = r.code, r.severity
             r.func(ctx)
         return out
-
 
 
 PARALLEL_MIN_FILES = 400
@@ -376,7 +376,3 @@ def _suppressed(d: Diagnostic, store, cache: dict[str, frozenset[str]]) -> bool:
             if line_codes and (d.code in line_codes or "ALL" in line_codes):
                 return True
     return False
-
-
-def _under(path: str, base: str) -> bool:
-    return path == base or path.startswith(base.rstrip(os.sep) + os.sep)

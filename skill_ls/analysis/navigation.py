@@ -16,7 +16,9 @@ from typing import Any
 from skill_ls.core.index import Document, Index
 from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import FieldEntry
-from skill_ls.analysis.rules.references import _local_target, body_references, fence_step, resolve_reference
+from skill_ls.core.body import body_references, fence_step, local_target
+from skill_ls.core.references import resolve_reference
+from skill_ls.core.spans import node_span
 
 _SKILL_CALL = re.compile(r"\b(skill_read_file|skill_run_script|skill_use)\(\s*[\"']([^\"'\n]+)[\"']")
 # The name argument follows the tool name closely; a bounded gap keeps hostile lines linear (issue 7).
@@ -82,11 +84,6 @@ def entry_offset(entry: FieldEntry) -> int:
     return entry.value_span.start_line - node.start_mark.line
 
 
-def _node_span(node: Any, offset: int) -> Span:
-    s, e = node.start_mark, node.end_mark
-    return Span(s.line + offset, s.column, e.line + offset, e.column)
-
-
 def _scalar_items(node: Any, offset: int) -> list[tuple[str, Span]]:
     """(text, span) of each scalar in a YAML sequence node (or the scalar itself)."""
     import yaml
@@ -95,13 +92,13 @@ def _scalar_items(node: Any, offset: int) -> list[tuple[str, Span]]:
     if isinstance(node, yaml.SequenceNode):
         for item in node.value:
             if isinstance(item, yaml.ScalarNode) and isinstance(item.value, str) and item.value:
-                span = _node_span(item, offset)
+                span = node_span(item, offset)
                 if item.style in ('"', "'"):
                     span = Span(span.start_line, span.start_col + 1, span.end_line, max(span.end_col - 1, 0))
                 out.append((item.value, span))
     elif isinstance(node, yaml.ScalarNode) and isinstance(node.value, str) and node.value:
         # A comma/space separated string: locate each word inside the scalar's first line.
-        span = _node_span(node, offset)
+        span = node_span(node, offset)
         for m in re.finditer(r"[^\s,\"']+", node.value):
             if span.start_line == span.end_line or "\n" not in node.value:
                 quote = 1 if node.style in ('"', "'") else 0
@@ -141,7 +138,7 @@ def skill_refs(doc: Document, *, is_skill: bool, declared_name: str | None = Non
             if dotted is not None and dotted.node is not None:
                 out.extend(SkillRef(n, s, "tombstone") for n, s in _scalar_items(dotted.node, entry_offset(dotted)))
     start = fm.body_start_line if fm is not None and fm.ok else 0
-    fence = None
+    fence: str | None = None
     src = doc.src
     for line_no in range(start, src.line_count):
         line = src.line_text(line_no)
@@ -200,15 +197,16 @@ class FileLink:
     target: str  # absolute path of an existing file
 
 
-def file_links(doc: Document) -> list[FileLink]:
-    """Relative file references in the body that resolve to existing files inside the skill."""
+def file_links(doc: Document, index: Index | None = None) -> list[FileLink]:
+    """Relative file references in the body that resolve to existing files inside the skill
+    (through `index`'s reference cache when given)."""
     if doc.read_error or doc.fm is None:
         return []
     refs, _ = body_references(doc)
     out = []
     for ref in refs:
         if ref.kind == "link":
-            local = _local_target(ref.target)
+            local = local_target(ref.target)
             if local is None:
                 continue
             target = local
@@ -216,7 +214,8 @@ def file_links(doc: Document) -> list[FileLink]:
             continue  # these name another skill's files: resolved by the index, not here
         else:
             target = ref.target[2:] if ref.target.startswith("./") else ref.target
-        path, escape = resolve_reference(doc.directory, target)
+        resolve = index.references.resolve if index is not None else resolve_reference
+        path, escape = resolve(doc.directory, target)
         if escape is None and path is not None and os.path.isfile(path):
             out.append(FileLink(ref.span, path))
     return out

@@ -16,15 +16,12 @@ from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment, Walker
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, DocumentStore, Index, blocked_reason, skill_name_for
 from skill_ls.core.model import Diagnostic
 from skill_ls.core.runtimes import RUNTIMES, default_runtime
+from skill_ls.core.paths import is_under
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
 AGENT_FAMILY_RUNTIME = {"agh": "agh", "claude-code": "claude-code", "workspace-agents": "workspace-agents"}
 # Files whose change on disk can change analysis results.
 RELEVANT_NAMES = WANTED | CONFIG_NAMES | {"config.toml"}
-
-
-def _under(path: str, base: str) -> bool:
-    return path == base or path.startswith(base.rstrip(os.sep) + os.sep)
 
 
 class WorkspaceState:
@@ -117,6 +114,7 @@ class WorkspaceState:
         if self.index is None:
             return set()
         self._walker_stale = True
+        self.index.references.clear()  # a reference target may have appeared, vanished or become a symlink
         base = os.path.basename(path)
         if base in CONFIG_NAMES and os.path.dirname(path) == self.workspace:
             return None
@@ -132,8 +130,8 @@ class WorkspaceState:
 
     def _directory_changed(self, path: str) -> set[tuple[str, str]]:
         touched: set[tuple[str, str]] = set()
-        known = {d.path for decls in self.index.decls.values() for d in decls if d.path and _under(d.path, path)}
-        if any(_under(a.path, path) for a in self.index.agents):
+        known = {d.path for decls in self.index.decls.values() for d in decls if d.path and is_under(d.path, path)}
+        if any(is_under(a.path, path) for a in self.index.agents):
             return None  # type: ignore[return-value]
         if os.path.isdir(path) and self._creates_root(path):
             return None  # type: ignore[return-value]  # a root appeared: activation and watches change
@@ -151,7 +149,7 @@ class WorkspaceState:
         index = self.index
         for runtime in RUNTIMES.values():
             for r in index.roots.get(runtime.id) or runtime_roots(runtime, self.workspace, index.env, self.config):
-                if _under(r.path, path):
+                if is_under(r.path, path):
                     return True
         return False
 
@@ -160,7 +158,7 @@ class WorkspaceState:
             return True
         if not path.endswith(".md"):
             return False
-        return f"{os.sep}.claude{os.sep}agents{os.sep}" in path or _under(
+        return f"{os.sep}.claude{os.sep}agents{os.sep}" in path or is_under(
             path, os.path.join(self.workspace, "workspace", "agents")) and f"{os.sep}skills{os.sep}" not in path
 
     def _update(self, path: str) -> set[tuple[str, str]]:

@@ -17,6 +17,7 @@ from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment, RootDir
 from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
 from skill_ls.core.parse.text import SourceText
+from skill_ls.core.references import ReferenceResolver
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 
 MAX_READ_BYTES = 16 * 1024 * 1024
@@ -279,9 +280,12 @@ class Index:
         self.agents: list[AgentDecl] = []
         self.skipped: list[tuple[str, str]] = []
         self.lowercase_skill_files: list[str] = []
+        # Resolved body references; cleared whenever this index learns that the disk changed.
+        self.references = ReferenceResolver()
 
     # -- building -------------------------------------------------------------------------------
     def build(self) -> "Index":
+        self.references.clear()
         self.roots = active_runtimes(self.workspace, self.env, self.config)
         self.decls = {rid: [] for rid in self.roots}
         for rid, roots in self.roots.items():
@@ -442,6 +446,7 @@ class Index:
         """Re-read one file (disk or overlay). Returns the (runtime, name) pairs whose resolution may
         have changed. A new or deleted SKILL.md inside a root is added or removed."""
         self.store.invalidate(path)
+        self.references.clear()
         touched: set[tuple[str, str]] = set()
         base = os.path.basename(path)
         if base == AGENT_FILE or any(a.path == path for a in self.agents):

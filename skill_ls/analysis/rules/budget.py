@@ -3,12 +3,9 @@ from __future__ import annotations
 
 from skill_ls.core.model import Severity
 from skill_ls.analysis.rules import rule
-from skill_ls.analysis.rules.context import RuntimeContext, header_span
-
-
-def content_length(doc) -> int:
-    """Agentcy's `content_length`: characters of the whole file."""
-    return len(doc.src.text) + (1 if doc.src.had_bom else 0)
+from skill_ls.core.spans import header_span
+from skill_ls.analysis.catalog import document_length
+from skill_ls.analysis.rules.context import RuntimeContext
 
 
 @rule("BG001", Severity.ERROR, "runtime")
@@ -23,7 +20,7 @@ def larger_than_prompt_budget(ctx: RuntimeContext):
     if ctx.runtime.id != "agentcy":
         return
     budget = ctx.config.agentcy_max_prompt_chars
-    size = content_length(ctx.doc)
+    size = document_length(ctx.doc)
     if size > budget:
         ctx.out.report(header_span(ctx.doc), f"skill is {size} characters; Agentcy's prompt budget is {budget}, so "
                        "it can never be enabled: split it or raise agentcy.max_prompt_chars")

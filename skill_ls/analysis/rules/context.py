@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from skill_ls.core.config import Config
 from skill_ls.core.index import AgentDecl, Document, Index, SkillDecl
 from skill_ls.core.model import Span
+from skill_ls.core.spans import key_span
 from skill_ls.analysis.rules import Reporter
 from skill_ls.core.runtimes import Runtime
 
@@ -18,10 +19,7 @@ class FileContext:
     out: Reporter
 
     def key_span(self, key: str) -> Span:
-        fm = self.doc.fm
-        if fm is not None and key in fm.fields:
-            return fm.fields[key].key_span
-        return header_span(self.doc)
+        return key_span(self.doc, key)
 
 
 @dataclass
@@ -56,22 +54,3 @@ class SidecarContext:
     config: Config
     out: Reporter
 
-
-def header_span(doc: Document) -> Span:
-    """Where to put a diagnostic about the frontmatter as a whole: its opening line."""
-    text = doc.src.line_text(0)
-    return Span(0, 0, 0, len(text))
-
-
-def name_span(doc: Document) -> Span:
-    fm = doc.fm
-    if fm is not None and "name" in fm.fields:
-        return fm.fields["name"].value_span
-    return header_span(doc)
-
-
-def closing_insert_span(doc: Document) -> Span | None:
-    fm = doc.fm
-    if fm is None or fm.close_line is None:
-        return None
-    return Span(fm.close_line, 0, fm.close_line, 0)

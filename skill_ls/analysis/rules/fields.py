@@ -5,14 +5,14 @@ from __future__ import annotations
 import difflib
 import functools
 import os
-import re
 
 from skill_ls.core.model import Severity, Span
 from skill_ls.analysis.rules import replace_fix, rule
-from skill_ls.analysis.rules.context import RuntimeContext, closing_insert_span, header_span, name_span
+from skill_ls.core.parse.text import collapse
+from skill_ls.core.spans import closing_insert_span, header_span, name_span
+from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.runtimes import FieldSpec, all_known_fields
 
-_WS = re.compile(r"\s+")
 
 
 def _fm_ok(ctx: RuntimeContext) -> bool:
@@ -273,10 +273,6 @@ def _amp_file_limits(ctx: RuntimeContext, limits: dict) -> None:
         ctx.out.report(span, f"'{rel}' is {size // 1024} KB; Amp's limit is {limits['file_bytes'] // 1024} KB per file")
     if total > limits["skill_bytes"]:
         ctx.out.report(span, f"skill is {total // 1024} KB in all; Amp's limit is {limits['skill_bytes'] // 1024} KB")
-
-
-def collapse(text: str) -> str:
-    return _WS.sub(" ", text).strip()
 
 
 @rule("SK011", Severity.INFORMATION, "runtime")

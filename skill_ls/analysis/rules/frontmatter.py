@@ -5,7 +5,8 @@ import os
 
 from skill_ls.core.model import Severity, Span
 from skill_ls.analysis.rules import replace_fix, rule
-from skill_ls.analysis.rules.context import FileContext, header_span
+from skill_ls.core.spans import header_span
+from skill_ls.analysis.rules.context import FileContext
 
 LINE_BUDGET = 500
 TOKEN_BUDGET = 5000

@@ -8,9 +8,10 @@ import yaml
 from skill_ls.core.index import read_bytes, read_marketplace_meta
 from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, skill_servers
 from skill_ls.core.model import Severity, Span
-from skill_ls.core.parse.frontmatter import MAX_NESTING, _nesting_too_deep
+from skill_ls.core.parse.frontmatter import MAX_NESTING, nesting_too_deep
 from skill_ls.analysis.rules import rule
-from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext, header_span
+from skill_ls.core.spans import header_span
+from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 
 
 @rule("MC001", Severity.ERROR, "sidecar")
@@ -49,7 +50,7 @@ def _openai_yaml_problem(path: str) -> tuple[str | None, Span]:
     if error:
         return error, Span(0, 0, 0, 0)
     text = data.decode("utf-8", errors="replace")
-    if _nesting_too_deep(text):  # libyaml's composer would overflow the C stack
+    if nesting_too_deep(text):  # libyaml's composer would overflow the C stack
         return f"nested more than {MAX_NESTING} levels deep", Span(0, 0, 0, 0)
     try:
         value = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

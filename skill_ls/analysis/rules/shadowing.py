@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from skill_ls.core.model import Related, Severity, Span
 from skill_ls.analysis.rules import rule
-from skill_ls.analysis.rules.context import ResolutionContext, name_span
+from skill_ls.core.spans import name_span
+from skill_ls.analysis.rules.context import ResolutionContext
 
 
 def _span(decl) -> Span:

@@ -16,6 +16,7 @@ import yaml
 
 from skill_ls.core.model import Span
 from skill_ls.core.parse.text import SourceText
+from skill_ls.core.spans import node_span
 
 _Loader: type[yaml.CSafeLoader | yaml.SafeLoader]
 try:  # libyaml when present: same marks (code point columns), many times faster
@@ -89,11 +90,6 @@ class Frontmatter:
         first = self.open_line or 0
         last = self.close_line if self.close_line is not None else first
         return Span(first, 0, last, 3)
-
-
-def _node_span(node: Any, line_offset: int) -> Span:
-    s, e = node.start_mark, node.end_mark
-    return Span(s.line + line_offset, s.column, e.line + line_offset, e.column)
 
 
 class _TooComplex(Exception):
@@ -182,7 +178,7 @@ _COLLECTION_START = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _COLLECTION_END = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
-def _nesting_too_deep(text: str) -> bool:
+def nesting_too_deep(text: str) -> bool:
     """True when the block nests collections more than MAX_NESTING deep.
 
     libyaml's composer recurses in C per nesting level and segfaults on ~100,000 levels (`? ? ? …`,
@@ -278,7 +274,7 @@ def parse_frontmatter(src: SourceText, *, allow_toml: bool = False, check_duplic
 
 
 def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check_duplicates: bool) -> None:
-    if _nesting_too_deep(block):
+    if nesting_too_deep(block):
         fm.status = "invalid"
         fm.problems.append(Problem("too_complex", fm.block_span(),
                                    f"frontmatter is nested more than {MAX_NESTING} levels deep"))
@@ -298,7 +294,7 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
     if not isinstance(root, yaml.MappingNode):
         fm.status = "not_mapping"
         kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
-        fm.problems.append(Problem("not_mapping", _node_span(root, offset),
+        fm.problems.append(Problem("not_mapping", node_span(root, offset),
                                    f"frontmatter must be a mapping of keys to values, not {kind}"))
         return
     budget = [MAX_NODES, MAX_EXPANDED_CHARS + 2 * len(block)]
@@ -312,8 +308,8 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
                 continue  # first occurrence keeps its position; SK004 reports the duplicate
             # Collections keep their node (nested positions: skills lists, mcp_servers); a scalar's
             # span is all anyone needs, and nodes with their marks dominate an index's memory.
-            fm.fields[key] = FieldEntry(key, _node_span(knode, offset), node_value(vnode, budget),
-                                        _node_span(vnode, offset),
+            fm.fields[key] = FieldEntry(key, node_span(knode, offset), node_value(vnode, budget),
+                                        node_span(vnode, offset),
                                         None if isinstance(vnode, yaml.ScalarNode) else vnode)
     except _RecursiveAlias:
         fm.status = "invalid"
@@ -344,7 +340,7 @@ def _check_duplicates(root: Any, fm: Frontmatter, offset: int, budget: list[int]
                 if isinstance(knode, yaml.ScalarNode):
                     if knode.value in first:
                         prev = first[knode.value]
-                        span = _node_span(knode, offset)
+                        span = node_span(knode, offset)
                         fm.problems.append(Problem(
                             "duplicate_key", span,
                             f"duplicate key '{knode.value}' (first defined on line {prev.start_mark.line + offset + 1}); "

@@ -11,6 +11,7 @@ from itertools import accumulate
 
 BOM = "\ufeff"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_WS = re.compile(r"\s+")
 _SCAN_LINES = 64  # lines reachable by scanning without a line table
 
 
@@ -177,3 +178,8 @@ class SourceText:
     def end_pos(self) -> tuple[int, int]:
         last = self.line_count - 1
         return last, len(self.line_text(last))
+
+
+def collapse(text: str) -> str:
+    """Whitespace runs collapsed to one space, trimmed (how catalogs show a description)."""
+    return _WS.sub(" ", text).strip()

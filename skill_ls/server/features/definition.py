@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from skill_ls.analysis.rules.context import name_span
+from skill_ls.core.spans import name_span
 from skill_ls.server.convert import uri_of
 from skill_ls.server.lookup import at_position, resolutions
 

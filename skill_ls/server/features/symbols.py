@@ -8,22 +8,22 @@ import re
 from lsprotocol import types
 
 from skill_ls.core.model import Span
-from skill_ls.analysis.rules.context import name_span
+from skill_ls.core.body import fence_step
+from skill_ls.core.spans import name_span
 from skill_ls.server.convert import uri_of
 from skill_ls.server.lookup import markdown_document
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 def _headings(doc) -> list[tuple[int, str, int]]:
-    out, fence = [], None
+    out: list[tuple[int, str, int]] = []
+    fence: str | None = None
     start = doc.fm.body_start_line if doc.fm is not None and doc.fm.ok else 0
     for ln in range(start, doc.src.line_count):
         line = doc.src.line_text(ln)
-        m = _FENCE.match(line)
-        if m:
-            fence = None if fence and m.group(1).startswith(fence) else (fence or m.group(1)[0] * 3)
+        is_fence, fence = fence_step(line, fence)
+        if is_fence:
             continue
         if fence is None:
             h = _HEADING.match(line)

@@ -16,6 +16,7 @@ from lsprotocol import types
 
 from skill_ls.core.discovery import runtime_roots
 from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.paths import is_under
 
 log = logging.getLogger("skill_ls.server.watching")
 
@@ -23,10 +24,6 @@ WATCH_GLOBS = ("**/SKILL.md", "**/skill.md", "**/AGENT.md", "**/mcp.json", "**/.
                "**/agents/openai.yaml", "**/.claude/agents/**/*.md", "**/workspace/agents/**/*.md",
                "**/.skill-ls.toml", "**/pyproject.toml")
 _SKIP_PARTS = (f"{os.sep}.git{os.sep}", f"{os.sep}node_modules{os.sep}")
-
-
-def _under(path: str, base: str) -> bool:
-    return path == base or path.startswith(base.rstrip(os.sep) + os.sep)
 
 
 class RootWatchers:
@@ -57,7 +54,7 @@ class RootWatchers:
             pending.add(os.path.join(index.env.home, ".claude", "agents"))
         parents: set[str] = set()
         for path in pending:
-            if _under(path, state.workspace) and self.ls.client_watches_workspace:
+            if is_under(path, state.workspace) and self.ls.client_watches_workspace:
                 continue
             if os.path.isdir(path):
                 recursive.add(path)
@@ -66,13 +63,13 @@ class RootWatchers:
                 while parent and not os.path.isdir(parent):
                     parent = os.path.dirname(parent)
                 if parent and parent not in ("/", os.sep) and (
-                        not index.env.home or _under(parent, index.env.home) or _under(parent, state.workspace)):
+                        not index.env.home or is_under(parent, index.env.home) or is_under(parent, state.workspace)):
                     parents.add(parent)
         if not self.ls.client_watches_workspace:
             recursive.add(state.workspace)
         # A recursive watch covers everything below it.
-        recursive = {p for p in recursive if not any(q != p and _under(p, q) for q in recursive)}
-        parents = {p for p in parents if not any(_under(p, q) for q in recursive)}
+        recursive = {p for p in recursive if not any(q != p and is_under(p, q) for q in recursive)}
+        parents = {p for p in parents if not any(is_under(p, q) for q in recursive)}
         return recursive, parents
 
     def update(self, state) -> None:

@@ -1,0 +1,143 @@
+"""What a skill's Markdown body points at: fenced code blocks, file references and shell injections.
+
+One fence tracker (`fence_step`) serves every body scan (references, navigation, symbols).
+References are found outside fenced code blocks: Markdown links and images with a relative target,
+`skill_read_file("skill", "path")`, `skill_run_script("skill", "script")`, and `scripts/...` paths
+run in inline code. Plain values with positions; no rule logic (the RF rules read these).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import cast
+from urllib.parse import unquote
+
+from skill_ls.core.index import Document
+from skill_ls.core.model import Span
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+# Linear time on hostile lines (issue 7): link text may hold one level of balanced brackets but no
+# bare '[' (so a start never rescans past the next one), and the target stops at brackets too.
+_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*\]\(\s*<?([^)\s>\[\]]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_CALL = re.compile(r"\b(skill_read_file|skill_run_script)\(\s*[\"']([^\"']+)[\"']\s*,\s*[\"']([^\"']+)[\"']")
+# A scripts/ path counts as a reference when the inline code runs it (`python scripts/x.py`,
+# `./scripts/x.sh`); a bare `scripts/x.py` is usually an example of what to create.
+_INLINE_SCRIPT = re.compile(
+    r"`(?:[^`]*?\b(python3?|bash|sh|zsh|node|deno|bun|ruby|perl|uv run|npx|tsx)\s+)?"
+    r"((?:\./)?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
+_SHELL_INJECTION = re.compile(r"(?:(?<=^)|(?<=[\s(\[:>*_]))!`([^`\n]+)`")
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")  # a span opens only at the start of a backtick run
+_LITERALS = ("```", "~~~", "](", "skill_", "scripts/", "!`")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
+def fence_step(line: str, fence: str | None) -> tuple[bool, str | None]:
+    """Track fenced code blocks line by line: (is this line a fence, the open fence after it)."""
+    if line.lstrip(" ")[:3] not in ("```", "~~~"):
+        return False, fence
+    m = _FENCE.match(line)
+    if m is None:
+        return False, fence
+    marker = m.group(1)
+    if fence is None:
+        return True, marker[0] * 3
+    return True, None if marker.startswith(fence) else fence
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One place the body points at a file."""
+
+    kind: str  # link | read_file | run_script | script_path
+    target: str
+    span: Span
+    skill: str | None = None  # for skill_read_file / skill_run_script
+
+
+def body_references(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
+    """(file references, shell injections) in the body, outside fenced code blocks (cached per document)."""
+    cached = doc.cache.get("body_references")
+    if cached is None:
+        cached = doc.cache["body_references"] = _scan_body(doc)
+    return cast("tuple[list[Reference], list[tuple[str, Span]]]", cached)
+
+
+def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
+    refs: list[Reference] = []
+    shells: list[tuple[str, Span]] = []
+    start = doc.fm.body_start_line if doc.fm and doc.fm.status == "ok" else 0
+    if doc.fm is not None and doc.fm.status in ("missing",):
+        start = 0
+    src = doc.src
+    if start >= src.line_count:
+        return refs, shells
+    text = src.text
+    body_offset = src.line_start(start)
+    offsets: list[int] = []
+    find = text.find
+    for literal in _LITERALS:
+        i = find(literal, body_offset)
+        while i != -1:
+            offsets.append(i)
+            i = find(literal, i + 1)
+    if not offsets:
+        return refs, shells
+    offsets.sort()
+    # Visit only the lines that can matter: fences (to track code blocks) and lines with a marker.
+    candidates: list[tuple[int, str]] = []
+    bare_cr = src.has_crlf and "\r" in text.replace("\r\n", "")
+    line_no, last, last_line = start, body_offset, -1
+    for pos in offsets:
+        if bare_cr:
+            line_no = src.offset_to_pos(pos)[0]
+        else:
+            line_no += text.count("\n", last, pos)
+            last = pos
+        if line_no != last_line:
+            last_line = line_no
+            if bare_cr:
+                line = src.line_text(line_no)
+            else:
+                begin = text.rfind("\n", 0, pos) + 1
+                stop = find("\n", pos)
+                line = (text[begin:] if stop == -1 else text[begin:stop]).rstrip("\r")
+            candidates.append((line_no, line))
+    fence: str | None = None
+    for line_no, line in candidates:
+        is_fence, fence = fence_step(line, fence)
+        if is_fence:
+            continue
+        if fence is not None:
+            continue
+        if "](" in line:
+            # Links shown as code (`[text](path)`) are examples, not references; blank them out
+            # (same length, so columns stay right).
+            plain = _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line) if "`" in line else line
+            for lm in _LINK.finditer(plain):
+                target = lm.group(1)
+                refs.append(Reference("link", target, Span(line_no, lm.start(1), line_no, lm.end(1))))
+        if "skill_" in line:
+            for cm in _CALL.finditer(line):
+                kind = "read_file" if cm.group(1) == "skill_read_file" else "run_script"
+                refs.append(Reference(kind, cm.group(3), Span(line_no, cm.start(3), line_no, cm.end(3)), cm.group(2)))
+        if "scripts/" in line and "`" in line:
+            for sm in _INLINE_SCRIPT.finditer(line):
+                if sm.group(1) is None and not sm.group(2).startswith("./"):
+                    continue
+                refs.append(Reference("script_path", sm.group(2), Span(line_no, sm.start(2), line_no, sm.end(2))))
+        if "!`" in line:
+            for im in _SHELL_INJECTION.finditer(line):
+                if im.start() > 0 and line[im.start() - 1] == "`":
+                    continue  # ``!`cmd` `` shown as code, not executed
+                shells.append((im.group(1), Span(line_no, im.start(), line_no, im.end())))
+    return refs, shells
+
+
+def local_target(target: str) -> str | None:
+    """The path part of a link target, or None for URLs, anchors and templated targets."""
+    if target.startswith("#") or _SCHEME.match(target) or target.startswith("//"):
+        return None
+    if "{" in target or "$" in target or "<" in target:
+        return None
+    path = target.split("#", 1)[0].split("?", 1)[0]
+    return unquote(path) if path else None

@@ -1,0 +1,53 @@
+"""Resolving a skill's file references against its directory, without leaving it.
+
+`resolve_reference` looks at the file system only inside the skill directory (it follows a
+symlink only to learn where it leads). `ReferenceResolver` caches resolutions for one index; the
+index clears it whenever it learns that something changed on disk, so a long-lived server sees a
+reference file replaced by a symlink out of the skill (RF002) or deleted (RF001).
+"""
+from __future__ import annotations
+
+import os
+
+
+_MAX_ENTRIES = 50_000
+
+
+def resolve_reference(skill_dir: str, target: str) -> tuple[str | None, str | None]:
+    """(absolute path, escape reason) of `target` relative to `skill_dir`, uncached."""
+    if os.path.isabs(target) or target.startswith("~"):
+        return None, "absolute path"
+    joined = os.path.normpath(os.path.join(skill_dir, target))
+    base = os.path.normpath(skill_dir)
+    if not (joined == base or joined.startswith(base + os.sep)):
+        return None, "'..' leaves the skill directory"
+    if not os.path.lexists(joined):
+        return joined, None
+    try:
+        real = os.path.realpath(joined)
+        real_base = os.path.realpath(base)
+    except (OSError, ValueError):
+        return joined, None
+    if not (real == real_base or real.startswith(real_base + os.sep)):
+        return None, "a symlink leads outside the skill directory"
+    return joined, None
+
+
+class ReferenceResolver:
+    """`resolve_reference` with a cache that lives as long as its owner's view of the disk."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+
+    def resolve(self, skill_dir: str, target: str) -> tuple[str | None, str | None]:
+        key = (skill_dir, target)
+        hit = self._cache.get(key)
+        if hit is None:
+            if len(self._cache) >= _MAX_ENTRIES:
+                self._cache.clear()
+            hit = self._cache[key] = resolve_reference(skill_dir, target)
+        return hit
+
+    def clear(self) -> None:
+        """Forget every resolution (a file or directory changed on disk)."""
+        self._cache.clear()
