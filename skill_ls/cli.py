@@ -5,14 +5,19 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from skill_ls import __version__
+
+if TYPE_CHECKING:
+    from skill_ls.core.index import Index
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # argparse's default prints usage twice-over; keep it one line + exit 2
+    def error(self, message: str) -> NoReturn:  # argparse's default prints usage twice-over; keep it one line + exit 2
         self.exit(EXIT_USAGE, f"skill-ls: error: {message}\n")
 
 
@@ -92,12 +97,15 @@ class _KnownError(Exception):
     pass
 
 
-def _guard(func):
+_Handler = Callable[[argparse.Namespace], int]
+
+
+def _guard(func: _Handler) -> _Handler:
     """Turn configuration/usage problems into one-line errors (exit 2)."""
     from skill_ls.analysis.check import UsageError
     from skill_ls.core.config import ConfigError
 
-    def wrapper(args):
+    def wrapper(args: argparse.Namespace) -> int:
         try:
             return func(args)
         except (UsageError, ConfigError) as exc:
@@ -106,7 +114,7 @@ def _guard(func):
     return wrapper
 
 
-def _check(args) -> int:
+def _check(args: argparse.Namespace) -> int:
     from skill_ls.analysis.check import CheckOptions, default_jobs, run_check
     from skill_ls.output import format_github, format_json, format_sarif, format_text
     from skill_ls.core.model import Severity
@@ -141,7 +149,7 @@ def _check(args) -> int:
     return EXIT_OK
 
 
-def open_index(args):
+def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
     """Index for `where`/`list`/`catalog`: workspace, configuration, runtime choice (SPEC §8)."""
     from skill_ls.analysis.check import CheckOptions, UsageError, build_index, choose_workspace, prepare_config
     from skill_ls.core.runtimes import default_runtime
@@ -161,12 +169,13 @@ def open_index(args):
     agent = getattr(args, "agent", None)
     if agent and index.agent(agent) is None:
         raise UsageError(f"no agent named '{agent}' in {index.workspace}")
-    if agent and not args.runtime and index.agent(agent, runtime) is None:
-        runtime = index.agent(agent).family  # no --runtime: the runtime the named agent belongs to
+    named = index.agent(agent) if agent else None
+    if named is not None and not args.runtime and index.agent(named.name, runtime) is None:
+        runtime = named.family  # no --runtime: the runtime the named agent belongs to
     return index, runtime, agent
 
 
-def _where(args) -> int:
+def _where(args: argparse.Namespace) -> int:
     from skill_ls.core.resolve import where
 
     index, runtime, agent = open_index(args)
@@ -190,7 +199,7 @@ def _where(args) -> int:
     return EXIT_OK
 
 
-def _mark_disabled(index, runtime: str, agent: str | None, obj: dict) -> None:
+def _mark_disabled(index: Index, runtime: str, agent: str | None, obj: dict[str, Any]) -> None:
     """AGH: say when the name is tombstoned by the agent or operator-disabled (SPEC §3.1, §8)."""
     if runtime != "agh":
         return
@@ -204,7 +213,7 @@ def _mark_disabled(index, runtime: str, agent: str | None, obj: dict) -> None:
             obj["tombstoned"] = True
 
 
-def _list(args) -> int:
+def _list(args: argparse.Namespace) -> int:
     from skill_ls.analysis.effective import EffectiveSetError, resolve_effective_set
 
     index, runtime, agent = open_index(args)
@@ -223,7 +232,7 @@ def _list(args) -> int:
     return EXIT_OK
 
 
-def _catalog(args) -> int:
+def _catalog(args: argparse.Namespace) -> int:
     from skill_ls.analysis.catalog import CatalogError, catalog_notes, catalog_object
 
     index, runtime, agent = open_index(args)
@@ -241,7 +250,7 @@ def _catalog(args) -> int:
     return EXIT_OK
 
 
-def _rules(args) -> int:
+def _rules(args: argparse.Namespace) -> int:
     from skill_ls.analysis.rules import all_rules
 
     rules = all_rules()
@@ -258,7 +267,7 @@ def _rules(args) -> int:
     return EXIT_OK
 
 
-def _explain(args) -> int:
+def _explain(args: argparse.Namespace) -> int:
     from skill_ls.analysis.rules import all_rules
 
     rule = all_rules().get(args.code.upper())
@@ -269,7 +278,7 @@ def _explain(args) -> int:
     return EXIT_OK
 
 
-def _serve(args) -> int:
+def _serve(args: argparse.Namespace) -> int:
     from skill_ls.server import run_server
 
     return run_server(tcp_port=args.tcp)
@@ -279,7 +288,7 @@ def serve_main() -> int:
     return main(["serve", *sys.argv[1:]])
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, _Handler] = {
     "check": _guard(_check),
     "where": _guard(_where),
     "list": _guard(_list),

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 from skill_ls import __version__
 from skill_ls.core.index import DocumentStore
@@ -28,7 +29,7 @@ class Positions:
     def __init__(self, store: DocumentStore):
         self.store = store
 
-    def lsp_range(self, path: str, span: Span) -> dict:
+    def lsp_range(self, path: str, span: Span) -> dict[str, dict[str, int]]:
         if not path.endswith(".md") and not path.endswith(".json") and not path.endswith(".yaml"):
             return _range(span.start_line, span.start_col, span.end_line, span.end_col)
         src = self.store.source(path) if path.endswith(".md") else None
@@ -38,11 +39,11 @@ class Positions:
                       span.end_line, src.utf16_col(span.end_line, span.end_col))
 
 
-def _range(sl: int, sc: int, el: int, ec: int) -> dict:
+def _range(sl: int, sc: int, el: int, ec: int) -> dict[str, dict[str, int]]:
     return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
 
 
-def summary(diags: list[Diagnostic]) -> dict:
+def summary(diags: list[Diagnostic]) -> dict[str, int]:
     counts = {"error": 0, "warning": 0, "information": 0, "hint": 0}
     for d in diags:
         counts[d.severity.label] += 1
@@ -63,8 +64,8 @@ def format_text(diags: list[Diagnostic], files_checked: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def diagnostic_json(d: Diagnostic, pos: Positions) -> dict:
-    out = {
+def diagnostic_json(d: Diagnostic, pos: Positions) -> dict[str, Any]:
+    out: dict[str, Any] = {
         "path": display_path(d.path),
         "range": pos.lsp_range(d.path, d.span),
         "severity": d.severity.label,
@@ -110,11 +111,11 @@ def format_sarif(diags: list[Diagnostic], store: DocumentStore) -> str:
             "properties": {"tags": [r.family]},
         })
 
-    def location(path: str, span: Span, message: str | None = None) -> dict:
+    def location(path: str, span: Span, message: str | None = None) -> dict[str, Any]:
         rng = pos.lsp_range(path, span)
         region = {"startLine": rng["start"]["line"] + 1, "startColumn": rng["start"]["character"] + 1,
                   "endLine": rng["end"]["line"] + 1, "endColumn": rng["end"]["character"] + 1}
-        loc = {"physicalLocation": {"artifactLocation": {"uri": _uri(path)}, "region": region}}
+        loc: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": _uri(path)}, "region": region}}
         if message:
             loc["message"] = {"text": message}
         return loc

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from skill_ls.core.config import Config, load_config
 from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment
-from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, Document, Index, SkillDecl
+from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, Document, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity
-from skill_ls.core.resolve import resolve_name
+from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for_scope
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
 from skill_ls.core.runtimes import RUNTIMES
@@ -85,12 +87,12 @@ def prepare_config(workspace: str, opts: CheckOptions) -> Config:
     return config
 
 
-def build_index(workspace: str, config: Config, environ: dict | None = None) -> Index:
+def build_index(workspace: str, config: Config, environ: Mapping[str, str] | None = None) -> Index:
     env = Environment.from_environ(environ, config)
     return Index(workspace, env, config).build()
 
 
-def run_check(opts: CheckOptions, environ: dict | None = None) -> CheckResult:
+def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> CheckResult:
     for p in opts.paths:
         if not os.path.exists(p):
             raise UsageError(f"path does not exist: {p}")
@@ -203,7 +205,7 @@ class Checker:
         for rid, table in self.index.by_name.items():
             if len(wanted) <= 32:  # one file (the editor): only its own names, not every name
                 names = {d.name for d in self.index.decls.get(rid, ()) if d.path in wanted}
-                items = [(n, table[n]) for n in sorted(names) if n in table]
+                items: Iterable[tuple[str, list[SkillDecl]]] = [(n, table[n]) for n in sorted(names) if n in table]
             else:
                 items = table.items()
             for name, decls in items:
@@ -216,7 +218,7 @@ class Checker:
                     self._run_resolution(ares, [d for d in ares.entries if d.path in wanted], out)
         return out
 
-    def _run_resolution(self, res, decls: list[SkillDecl], out: list[Diagnostic]) -> None:
+    def _run_resolution(self, res: NameResolution, decls: list[SkillDecl], out: list[Diagnostic]) -> None:
         for decl in decls:
             if decl.builtin:
                 continue
@@ -253,6 +255,8 @@ class Checker:
         return out
 
 
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 PARALLEL_MIN_FILES = 400
 MAX_PER_FILE_AND_CODE = 100  # a pathological file must not flood the report (or the editor)  # below this, forking costs more than it saves
 
@@ -261,7 +265,7 @@ def default_jobs() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
 
-def run_in_processes(work, items: list, jobs: int) -> list:
+def run_in_processes(work: Callable[[list[_T]], list[_R]], items: list[_T], jobs: int) -> list[_R]:
     """`work(items)` split over `jobs` processes (fork; results pickled back through pipes).
 
     Used only by the command line, where nothing else runs; a worker that fails for any reason
@@ -271,7 +275,7 @@ def run_in_processes(work, items: list, jobs: int) -> list:
     import pickle
 
     shares = [items[i::jobs] for i in range(jobs)]
-    children = []
+    children: list[tuple[int | None, int | None, list[_T]]] = []
     for share in shares[1:]:
         try:
             read_fd, write_fd = os.pipe()
@@ -294,18 +298,18 @@ def run_in_processes(work, items: list, jobs: int) -> list:
         os.close(write_fd)
         children.append((pid, read_fd, share))
     results = list(work(shares[0]))
-    for pid, read_fd, share in children:
-        if pid is None:
+    for child, fd, share in children:
+        if child is None or fd is None:
             results.extend(work(share))
             continue
         chunks = []
-        with os.fdopen(read_fd, "rb") as pipe:
+        with os.fdopen(fd, "rb") as pipe:
             while True:
                 chunk = pipe.read(1 << 20)
                 if not chunk:
                     break
                 chunks.append(chunk)
-        _, status = os.waitpid(pid, 0)
+        _, status = os.waitpid(child, 0)
         try:
             if status != 0:
                 raise ValueError("worker failed")
@@ -318,7 +322,7 @@ def run_in_processes(work, items: list, jobs: int) -> list:
 def finish_diagnostics(raw: list[Diagnostic], config: Config) -> list[Diagnostic]:
     """Merge findings shared by several runtimes, apply select/ignore and severity overrides, sort.
     (Suppression comments are applied earlier, where the documents are at hand.)"""
-    merged: dict[tuple, Diagnostic] = {}
+    merged: dict[tuple[object, ...], Diagnostic] = {}
     for d in raw:
         key = d.identity()
         prev = merged.get(key)
@@ -355,7 +359,7 @@ def _selected(code: str, config: Config) -> bool:
     return not any(code.startswith(p) for p in config.ignore)
 
 
-def _suppressed(d: Diagnostic, store, cache: dict[str, frozenset[str]]) -> bool:
+def _suppressed(d: Diagnostic, store: DocumentStore, cache: dict[str, frozenset[str]]) -> bool:
     codes = cache.get(d.path)
     doc = None
     if codes is None:

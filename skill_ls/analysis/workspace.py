@@ -8,7 +8,9 @@ skipped; the state carries on with what is valid.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from skill_ls.analysis.check import WANTED, Checker
 from skill_ls.core.config import CONFIG_FILE, Config, ConfigError, find_config_file, load_config, merge_client_settings
@@ -25,10 +27,10 @@ RELEVANT_NAMES = WANTED | CONFIG_NAMES | {"config.toml"}
 
 
 class WorkspaceState:
-    def __init__(self, workspace: str, environ: dict | None = None):
+    def __init__(self, workspace: str, environ: Mapping[str, str] | None = None):
         self.workspace = os.path.abspath(workspace)
         self.environ = dict(os.environ if environ is None else environ)
-        self.client_settings: dict | None = None
+        self.client_settings: dict[str, Any] | None = None
         self.config = Config()
         self.config_error: ConfigError | None = None
         self.settings_error: str | None = None
@@ -37,6 +39,13 @@ class WorkspaceState:
         self.index: Index | None = None
         self.checker: Checker | None = None
         self._walker_stale = False
+
+    @property
+    def _index(self) -> Index:
+        """The installed index: the incremental paths below run only once `install` has been called."""
+        if self.index is None:
+            raise RuntimeError("no index installed")
+        return self.index
 
     # -- configuration -----------------------------------------------------------------------
     def load_config(self) -> Config:
@@ -128,13 +137,15 @@ class WorkspaceState:
             return self._directory_changed(path)
         return self._update(path)
 
-    def _directory_changed(self, path: str) -> set[tuple[str, str]]:
+    def _directory_changed(self, path: str) -> set[tuple[str, str]] | None:
+        """Like `file_changed` for a directory: None when a full rebuild is needed."""
+        index = self._index
         touched: set[tuple[str, str]] = set()
-        known = {d.path for decls in self.index.decls.values() for d in decls if d.path and is_under(d.path, path)}
-        if any(is_under(a.path, path) for a in self.index.agents):
-            return None  # type: ignore[return-value]
+        known = {d.path for decls in index.decls.values() for d in decls if d.path and is_under(d.path, path)}
+        if any(is_under(a.path, path) for a in index.agents):
+            return None
         if os.path.isdir(path) and self._creates_root(path):
-            return None  # type: ignore[return-value]  # a root appeared: activation and watches change
+            return None  # a root appeared: activation and watches change
         if os.path.isdir(path):
             walker = Walker()
             found = walker.walk(path, frozenset({SKILL_FILE}), max_depth=8).files.get(SKILL_FILE, [])
@@ -146,7 +157,7 @@ class WorkspaceState:
     def _creates_root(self, path: str) -> bool:
         from skill_ls.core.discovery import runtime_roots
 
-        index = self.index
+        index = self._index
         for runtime in RUNTIMES.values():
             for r in index.roots.get(runtime.id) or runtime_roots(runtime, self.workspace, index.env, self.config):
                 if is_under(r.path, path):
@@ -162,7 +173,7 @@ class WorkspaceState:
             path, os.path.join(self.workspace, "workspace", "agents")) and f"{os.sep}skills{os.sep}" not in path
 
     def _update(self, path: str) -> set[tuple[str, str]]:
-        index = self.index
+        index = self._index
         agent = next((a for a in index.agents if a.path == path), None)
         if agent is not None:
             index.store.invalidate(path)
@@ -182,7 +193,7 @@ class WorkspaceState:
     def _refresh_in_place(self, path: str) -> bool:
         """The common keystroke: a known SKILL.md whose name and loadability did not change. Swap the
         parsed document into its declarations without re-indexing names (keeps edits O(1))."""
-        index = self.index
+        index = self._index
         decls = index.decls_for_path(path)
         if not decls or path not in index.store.overlays and not os.path.isfile(path):
             return False
@@ -210,15 +221,14 @@ class WorkspaceState:
     # -- queries -----------------------------------------------------------------------------
     def workspace_files(self) -> list[str]:
         """Every checkable file in the workspace (plus the configuration file when it is broken)."""
-        if self.index is None:
+        if self.checker is None:
             return []
         self.rebuild_walker()
-        files = self.checker.files_in_scope([self.workspace])
-        return files
+        return self.checker.files_in_scope([self.workspace])
 
     def diagnostics(self, paths: list[str]) -> dict[str, list[Diagnostic]]:
         out: dict[str, list[Diagnostic]] = {p: [] for p in paths}
-        if self.index is None:
+        if self.checker is None:
             return out
         checkable = [p for p in paths if os.path.basename(p) not in CONFIG_NAMES]
         for d in self.checker.check_files(checkable):
@@ -242,7 +252,7 @@ class WorkspaceState:
         out.update(a.path for a in self.index.agents)
         return out
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         index = self.index
         if index is None:
             return {"skills": 0, "agents": 0, "runtimes": []}

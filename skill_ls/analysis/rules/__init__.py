@@ -11,7 +11,7 @@ The docstring is the user documentation: `skill-ls explain CODE` and the README 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
 
@@ -22,7 +22,7 @@ class Rule:
     name: str
     severity: Severity
     scope: str
-    func: Callable
+    func: Callable[..., Any]
     doc: str
 
     @property
@@ -54,8 +54,11 @@ def _cleandoc(doc: str | None) -> str:
 _PARTS: list[Rule] = []
 
 
-def rule(code: str, severity: Severity, scope: str, *, part: bool = False) -> Callable:
-    def register(func: Callable) -> Callable:
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def rule(code: str, severity: Severity, scope: str, *, part: bool = False) -> Callable[[_F], _F]:
+    def register(func: _F) -> _F:
         entry = Rule(code, func.__name__.replace("_", "-"), severity, scope, func, _cleandoc(func.__doc__))
         if part:
             _PARTS.append(entry)
@@ -79,7 +82,7 @@ class Reporter:
     severity: Severity = Severity.ERROR
 
     def report(self, span: Span, message: str, *, related: Iterable[Related] = (), fix: Fix | None = None,
-               severity: Severity | None = None, path: str | None = None, data: dict | None = None) -> None:
+               severity: Severity | None = None, path: str | None = None, data: dict[str, Any] | None = None) -> None:
         self.out.append(Diagnostic(path or self.path, span, self.code, message, severity or self.severity,
                                    self.runtime, tuple(related), fix, data or {}))
 

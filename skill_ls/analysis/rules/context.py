@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from skill_ls.core.config import Config
 from skill_ls.core.index import AgentDecl, Document, Index, SkillDecl
 from skill_ls.core.model import Span
+from skill_ls.core.resolve import NameResolution
 from skill_ls.core.spans import key_span
 from skill_ls.analysis.rules import Reporter
 from skill_ls.core.runtimes import Runtime
@@ -30,7 +31,7 @@ class RuntimeContext(FileContext):
 
 @dataclass
 class ResolutionContext:
-    resolution: object  # skill_ls.core.resolve.NameResolution
+    resolution: NameResolution
     decl: SkillDecl  # the copy being reported on
     index: Index
     config: Config

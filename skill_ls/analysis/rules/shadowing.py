@@ -1,17 +1,18 @@
 """Shadowing rules: what precedence does to each copy of a name (SH001-SH004)."""
 from __future__ import annotations
 
+from skill_ls.core.index import SkillDecl
 from skill_ls.core.model import Related, Severity, Span
 from skill_ls.analysis.rules import rule
 from skill_ls.core.spans import name_span
 from skill_ls.analysis.rules.context import ResolutionContext
 
 
-def _span(decl) -> Span:
+def _span(decl: SkillDecl) -> Span:
     return name_span(decl.doc) if decl.doc is not None else Span(0, 0, 0, 0)
 
 
-def describe(decl) -> str:
+def describe(decl: SkillDecl) -> str:
     if decl.builtin:
         return f"{decl.runtime_def.title}'s built-in {decl.name}"
     where = f"the {decl.tier} copy"
@@ -20,7 +21,7 @@ def describe(decl) -> str:
     return where
 
 
-def _related(decl, message: str) -> list[Related]:
+def _related(decl: SkillDecl, message: str) -> list[Related]:
     if decl.builtin or not decl.path:
         return []
     return [Related(decl.path, _span(decl), message)]
@@ -31,7 +32,7 @@ def _agent_mode(ctx: ResolutionContext) -> bool:
 
 
 @rule("SH001", Severity.WARNING, "resolution")
-def shadowed_copy(ctx: ResolutionContext):
+def shadowed_copy(ctx: ResolutionContext) -> None:
     """This copy is shadowed: a higher-precedence copy of the same name wins.
 
     ## What it does
@@ -64,7 +65,7 @@ def shadowed_copy(ctx: ResolutionContext):
 
 
 @rule("SH002", Severity.INFORMATION, "resolution")
-def shadows_others(ctx: ResolutionContext):
+def shadows_others(ctx: ResolutionContext) -> None:
     """This copy wins and shadows other copies of the same name.
 
     ## What it does
@@ -94,7 +95,7 @@ def shadows_others(ctx: ResolutionContext):
 
 
 @rule("SH003", Severity.ERROR, "resolution")
-def ambiguous_name(ctx: ResolutionContext):
+def ambiguous_name(ctx: ResolutionContext) -> None:
     """The same name appears twice in one tier, or twice in a runtime that loads both.
 
     ## What it does
@@ -119,7 +120,7 @@ def ambiguous_name(ctx: ResolutionContext):
 
 
 @rule("SH004", Severity.WARNING, "resolution")
-def not_discovered(ctx: ResolutionContext):
+def not_discovered(ctx: ResolutionContext) -> None:
     """The runtime never discovers this copy: deeper than its scan depth or past its scan cap.
 
     ## What it does
