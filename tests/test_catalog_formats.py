@@ -129,7 +129,7 @@ def test_amp_golden_discovery_order_unescaped_hidden_omitted(workspace, private_
         "  <skill>\n    <name>alpha</name>\n    <description>Does things. Use when needed.</description>\n  </skill>\n"
         "  <skill>\n    <name>zeta</name>\n    <description>Z <tag> & more</description>\n  </skill>\n"
         "  <skill>\n    <name>beta</name>\n    <description>B</description>\n  </skill>\n"
-        "</available_skills>\n"
+        "</available_skills>"  # formatAvailableSkills returns its template literal: no final newline
     )
 
 

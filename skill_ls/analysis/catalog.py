@@ -17,6 +17,7 @@ from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, Effecti
     resolve_effective_set
 from skill_ls.core.index import Document, Index, SkillDecl
 from skill_ls.core.parse.text import collapse
+from skill_ls.core.parse.yaml12 import js_truthy
 from skill_ls.core.runtimes import RUNTIMES
 
 SKILL_VIEW_TOOL = "agh__skill_view"
@@ -103,8 +104,9 @@ AMP_INTRO = ("The following skills provide specialized instructions for specific
 
 
 def render_amp(eff: EffectiveSet) -> Rendered:
-    # Amp's formatAvailableSkills: no escaping, argument-hint computed but never printed.
-    visible = [s for s in eff.enabled if s.field("disable-model-invocation") is not True]
+    # Amp's formatAvailableSkills: no escaping, argument-hint computed but never printed; a skill is
+    # hidden when `disable-model-invocation` is truthy in JavaScript, as Amp's YAML 1.2 reads it.
+    visible = [s for s in eff.enabled if not js_truthy(s.field_in("1.2", "disable-model-invocation"))]
     if not visible:
         return Rendered("", [])
     items, entries = [], []
@@ -112,7 +114,8 @@ def render_amp(eff: EffectiveSet) -> Rendered:
         description = _description(s)
         items.append(f"  <skill>\n    <name>{s.name}</name>\n    <description>{description}</description>\n  </skill>")
         entries.append(CatalogEntry(s.name, s.tier, s.path, description, description, False))
-    text = f"{AMP_INTRO}\n\n<available_skills>\n" + "\n".join(items) + "\n</available_skills>\n"
+    # The function returns the template literal as is: no newline after `</available_skills>`.
+    text = f"{AMP_INTRO}\n\n<available_skills>\n" + "\n".join(items) + "\n</available_skills>"
     return Rendered(text, entries)
 
 

@@ -55,6 +55,13 @@ class EffectiveSkill:
             return default
         return doc.fm.value(key, default)
 
+    def field_in(self, dialect: str, key: str, default=None):
+        """`field` as a reader of the YAML `dialect` sees it ("1.2": Amp)."""
+        doc = self.decl.doc
+        if doc is None or doc.fm is None or not doc.fm.ok:
+            return default
+        return doc.fm.value_in(dialect, key, default)
+
 
 @dataclass
 class MissingRef:

@@ -19,6 +19,7 @@ from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
 from skill_ls.core.parse.text import SourceText
 from skill_ls.core.references import ReferenceResolver
 from skill_ls.core.runtimes import RUNTIMES, Runtime
+from skill_ls.core.shape import shape_refusal
 
 MAX_READ_BYTES = 16 * 1024 * 1024
 SKILL_FILE_LOWER = "skill.md"
@@ -233,7 +234,7 @@ class AgentDecl:
 
 def skill_name_for(doc: Document, runtime: Runtime) -> str:
     rule = runtime.name_rule
-    declared = doc.fm.value("name") if doc.fm and doc.fm.ok else None
+    declared = doc.fm.value_in(runtime.yaml_dialect, "name") if doc.fm and doc.fm.ok else None
     if rule.source == "directory":
         return doc.dir_name
     if isinstance(declared, str) and declared.strip():
@@ -260,8 +261,10 @@ def blocked_reason(doc: Document, runtime: Runtime) -> str | None:
         value = fm.value(key)
         if value is None or (isinstance(value, str) and not value.strip()):
             return f"required field '{key}' is missing or empty"
-    if runtime.needs_lf and doc.src.has_crlf:
-        return "CRLF line endings (Amp's parser needs LF)"
+    if runtime.file_shape is not None:
+        refusal = shape_refusal(doc.src, fm, runtime.file_shape)
+        if refusal is not None:
+            return f"{runtime.title}'s parser refuses it: {refusal}"
     return None
 
 

@@ -109,6 +109,7 @@ def _load_all() -> None:
         agents,
         budget,
         configuration,
+        dialect,
         fields,
         frontmatter,
         marketplace,

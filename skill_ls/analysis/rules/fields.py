@@ -11,6 +11,7 @@ from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.parse.text import collapse
 from skill_ls.core.spans import closing_insert_span, header_span, name_span
 from skill_ls.analysis.rules.context import RuntimeContext
+from skill_ls.core.shape import shape_refusal
 from skill_ls.core.runtimes import FieldSpec, all_known_fields
 
 
@@ -307,11 +308,17 @@ def description_cut_in_catalog(ctx: RuntimeContext):
 
 
 @rule("SK013", Severity.WARNING, "runtime", part=True)
-def amp_line_endings(ctx: RuntimeContext):
-    """(Amp part of SK013) CRLF line endings under an Amp root."""
-    if ctx.runtime.needs_lf and ctx.doc.src.has_crlf:
-        ctx.out.report(header_span(ctx.doc), "file uses CRLF line endings: Amp's frontmatter parser needs LF, "
-                       "so this skill will not load in Amp; convert to LF")
+def runtime_refuses_file_shape(ctx: RuntimeContext):
+    """(Runtime part of SK013) The runtime's own parser refuses the file's shape (Amp: a BOM, CRLF,
+    `...` or trailing spaces on a delimiter, no line break after the closing `---`, an empty body)."""
+    shape = ctx.runtime.file_shape
+    if shape is None or ctx.doc.read_error:
+        return
+    refusal = shape_refusal(ctx.doc.src, ctx.doc.fm, shape)
+    if refusal is not None:
+        ctx.out.report(header_span(ctx.doc), f"{ctx.runtime.title} will not load this skill: {refusal} "
+                       f"({ctx.runtime.title}'s parser needs exactly '---', LF, the frontmatter, '---', LF, "
+                       "and a non-empty body)", data={"refusal": refusal})
 
 
 @rule("SK014", Severity.WARNING, "runtime")

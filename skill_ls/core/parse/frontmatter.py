@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from skill_ls.core.model import Span
+from skill_ls.core.parse.yaml12 import core_schema_value, same_reading
 from skill_ls.core.parse.text import SourceText
 from skill_ls.core.spans import node_span
 
@@ -64,6 +65,14 @@ class FieldEntry:
     value: Any
     value_span: Span
     node: Any = None  # the YAML node, None for TOML
+    # A plain scalar that a YAML 1.2 reader (Amp) reads differently keeps its text as written in
+    # `plain` and its 1.2 value in `yaml12`; both stay None when the readings agree.
+    plain: str | None = None
+    yaml12: Any = None
+
+    def value_in(self, dialect: str) -> Any:
+        """The value as a reader of `dialect` ("1.1" for PyYAML and most runtimes, "1.2") sees it."""
+        return self.yaml12 if dialect == "1.2" and self.plain is not None else self.value
 
 
 @dataclass(slots=True)
@@ -84,6 +93,11 @@ class Frontmatter:
     def value(self, key: str, default: Any = None) -> Any:
         entry = self.fields.get(key)
         return default if entry is None else entry.value
+
+    def value_in(self, dialect: str, key: str, default: Any = None) -> Any:
+        """`value(key)` as a reader of the YAML `dialect` sees it (see `FieldEntry.value_in`)."""
+        entry = self.fields.get(key)
+        return default if entry is None else entry.value_in(dialect)
 
     def block_span(self) -> Span:
         """The frontmatter block (opening line to closing line), or the first line."""
@@ -308,9 +322,14 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
                 continue  # first occurrence keeps its position; SK004 reports the duplicate
             # Collections keep their node (nested positions: skills lists, mcp_servers); a scalar's
             # span is all anyone needs, and nodes with their marks dominate an index's memory.
-            fm.fields[key] = FieldEntry(key, node_span(knode, offset), node_value(vnode, budget),
-                                        node_span(vnode, offset),
-                                        None if isinstance(vnode, yaml.ScalarNode) else vnode)
+            entry = FieldEntry(key, node_span(knode, offset), node_value(vnode, budget),
+                               node_span(vnode, offset),
+                               None if isinstance(vnode, yaml.ScalarNode) else vnode)
+            if isinstance(vnode, yaml.ScalarNode) and not vnode.style and vnode.tag != "tag:yaml.org,2002:binary":
+                read12 = core_schema_value(vnode.value)
+                if not same_reading(read12, entry.value):
+                    entry.plain, entry.yaml12 = vnode.value, read12
+            fm.fields[key] = entry
     except _RecursiveAlias:
         fm.status = "invalid"
         fm.fields.clear()

@@ -1,7 +1,9 @@
 """Amp: first location wins; catalog printed unescaped (sources/amp-skills.txt)."""
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, NameRule, RootSpec, Runtime
+import re
+
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, FileShape, NameRule, RootSpec, Runtime
 
 AMP_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", NAME_DOC + " Unique; the first location with this name wins.", required=True,
@@ -12,6 +14,12 @@ AMP_FIELDS: dict[str, FieldSpec] = {
     "argument-hint": FieldSpec("str", "Hint for arguments (Amp computes it but does not print it)."),
     "builtin-tools": FieldSpec("str_list", "Built-in tools the skill needs."),
 }
+
+# `parseSkillFile` (sources/amp-skills.txt): `content.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/)` and
+# `if (!match || !match[1] || !match[2]) throw`: LF only, no BOM, no `...`, no trailing spaces on a
+# delimiter, a newline after the closing `---`, and a non-empty frontmatter and body.
+AMP_FILE_SHAPE = FileShape(re.compile(r"\A---\n([\s\S]*?)\n---\n([\s\S]*)\Z"),
+                           "parseSkillFile in sources/amp-skills.txt")
 
 AMP = Runtime(
     id="amp", title="Amp",
@@ -29,7 +37,8 @@ AMP = Runtime(
     ),
     fields=AMP_FIELDS,
     name_rule=NameRule(None, "", 64, None, "frontmatter"),
-    catalog_format="amp", escapes_catalog=False, needs_lf=True,
+    catalog_format="amp", escapes_catalog=False, file_shape=AMP_FILE_SHAPE,
+    yaml_dialect="1.2",  # `yaml.parse` of the JavaScript `yaml` package: YAML 1.2, core schema
     builtin_names=("building-skills", "bookkeeper", "painter", "code-review", "migrating-to-skills"),
     file_limits={"files": 100, "file_bytes": 512 * 1024, "skill_bytes": 2 * 1024 * 1024},
 )

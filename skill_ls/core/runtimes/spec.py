@@ -43,6 +43,16 @@ class NameRule:
 
 
 @dataclass(frozen=True)
+class FileShape:
+    """The exact text shape a runtime's own SKILL.md parser accepts, where it is stricter than SPEC
+    §2.1. `pattern` is matched against the decoded file (a BOM kept as U+FEFF, line endings as
+    written); group 1 is the frontmatter, group 2 the body; an empty group is refused like a miss."""
+
+    pattern: re.Pattern[str]
+    source: str  # the runtime's code or page that the pattern is copied from
+
+
+@dataclass(frozen=True)
 class Runtime:
     id: str
     title: str
@@ -57,7 +67,8 @@ class Runtime:
     catalog_format: str = "reference"
     catalog_cut: int | None = None
     escapes_catalog: bool = True
-    needs_lf: bool = False
+    yaml_dialect: str = "1.1"  # "1.1": PyYAML-like readers; "1.2": the core schema (JavaScript `yaml`)
+    file_shape: FileShape | None = None  # None: SPEC §2.1's tolerant split is what the runtime accepts
     builtin_names: tuple[str, ...] = ()
     file_limits: dict[str, int] = field(default_factory=dict)
     active_by_config_only: bool = False

@@ -1,0 +1,64 @@
+"""How a YAML 1.2 reader (the JavaScript `yaml` package's default core schema, which Amp uses) reads a
+plain scalar — where it differs from PyYAML's YAML 1.1 reading.
+
+YAML 1.1 resolves `yes`/`no`/`on`/`off`/`y`/`n` to booleans, `0755` to octal, `1:30` to sexagesimal,
+`1_000` to an integer and `2024-01-01` to a date; the 1.2 core schema keeps all of those strings (or, for
+`0755`, the decimal 755) and adds `0o755` and `0x1F`. Only plain (unquoted) scalars are affected.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_NULL = frozenset(("", "~", "null", "Null", "NULL"))
+_TRUE = frozenset(("true", "True", "TRUE"))
+_FALSE = frozenset(("false", "False", "FALSE"))
+_DEC = re.compile(r"[-+]?[0-9]+")
+_OCT = re.compile(r"0o[0-7]+")
+_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
+_NAN = re.compile(r"\.(?:nan|NaN|NAN)")
+
+
+def core_schema_value(text: str) -> Any:
+    """The value of the plain scalar `text` under the YAML 1.2 core schema."""
+    if text in _NULL:
+        return None
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    if _DEC.fullmatch(text):
+        return int(text, 10)
+    if _OCT.fullmatch(text):
+        return int(text[2:], 8)
+    if _HEX.fullmatch(text):
+        return int(text[2:], 16)
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    if _INF.fullmatch(text):
+        return float("-inf") if text.startswith("-") else float("inf")
+    if _NAN.fullmatch(text):
+        return float("nan")
+    return text
+
+
+def same_reading(a: Any, b: Any) -> bool:
+    """Whether two scalar readings are the same value of the same kind (True is not 1, 1 is not 1.0)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float) and a != a and b != b:  # NaN
+        return True
+    return bool(a == b)
+
+
+def js_truthy(value: Any) -> bool:
+    """JavaScript's truthiness of a value read from YAML (Amp tests flags with `!value`)."""
+    if value is None or value is False:
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value == value and value != 0  # NaN and 0 are falsy
+    if isinstance(value, str):
+        return value != ""
+    return True

@@ -1,0 +1,87 @@
+"""Amp as its own documentation describes it (sources/amp-skills.txt): what `parseSkillFile` accepts,
+YAML 1.2 values, the exact `formatAvailableSkills` text."""
+from __future__ import annotations
+
+import pytest
+
+from skill_ls.core.model import Severity
+from tests.conftest import check_tree, write
+
+# The page's own minimal example ("Required Structure"), which Amp loads.
+SOURCE_EXAMPLE = """---
+name: my-skill-name
+description: Does X when Y happens. Use for Z tasks.
+---
+
+# Instructions
+
+The content here is injected into the conversation when loaded.
+"""
+
+
+def _amp(workspace, raw: bytes):
+    f = workspace / ".agents" / "skills" / "my-skill-name" / "SKILL.md"
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_bytes(raw)
+    res = check_tree(workspace, runtimes=["amp"])
+    return f, [d for d in res.diagnostics if d.path == str(f)]
+
+
+
+def test_source_example_loads_in_amp(workspace):
+    _, diags = _amp(workspace, SOURCE_EXAMPLE.encode())
+    assert not [d for d in diags if d.code == "SK013"]
+
+
+@pytest.mark.parametrize("raw, reason", [
+    ("\ufeff" + SOURCE_EXAMPLE, "BOM"),
+    (SOURCE_EXAMPLE.replace("\n", "\r\n"), "CRLF"),
+    (SOURCE_EXAMPLE.replace("Z tasks.\n---\n", "Z tasks.\n...\n"), "'...'"),
+    (SOURCE_EXAMPLE.replace("Z tasks.\n---\n", "Z tasks.\n---  \n"), "trailing spaces"),
+    ("---\nname: my-skill-name\ndescription: Does X.\n---\n", "body after the frontmatter is empty"),
+    ("---\nname: my-skill-name\ndescription: Does X.\n---", "no line break after the closing"),
+])
+def test_amp_refuses_what_parse_skill_file_refuses(workspace, raw, reason):
+    f, diags = _amp(workspace, raw.encode())
+    [d] = [d for d in diags if d.code == "SK013" and d.severity == Severity.WARNING]
+    assert "Amp will not load this skill" in d.message and reason in d.message
+    res = check_tree(workspace, runtimes=["amp"])
+    decl = next(x for x in res.index.decls_for_path(str(f)) if x.runtime == "amp")
+    assert decl.blocked and "refuses" in decl.blocked
+
+
+@pytest.mark.parametrize("written, hidden", [("no", True), ("off", True), ("yes", True), ("false", False),
+                                             ("true", True), ('"false"', True), ("0", False), ('""', False)])
+def test_disable_model_invocation_read_as_yaml_1_2_and_tested_for_js_truthiness(workspace, written, hidden):
+    """`!s.frontmatter["disable-model-invocation"]` after `yaml.parse` (YAML 1.2): 'no' is a string,
+    and any non-empty string is truthy, so the skill is hidden."""
+    from skill_ls.analysis.catalog import render_catalog
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    write(workspace / ".agents" / "skills" / "s" / "SKILL.md",
+          f"---\nname: s\ndescription: d\ndisable-model-invocation: {written}\n---\nbody\n", dedent=False)
+    index = build_index(str(workspace), Config(runtimes=("amp",)))
+    assert ("<name>s</name>" not in render_catalog(index, "amp")) is hidden
+
+
+def test_sk015_where_yaml_1_1_and_1_2_readings_differ(workspace):
+    f = write(workspace / ".agents" / "skills" / "s" / "SKILL.md",
+              "---\nname: s\ndescription: d\ndisable-model-invocation: no\n---\nbody\n", dedent=False)
+    res = check_tree(workspace, runtimes=["amp", "agentskills"])
+    [d] = [d for d in res.diagnostics if d.code == "SK015"]
+    assert d.runtime == "amp" and d.span.start_line == 3 and d.span.start_col == 26
+    assert 'the string "no"' in d.message and "the boolean false" in d.message
+    write(f, "---\nname: s\ndescription: d\ndisable-model-invocation: false\n---\nbody\n", dedent=False)
+    assert not [d for d in check_tree(workspace, runtimes=["amp"]).diagnostics if d.code == "SK015"]
+
+
+def test_amp_catalog_has_no_final_newline(workspace):
+    from skill_ls.analysis.catalog import render_catalog
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    write(workspace / ".agents" / "skills" / "s" / "SKILL.md", SOURCE_EXAMPLE.replace("my-skill-name", "s"),
+          dedent=False)
+    text = render_catalog(build_index(str(workspace), Config(runtimes=("amp",))), "amp")
+    assert text.endswith("</available_skills>")
