@@ -183,8 +183,16 @@ class Checker:
 
             rep.report(Span(0, 0, 0, 0), f"{doc.read_error}; the skill cannot be checked or loaded")
             return out
+        if not decls:
+            from skill_ls.core.plugins import plugin_of
+
+            plugin = plugin_of(path, "skills")
+            if plugin is not None:
+                # A plugin skill: Claude Code reads it as `plugin:name` (it never collides).
+                decls = [SkillDecl(path, "claude-code", None, "plugin", f"{plugin.name}:{doc.dir_name}", doc=doc)]
+        readers = tuple(decls)
         rep = Reporter(path, None, out)
-        fctx = FileContext(doc, self.index, self.config, rep)
+        fctx = FileContext(doc, self.index, self.config, rep, readers=readers)
         for r in self._file_rules:
             rep.code, rep.severity = r.code, r.severity
             r.func(fctx)
@@ -194,7 +202,7 @@ class Checker:
         for decl in decls:
             runtime = RUNTIMES[decl.runtime]
             rrep = Reporter(path, runtime.id, out)
-            rctx = RuntimeContext(doc, self.index, self.config, rrep, runtime, decl)
+            rctx = RuntimeContext(doc, self.index, self.config, rrep, runtime, decl, readers=readers)
             for r in self._runtime_rules:
                 rrep.code, rrep.severity = r.code, r.severity
                 r.func(rctx)

@@ -108,11 +108,13 @@ def _load_all() -> None:
     from skill_ls.analysis.rules import (  # noqa: F401
         agents,
         budget,
+        claude_code,
         configuration,
         dialect,
         fields,
         frontmatter,
         marketplace,
+        portability,
         references,
         shadowing,
     )

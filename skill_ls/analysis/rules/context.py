@@ -1,7 +1,7 @@
 """What rules are given. Plain values: a rule reads them and reports through `Reporter`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
 from skill_ls.core.index import AgentDecl, Document, Index, SkillDecl
@@ -18,6 +18,8 @@ class FileContext:
     index: Index | None
     config: Config
     out: Reporter
+    # Every declaration of this file (one per runtime that reads it); empty for a skill under no root.
+    readers: tuple[SkillDecl, ...] = field(default=(), kw_only=True)
 
     def key_span(self, key: str) -> Span:
         return key_span(self.doc, key)

@@ -129,11 +129,16 @@ def wrong_type(ctx: RuntimeContext):
 
 @rule("SK007", Severity.WARNING, "runtime")
 def unknown_field(ctx: RuntimeContext):
-    """A frontmatter key the runtime does not know.
+    """A frontmatter key that no runtime reading the file knows.
 
     ## What it does
-    Compares every top-level key with the runtime's fields and suggests the closest known key.
-    Codex ignores unknown keys by design, so there it is information only.
+    Compares every top-level key with the fields of every runtime that reads this file (the roots it
+    sits in) and reports a key only when none of them knows it, with the closest known key as a
+    suggestion (never a key the file already has). A key that one reading runtime knows and another
+    ignores is a portability note instead (PT001). Amp reads `.claude/skills` as a guest, so a
+    Claude Code key there is never reported for Amp. A SKILL.md under no runtime root can be
+    installed anywhere: a key any runtime knows is a portability note there too. Codex ignores
+    unknown keys by design, so for Codex this is information only.
 
     ## Why is this bad?
     A typo'd key (`desciption`, `allowed_tools`) is silently ignored: the setting the author wrote
@@ -147,16 +152,27 @@ def unknown_field(ctx: RuntimeContext):
 
     ## Fix safety
     The fix renames the key to the suggestion; the value is untouched.
+
+    ## Source
+    The field lists of each runtime (SPEC §3; https://agentskills.io/specification,
+    https://code.claude.com/docs/en/skills, https://developers.openai.com/codex/skills).
     """
     if not _fm_ok(ctx):
         return
+    from skill_ls.analysis.readers import known_by_a_reader, readers_of
+
     known = ctx.runtime.fields
     elsewhere = all_known_fields()
+    readers = readers_of(ctx.readers)
+    standalone = not readers
     severity = Severity.INFORMATION if ctx.runtime.unknown_field_severity == "information" else None
+    present = tuple(ctx.doc.fm.fields)
     for key, entry in ctx.doc.fm.fields.items():
         if key in known:
             continue
-        match = _suggest(key, tuple(known))
+        if (key in elsewhere) if standalone else known_by_a_reader(key, readers):
+            continue  # a portability note (PT001), not an unknown key
+        match = _suggest(key, tuple(k for k in known if k not in present))
         message = f"unknown field '{key}' for {ctx.runtime.title}: it is ignored"
         fix = None
         if match:
@@ -230,7 +246,8 @@ def length_limit(ctx: RuntimeContext):
     """A value or the skill is over a runtime's length limit.
 
     ## What it does
-    Checks `name` (64), `description` (1,024), `compatibility` (500) and, for Amp, at most 100 files
+    Checks `name` (64), `description` (1,024), `compatibility` (1-500: an empty string is over
+    the limit too) and, for Amp, at most 100 files
     per skill, 512 KB per file and 2 MB per skill.
 
     ## Why is this bad?
@@ -245,6 +262,10 @@ def length_limit(ctx: RuntimeContext):
         if spec.max_len is not None and len(entry.value) > spec.max_len:
             ctx.out.report(entry.value_span, f"'{key}' is {len(entry.value)} characters; {ctx.runtime.title} allows "
                            f"at most {spec.max_len}")
+        elif spec.min_len and not spec.required and len(entry.value.strip()) < spec.min_len:
+            # Required fields that are empty are SK005's; an optional one set to "" breaks the limit.
+            ctx.out.report(entry.value_span, f"'{key}' is empty; {ctx.runtime.title} requires "
+                           f"{spec.min_len}-{spec.max_len or 'any number of'} characters when it is present")
     limits = ctx.runtime.file_limits
     if limits:
         _amp_file_limits(ctx, limits)

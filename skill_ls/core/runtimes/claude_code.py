@@ -1,7 +1,59 @@
 """Claude Code: enterprise > personal > project; the command name is the directory (SPEC §3.4)."""
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import STANDARD_NAME, DESCRIPTION_DOC, STANDARD_FIELDS, FieldSpec, NameRule, RootSpec, Runtime
+import re
+
+from skill_ls.core.runtimes.spec import (
+    DESCRIPTION_DOC,
+    STANDARD_FIELDS,
+    STANDARD_NAME,
+    FieldSpec,
+    NameRule,
+    RootSpec,
+    Runtime,
+    Vocabulary,
+)
+
+# Sources (read 2026-11): https://code.claude.com/docs/en/skills (frontmatter reference, string
+# substitutions, skill listing budget), https://code.claude.com/docs/en/model-config (aliases),
+# https://code.claude.com/docs/en/settings#tools-available-to-claude (tool names),
+# https://code.claude.com/docs/en/sub-agents (built-in subagents, frontmatter, permission modes),
+# https://code.claude.com/docs/en/hooks (events, handler types).
+MODEL_ALIASES = ("default", "best", "sonnet", "opus", "haiku", "opusplan", "sonnet[1m]", "opus[1m]", "inherit")
+MODEL_ID_PATTERNS = (
+    re.compile(r"^claude-[a-z0-9][a-z0-9.\-]*(?:@\d{8})?(?:\[1m\])?$"),  # API ids; Vertex `@date`
+    re.compile(r"^(?:[a-z]{2,6}\.)?anthropic\.claude-[a-z0-9.\-:]+$"),  # Bedrock ids and inference profiles
+    re.compile(r"^arn:aws:bedrock:[^\s]+$"),  # Bedrock ARNs
+)
+BUILTIN_TOOLS = (
+    "Agent", "AskUserQuestion", "Bash", "BashOutput", "CronCreate", "CronDelete", "CronList", "Edit",
+    "EnterPlanMode", "EnterWorktree", "ExitPlanMode", "ExitWorktree", "Glob", "Grep", "KillShell", "LSP",
+    "ListMcpResourcesTool", "Monitor", "MultiEdit", "NotebookEdit", "NotebookRead", "PowerShell", "Read",
+    "ReadMcpResourceTool", "SendMessage", "Skill", "SlashCommand", "Task", "TaskCreate", "TaskGet", "TaskList",
+    "TaskOutput", "TaskStop", "TaskUpdate", "TeamCreate", "TeamDelete", "TodoRead", "TodoWrite", "ToolSearch",
+    "WebFetch", "WebSearch", "Write", "LS",
+)
+BUILTIN_AGENTS = ("general-purpose", "Explore", "Plan", "statusline-setup", "claude-code-guide")
+HOOK_EVENTS = (
+    "Setup", "SessionStart", "SessionEnd", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse",
+    "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
+    "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted", "Stop", "StopFailure", "TeammateIdle",
+    "PreCompact", "PostCompact", "InstructionsLoaded", "ConfigChange", "CwdChanged", "FileChanged",
+    "WorktreeCreate", "WorktreeRemove", "Elicitation", "ElicitationResult",
+)
+HOOK_TYPES: dict[str, str | None] = {"command": "command", "http": "url", "prompt": "prompt", "agent": "prompt",
+                                     "mcp_tool": None}
+PERMISSION_MODES = ("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan")
+AGENT_COLORS = ("red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan", "magenta", "white")
+
+CLAUDE_VOCABULARY = Vocabulary(
+    model_aliases=MODEL_ALIASES, model_id_patterns=MODEL_ID_PATTERNS, builtin_tools=BUILTIN_TOOLS,
+    builtin_agents=BUILTIN_AGENTS, hook_events=HOOK_EVENTS, hook_types=HOOK_TYPES,
+    permission_modes=PERMISSION_MODES, agent_colors=AGENT_COLORS, agent_isolation=("worktree",),
+    substitutes_arguments=True, executes_shell_lines=True,
+    skill_dir_variables=("${CLAUDE_SKILL_DIR}", "$CLAUDE_SKILL_DIR", "${CLAUDE_PLUGIN_ROOT}"),
+    listing_budget=8000, listing_entry_overhead=4,
+)
 
 CLAUDE_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", "Display label (lowercase letters, digits, hyphens); the command name is the directory name.",
@@ -25,7 +77,6 @@ CLAUDE_FIELDS: dict[str, FieldSpec] = {
     "metadata": FieldSpec("map", "Arbitrary metadata."),
     "license": STANDARD_FIELDS["license"],
     "compatibility": STANDARD_FIELDS["compatibility"],
-    "version": FieldSpec("scalar", "Skill version (informational)."),
 }
 
 CLAUDE_CODE = Runtime(
@@ -38,5 +89,5 @@ CLAUDE_CODE = Runtime(
     ),
     fields=CLAUDE_FIELDS,
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and hyphens", 64, "warning", "directory"),
-    catalog_cut=1536,
+    catalog_cut=1536, vocabulary=CLAUDE_VOCABULARY,
 )

@@ -31,6 +31,33 @@ class RootSpec:
     template: str
     origin: str = "workspace"  # workspace | user | system | config
     ordered: bool = False  # several expanded dirs: the earlier one wins (else: same tier, ambiguous)
+    # The runtime whose directory this root borrows (Amp reads `.claude/skills`): a key that runtime
+    # knows is expected there, so a guest that ignores it reports nothing (SK007, PT001).
+    guest_of: str | None = None
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Values a runtime accepts inside fields, for value checks (rules/claude_code.py, rules/subagents.py).
+
+    Empty tuples mean "not checked" for that runtime. Each module that fills one cites its source."""
+
+    model_aliases: tuple[str, ...] = ()
+    model_id_patterns: tuple[re.Pattern[str], ...] = ()
+    builtin_tools: tuple[str, ...] = ()
+    builtin_agents: tuple[str, ...] = ()
+    hook_events: tuple[str, ...] = ()
+    hook_types: dict[str, str | None] = field(default_factory=dict)  # handler type -> its required field
+    permission_modes: tuple[str, ...] = ()
+    agent_colors: tuple[str, ...] = ()
+    agent_isolation: tuple[str, ...] = ()
+    # Body substitution (SPEC §3.4): `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` and named `$arg` are replaced
+    # everywhere in the body, code blocks included.
+    substitutes_arguments: bool = False
+    executes_shell_lines: bool = False  # `!`cmd`` lines run before the model reads the skill
+    skill_dir_variables: tuple[str, ...] = ()  # templated paths resolved to the skill directory
+    listing_budget: int | None = None  # characters of the whole skill listing
+    listing_entry_overhead: int = 0  # characters each entry costs beyond its text
 
 
 @dataclass(frozen=True)
@@ -72,6 +99,7 @@ class Runtime:
     builtin_names: tuple[str, ...] = ()
     file_limits: dict[str, int] = field(default_factory=dict)
     active_by_config_only: bool = False
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
 
     def tier_names(self) -> tuple[str, ...]:
         return self.tiers

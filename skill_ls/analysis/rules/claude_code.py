@@ -1,0 +1,538 @@
+"""Claude Code skill value checks (CC001-CC008): values inside the fields Claude Code reads, and the
+body hazards of its argument substitution.
+
+Every value comes from the runtime's `Vocabulary` (skill_ls/core/runtimes/claude_code.py, which cites
+the pages it was read from); a runtime with an empty vocabulary is not checked.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any, Callable
+
+import yaml
+
+from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules.context import RuntimeContext
+from skill_ls.analysis.values import list_or_tokens, map_child, node_span, seq_items
+from skill_ls.core.index import Document
+from skill_ls.core.model import Severity, Span
+from skill_ls.core.runtimes.spec import Vocabulary
+
+_MCP_TOOL = re.compile(r"^mcp__[A-Za-z0-9_.-]+?(?:__[A-Za-z0-9_.*-]+)?$")
+_SCOPED = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\((.*)\)$", re.S)
+_ARG_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _ok(ctx: RuntimeContext) -> bool:
+    fm = ctx.doc.fm
+    return fm is not None and fm.status == "ok" and not ctx.doc.read_error
+
+
+def _close(value: str, choices: tuple[str, ...]) -> str | None:
+    lower = {c.lower(): c for c in choices}
+    if value.lower() in lower:
+        return lower[value.lower()]
+    match = difflib.get_close_matches(value, choices, n=1, cutoff=0.75)
+    return match[0] if match else None
+
+
+def model_problem(value: Any, vocab: Vocabulary) -> str | None:
+    """Why `value` is not a model Claude Code accepts, or None."""
+    if not isinstance(value, str):
+        return None  # the type is SK006's / AG004's
+    if value in vocab.model_aliases or any(p.match(value) for p in vocab.model_id_patterns):
+        return None
+    hint = _close(value, vocab.model_aliases)
+    text = f"'{value}' is not a Claude Code model: use an alias ({', '.join(vocab.model_aliases[:6])}, ...), " \
+           "a full model id like 'claude-sonnet-4-5', or 'inherit'"
+    return text + (f"; did you mean '{hint}'?" if hint else "")
+
+
+@rule("CC001", Severity.WARNING, "runtime")
+def unknown_model(ctx: RuntimeContext):
+    """`model` names no model Claude Code knows.
+
+    ## What it does
+    Accepts the model aliases (`default`, `best`, `sonnet`, `opus`, `haiku`, `opusplan`,
+    `sonnet[1m]`, `opus[1m]`), `inherit`, full Claude model ids (`claude-sonnet-4-5`,
+    `claude-opus-4-1-20250805`, Vertex `...@20250805`) and Bedrock ids or ARNs; anything else is
+    reported, with the closest alias.
+
+    ## Why is this bad?
+    An unknown model makes the skill fail when it runs (or fall back silently); `GPT-4.1` or
+    `Claude Sonnet 4.5` are names from other products or display names, not model ids.
+
+    ## Example
+    ```yaml
+    model: Sonnet
+    ```
+    Use instead: `model: sonnet`.
+
+    ## Source
+    https://code.claude.com/docs/en/skills (frontmatter `model`), https://code.claude.com/docs/en/model-config.
+    """
+    vocab = ctx.runtime.vocabulary
+    if not _ok(ctx) or not vocab.model_aliases:
+        return
+    entry = ctx.doc.fm.fields.get("model")
+    if entry is None:
+        return
+    problem = model_problem(entry.value, vocab)
+    if problem:
+        ctx.out.report(entry.value_span, problem)
+
+
+def known_subagents(ctx_index: Any) -> set[str]:
+    if ctx_index is None:
+        return set()
+    return {a.name for a in getattr(ctx_index, "agents", ()) if getattr(a, "family", "") == "claude-code"}
+
+
+@rule("CC002", Severity.WARNING, "runtime")
+def agent_without_fork(ctx: RuntimeContext):
+    """`agent` without `context: fork`, or an `agent` that names no subagent.
+
+    ## What it does
+    `agent` chooses the subagent that runs a forked skill, so it takes effect only together with
+    `context: fork`. With `context: fork`, `agent` must name a built-in subagent (`general-purpose`,
+    `Explore`, `Plan`, ...), a subagent in `.claude/agents` or `~/.claude/agents`, or a plugin
+    subagent (`plugin:name`).
+
+    ## Why is this bad?
+    Without `context: fork` the skill runs inline and `agent` is silently ignored; an agent name that
+    does not exist makes the forked skill fail when it is invoked.
+
+    ## Example
+    ```yaml
+    agent: Explore
+    ```
+    Use instead:
+    ```yaml
+    context: fork
+    agent: Explore
+    ```
+
+    ## Source
+    https://code.claude.com/docs/en/skills ("Run skills in a subagent"), https://code.claude.com/docs/en/sub-agents.
+    """
+    vocab = ctx.runtime.vocabulary
+    if not _ok(ctx) or not vocab.builtin_agents or "agent" not in ctx.runtime.fields:
+        return
+    fm = ctx.doc.fm
+    entry = fm.fields.get("agent")
+    if entry is None or not isinstance(entry.value, str):
+        return
+    if fm.value("context") != "fork":
+        ctx.out.report(entry.key_span, "'agent' only takes effect with 'context: fork'; without it the skill runs "
+                       "inline and 'agent' is ignored")
+        return
+    name = entry.value.strip()
+    if ":" in name or name in vocab.builtin_agents:
+        return
+    agents = known_subagents(ctx.index)
+    if name in agents:
+        return
+    hint = _close(name, tuple(vocab.builtin_agents) + tuple(sorted(agents)))
+    ctx.out.report(entry.value_span, f"'{name}' is neither a built-in subagent ({', '.join(vocab.builtin_agents)}) "
+                   "nor a subagent in .claude/agents" + (f"; did you mean '{hint}'?" if hint else ""))
+
+
+def tool_problem(token: str, vocab: Vocabulary) -> str | None:
+    """Why one entry of a Claude Code tool list is not a tool, or None."""
+    if token.startswith("mcp__"):
+        if _MCP_TOOL.match(token):
+            return None
+        return f"'{token}' is not an MCP tool name: use 'mcp__<server>' or 'mcp__<server>__<tool>'"
+    scoped = _SCOPED.match(token)
+    name = scoped.group(1) if scoped else token
+    if scoped is None and ("(" in token or ")" in token):
+        return f"'{token}' has unbalanced parentheses: write a scoped rule as 'Tool(pattern)'"
+    if name not in vocab.builtin_tools:
+        hint = _close(name, vocab.builtin_tools)
+        return f"unknown tool '{name}' for Claude Code" + (f"; did you mean '{hint}'?" if hint else
+                                                          " (MCP tools are written 'mcp__<server>__<tool>')")
+    if scoped is not None and not scoped.group(2).strip():
+        return f"'{token}' has an empty pattern: write '{name}' for the whole tool or '{name}(pattern)'"
+    return None
+
+
+def check_tool_list(doc: Document, entry: Any, vocab: Vocabulary, report: Callable[[Span, str], None]) -> None:
+    for token, span in list_or_tokens(doc, entry):
+        if not token:
+            continue
+        problem = tool_problem(token, vocab)
+        if problem:
+            report(span, problem)
+
+
+@rule("CC003", Severity.WARNING, "runtime")
+def unknown_tool(ctx: RuntimeContext):
+    """An `allowed-tools` or `disallowed-tools` entry is not a Claude Code tool.
+
+    ## What it does
+    Each entry (space- or comma-separated, or a YAML list) must be a built-in tool name (`Read`,
+    `Grep`, `Bash`, `WebFetch`, `Agent`, ...), an MCP tool (`mcp__server` or `mcp__server__tool`), or a
+    scoped rule `Tool(pattern)` such as `Bash(git diff *)`. Names are case-sensitive; the closest
+    tool is suggested.
+
+    ## Why is this bad?
+    An unknown name matches nothing: the tool the author meant to pre-approve still asks for
+    permission, and a misspelled denial denies nothing.
+
+    ## Example
+    ```yaml
+    allowed-tools: read, grep, Bash(git diff *)
+    ```
+    Use instead: `allowed-tools: Read, Grep, Bash(git diff *)`.
+
+    ## Source
+    https://code.claude.com/docs/en/settings#tools-available-to-claude,
+    https://code.claude.com/docs/en/permissions (rule syntax), https://code.claude.com/docs/en/skills.
+    """
+    vocab = ctx.runtime.vocabulary
+    if not _ok(ctx) or not vocab.builtin_tools:
+        return
+    for key in ("allowed-tools", "disallowed-tools"):
+        entry = ctx.doc.fm.fields.get(key)
+        if entry is not None and key in ctx.runtime.fields:
+            check_tool_list(ctx.doc, entry, vocab, lambda span, msg: ctx.out.report(span, msg))
+
+
+def check_hooks(doc: Document, entry: Any, vocab: Vocabulary, report: Callable[[Span, str], None]) -> None:
+    """Claude Code's hooks shape: {Event: [{matcher?: str, hooks: [{type, command|url|prompt, timeout?}]}]}."""
+    value, node = entry.value, entry.node
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        report(entry.value_span, "'hooks' must map hook events (PreToolUse, PostToolUse, Stop, ...) to lists of "
+               "matcher groups")
+        return
+    for event, groups in value.items():
+        knode, vnode = map_child(node, str(event))
+        kspan = node_span(doc, knode, entry.key_span)
+        if event not in vocab.hook_events:
+            hint = _close(str(event), vocab.hook_events)
+            report(kspan, f"unknown hook event '{event}'" + (f"; did you mean '{hint}'?" if hint else
+                                                               f" (events: {', '.join(vocab.hook_events[:8])}, ...)"))
+            continue
+        if not isinstance(groups, list):
+            report(node_span(doc, vnode, kspan), f"hooks.{event} must be a list of matcher groups "
+                   "({matcher, hooks: [...]})")
+            continue
+        for gi, group in enumerate(groups):
+            gnode = seq_items(vnode)[gi] if gi < len(seq_items(vnode)) else None
+            gspan = node_span(doc, gnode, kspan)
+            if not isinstance(group, dict):
+                report(gspan, f"each hooks.{event} entry must be a mapping with 'hooks' (and optionally 'matcher')")
+                continue
+            matcher = group.get("matcher")
+            if matcher is not None and not isinstance(matcher, str):
+                report(gspan, f"hooks.{event} 'matcher' must be a string (a tool name or regex like 'Edit|Write')")
+            elif isinstance(matcher, str) and matcher not in ("", "*"):
+                try:
+                    re.compile(matcher)
+                except re.error as exc:
+                    mk, mv = map_child(gnode, "matcher")
+                    report(node_span(doc, mv, gspan), f"hooks.{event} matcher '{matcher}' is not a valid regex ({exc})")
+            handlers = group.get("hooks")
+            _, hnode = map_child(gnode, "hooks")
+            if not isinstance(handlers, list) or not handlers:
+                report(gspan, f"hooks.{event} group needs a non-empty 'hooks' list of handlers "
+                       "({type: command, command: ...})")
+                continue
+            for hi, handler in enumerate(handlers):
+                items = seq_items(hnode)
+                hspan = node_span(doc, items[hi] if hi < len(items) else None, gspan)
+                _check_handler(event, handler, hspan, vocab, report)
+
+
+def _check_handler(event: str, handler: Any, span: Span, vocab: Vocabulary,
+                   report: Callable[[Span, str], None]) -> None:
+    if not isinstance(handler, dict):
+        report(span, f"each hooks.{event} handler must be a mapping like {{type: command, command: ...}}")
+        return
+    kind = handler.get("type")
+    if kind not in vocab.hook_types:
+        report(span, f"hook handler type {kind!r} is not one of {', '.join(vocab.hook_types)}")
+        return
+    needed = vocab.hook_types[kind]
+    if needed and not (isinstance(handler.get(needed), str) and handler[needed].strip()):
+        report(span, f"a '{kind}' hook handler needs '{needed}'")
+    timeout = handler.get("timeout")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
+        report(span, "hook 'timeout' must be a positive number of seconds")
+
+
+@rule("CC004", Severity.WARNING, "runtime")
+def invalid_hooks(ctx: RuntimeContext):
+    """`hooks` in a skill does not have Claude Code's hook shape.
+
+    ## What it does
+    Checks skill-scoped hooks: a mapping from a hook event (`PreToolUse`, `PostToolUse`, `Stop`,
+    `SessionStart`, ...; case-sensitive) to a list of matcher groups, each with an optional
+    `matcher` (a tool name or regular expression) and a non-empty `hooks` list of handlers. A handler
+    has a `type` (`command`, `http`, `prompt`, `agent`, `mcp_tool`) and the field that type needs
+    (`command`, `url` or `prompt`); `timeout` is a positive number of seconds.
+
+    ## Why is this bad?
+    A misspelled event or a handler without its command never runs, and nothing says so.
+
+    ## Example
+    ```yaml
+    hooks:
+      preToolUse:
+        - matcher: Bash
+          hooks: [{type: command}]
+    ```
+    Use instead: `PreToolUse`, and give the handler `command: ./scripts/check.sh`.
+
+    ## Source
+    https://code.claude.com/docs/en/hooks (events, matchers, handler fields), https://code.claude.com/docs/en/skills.
+    """
+    vocab = ctx.runtime.vocabulary
+    if not _ok(ctx) or not vocab.hook_events or "hooks" not in ctx.runtime.fields:
+        return
+    entry = ctx.doc.fm.fields.get("hooks")
+    if entry is not None:
+        check_hooks(ctx.doc, entry, vocab, lambda span, msg: ctx.out.report(span, msg))
+
+
+def glob_problem(pattern: str) -> str | None:
+    if not pattern.strip():
+        return "an empty glob matches nothing"
+    if pattern.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", pattern):
+        return f"'{pattern}' is absolute: paths globs are relative to the project"
+    if "\\" in pattern:
+        return f"'{pattern}' uses backslashes: write '/' in globs"
+    depth = 0
+    for ch in pattern:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            break
+    if depth != 0 or pattern.count("[") != pattern.count("]"):
+        return f"'{pattern}' has unbalanced braces or brackets"
+    return None
+
+
+@rule("CC005", Severity.WARNING, "runtime")
+def invalid_paths_glob(ctx: RuntimeContext):
+    """A `paths` glob cannot match: empty, absolute, backslashes, or unbalanced `{}`/`[]`.
+
+    ## What it does
+    `paths` (a comma-separated string or a YAML list) limits when Claude loads the skill to files
+    matching the globs, relative to the project. Each glob is checked.
+
+    ## Why is this bad?
+    A glob that matches nothing means the skill is never loaded automatically.
+
+    ## Example
+    ```yaml
+    paths: /src/**/*.ts, src\\legacy\\*.js
+    ```
+    Use instead: `paths: src/**/*.ts, src/legacy/*.js`.
+
+    ## Source
+    https://code.claude.com/docs/en/skills (frontmatter `paths`).
+    """
+    if not _ok(ctx) or "paths" not in ctx.runtime.fields or not ctx.runtime.vocabulary.builtin_tools:
+        return
+    entry = ctx.doc.fm.fields.get("paths")
+    if entry is None:
+        return
+    if isinstance(entry.value, str):
+        base_items = [(p.strip(), p) for p in _split_outside_braces(entry.value)]
+        from skill_ls.analysis.values import scalar_base
+
+        base = scalar_base(ctx.doc, entry.value, entry.value_span)
+        at = 0
+        for stripped, raw in base_items:
+            span = entry.value_span
+            if base is not None:
+                lead = len(raw) - len(raw.lstrip())
+                span = Span(span.start_line, base + at + lead, span.start_line, base + at + lead + len(stripped))
+            at += len(raw) + 1
+            problem = glob_problem(stripped)
+            if problem:
+                ctx.out.report(span, problem)
+    elif isinstance(entry.value, list):
+        nodes = seq_items(entry.node)
+        for i, item in enumerate(entry.value):
+            if isinstance(item, str):
+                problem = glob_problem(item)
+                if problem:
+                    ctx.out.report(node_span(ctx.doc, nodes[i] if i < len(nodes) else None, entry.value_span), problem)
+
+
+def _split_outside_braces(text: str) -> list[str]:
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        cur.append(ch)
+    parts.append("".join(cur))
+    return parts
+
+
+def argument_names(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+@rule("CC006", Severity.WARNING, "runtime")
+def invalid_arguments(ctx: RuntimeContext):
+    """`arguments` names that cannot be substituted: not identifiers, digits, repeated.
+
+    ## What it does
+    `arguments` (a space-separated string or a YAML list) names the skill's positional arguments,
+    so `$name` in the body is replaced by the argument in that position. Each name must be an
+    identifier (letters, digits, `_`, not starting with a digit), must not be `ARGUMENTS`, and must
+    appear once.
+
+    ## Why is this bad?
+    `$1st` or a repeated name is never substituted as the author expects; the body keeps the
+    literal text.
+
+    ## Example
+    ```yaml
+    arguments: [issue, issue]
+    ```
+    Use instead: `arguments: [issue, branch]`.
+
+    ## Source
+    https://code.claude.com/docs/en/skills ("Pass arguments to skills").
+    """
+    if not _ok(ctx) or "arguments" not in ctx.runtime.fields or not ctx.runtime.vocabulary.substitutes_arguments:
+        return
+    entry = ctx.doc.fm.fields.get("arguments")
+    if entry is None or entry.value is None:
+        return
+    if not isinstance(entry.value, (str, list)) or (isinstance(entry.value, list)
+                                                     and not all(isinstance(v, str) for v in entry.value)):
+        ctx.out.report(entry.value_span, "'arguments' must be a space-separated string or a list of names")
+        return
+    seen: set[str] = set()
+    for name, span in list_or_tokens(ctx.doc, entry):
+        if not _ARG_NAME.match(name) or name == "ARGUMENTS":
+            ctx.out.report(span, f"argument name '{name}' cannot be substituted: use letters, digits and '_', "
+                           "not starting with a digit (and not 'ARGUMENTS')")
+        elif name in seen:
+            ctx.out.report(span, f"argument '{name}' is named twice; only the first position is substituted")
+        seen.add(name)
+
+
+_POSITIONAL = re.compile(r"(?<![$\\])\$(\d+)(?!\w)")
+_MONEY = re.compile(r"\$\d+(?:[.,]\d|[KMBkmb]\b|\s*(?:USD|per|/mo|/month|a month|million|billion)\b)")
+_INDEXED = re.compile(r"\$ARGUMENTS\[(\d+)\]")
+_INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+
+
+def _body_lines(doc: Document):
+    """(line number, text, inside a fenced block) for each body line."""
+    from skill_ls.analysis.rules.references import fence_step
+
+    fm = doc.fm
+    start = fm.body_start_line if fm is not None and fm.status == "ok" else 0
+    fence: str | None = None
+    for n in range(start, doc.src.line_count):
+        line = doc.src.line_text(n)
+        is_fence, fence_after = fence_step(line, fence)
+        inside = fence is not None and not is_fence
+        fence = fence_after
+        if not is_fence:
+            yield n, line, inside
+
+
+def _uses_arguments(doc: Document) -> bool:
+    fm = doc.fm
+    return fm is not None and ("argument-hint" in fm.fields or "arguments" in fm.fields)
+
+
+@rule("CC007", Severity.WARNING, "runtime")
+def positional_substituted_in_code(ctx: RuntimeContext):
+    """`$1`-style text in code is replaced by Claude Code's argument substitution.
+
+    ## What it does
+    Claude Code replaces `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` and named `$arg` everywhere in the skill
+    when it is run with arguments, fenced code blocks and inline code included. A shell or awk
+    positional written in code (`awk '{print $1}'`, `echo "$2"`, SQL `$1` placeholders) is reported
+    when the skill does not take arguments (no `argument-hint` or `arguments`), and always inside
+    awk programs or braces, where it is never meant as a skill argument. Amounts of money
+    (`$2.5M`, `$1,200`, `$20.00`) are left alone: they are replaced too, but read as prose.
+
+    ## Why is this bad?
+    `awk '{print $1}'` silently becomes `awk '{print }'` (or prints the user's argument), so the
+    command the model copies is not the one the author wrote.
+
+    ## Example
+    ```sh
+    ps aux | awk '{print $2}'
+    ```
+    Use instead: `awk '{print $(2)}'` in awk, or `${2}` in a shell; neither is substituted.
+
+    ## Source
+    https://code.claude.com/docs/en/skills ("Available string substitutions").
+    """
+    vocab = ctx.runtime.vocabulary
+    if not _ok(ctx) or not vocab.substitutes_arguments:
+        return
+    takes_args = _uses_arguments(ctx.doc)
+    if "$" not in ctx.doc.src.text:
+        return
+    for n, line, fenced in _body_lines(ctx.doc):
+        if "$" not in line:
+            continue
+        code_ranges = [(0, len(line))] if fenced else [(m.start(2), m.end(2)) for m in _INLINE_CODE.finditer(line)]
+        for m in _POSITIONAL.finditer(line):
+            if not any(a <= m.start() < b for a, b in code_ranges) or _MONEY.match(line, m.start()):
+                continue
+            awkish = "awk" in line or _inside_braces(line, m.start())
+            if takes_args and not awkish:
+                continue
+            digit = m.group(1)
+            escape = f"write '$({digit})' in awk" if awkish else "in a shell write '${" + digit + "}'"
+            ctx.out.report(Span(n, m.start(), n, m.end()),
+                           f"'${digit}' is replaced by the skill's argument {digit} when Claude Code runs the skill "
+                           f"with arguments (code blocks included); {escape} to keep it literal")
+
+
+def _inside_braces(line: str, at: int) -> bool:
+    return line.rfind("{", 0, at) > line.rfind("}", 0, at)
+
+
+@rule("CC008", Severity.INFORMATION, "runtime")
+def indexed_arguments_without_hint(ctx: RuntimeContext):
+    """The body uses `$ARGUMENTS[N]` but the skill declares no `argument-hint` or `arguments`.
+
+    ## What it does
+    Reports the first `$ARGUMENTS[N]` in a skill that tells the user nothing about its arguments.
+
+    ## Why is this bad?
+    The slash-command menu shows no hint, so users do not know which positional arguments to
+    pass; missing ones are substituted as empty text.
+
+    ## Example
+    ```markdown
+    Compare $ARGUMENTS[0] with $ARGUMENTS[1].
+    ```
+    Use instead: add `argument-hint: [base] [head]` (or `arguments: [base, head]` and `$base`/`$head`).
+
+    ## Source
+    https://code.claude.com/docs/en/skills (`argument-hint`, `arguments`, string substitutions).
+    """
+    if not _ok(ctx) or not ctx.runtime.vocabulary.substitutes_arguments or _uses_arguments(ctx.doc):
+        return
+    if "$ARGUMENTS[" not in ctx.doc.src.text:
+        return
+    for n, line, _ in _body_lines(ctx.doc):
+        m = _INDEXED.search(line)
+        if m:
+            ctx.out.report(Span(n, m.start(), n, m.end()), f"'{m.group(0)}' is used but the skill has no "
+                           "'argument-hint' or 'arguments': users are not told which arguments to pass")
+            return

@@ -1,0 +1,87 @@
+"""Claude Code plugins: a directory with `.claude-plugin/plugin.json` (SPEC §3.4).
+
+A plugin's `skills/<name>/SKILL.md`, `agents/*.md` and `commands/*.md` are read by Claude Code and
+namespaced `plugin:name`, so they never collide with project or personal skills.
+
+Reading (docs/claude-code.md): marketplaces list plugins in `.claude-plugin/marketplace.json`, and an
+entry with `strict: false` needs no `plugin.json` of its own; so a directory directly under a
+directory named `plugins` that holds `skills/`, `agents/` or `commands/` is a plugin too (the layout
+of public plugin marketplaces such as wshobson/agents). Reading only; nothing here is executed.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass, field
+
+from skill_ls.core.index import read_bytes
+from skill_ls.core.model import Span
+
+MANIFEST = os.path.join(".claude-plugin", "plugin.json")
+COMPONENT_DIRS = ("skills", "agents", "commands")
+
+
+@dataclass(frozen=True)
+class Plugin:
+    root: str
+    name: str
+    manifest: str | None  # path of plugin.json, None for a marketplace-layout plugin
+
+
+@dataclass
+class Manifest:
+    path: str
+    ok: bool
+    data: dict = field(default_factory=dict)
+    problem: str | None = None
+    span: Span = Span(0, 0, 0, 0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _plugin_at(directory: str) -> Plugin | None:
+    manifest = os.path.join(directory, MANIFEST)
+    if os.path.isfile(manifest):
+        m = read_manifest(manifest)
+        name = m.data.get("name") if m.ok else None
+        return Plugin(directory, name if isinstance(name, str) and name.strip() else os.path.basename(directory),
+                      manifest)
+    if os.path.basename(os.path.dirname(directory)) == "plugins" and any(
+            os.path.isdir(os.path.join(directory, d)) for d in COMPONENT_DIRS):
+        return Plugin(directory, os.path.basename(directory), None)
+    return None
+
+
+def plugin_of(path: str, component: str) -> Plugin | None:
+    """The plugin whose `component` directory (skills, agents, commands) holds `path`, or None.
+
+    skills: `<plugin>/skills/<name>/SKILL.md`; agents and commands: `<plugin>/agents/**/<name>.md`."""
+    parts = os.path.abspath(path).split(os.sep)
+    for i in range(len(parts) - 2, 0, -1):
+        if parts[i] != component:
+            continue
+        if component == "skills" and i != len(parts) - 3:
+            continue
+        plugin = _plugin_at(os.sep.join(parts[:i]) or os.sep)
+        if plugin is not None:
+            return plugin
+    return None
+
+
+def clear_cache() -> None:
+    _plugin_at.cache_clear()
+
+
+def read_manifest(path: str) -> Manifest:
+    data, error, _ = read_bytes(path)
+    if error:
+        return Manifest(path, False, problem=error)
+    try:
+        value = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        line, col = getattr(exc, "lineno", 1) - 1, getattr(exc, "colno", 1) - 1
+        return Manifest(path, False, problem=f"not valid JSON: {getattr(exc, 'msg', exc)}",
+                        span=Span(line, col, line, col + 1))
+    if not isinstance(value, dict):
+        return Manifest(path, False, problem="must be a JSON object")
+    return Manifest(path, True, value)
