@@ -14,6 +14,7 @@ import functools
 import json
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from skill_ls.core.index import read_bytes
 from skill_ls.core.model import Span
@@ -33,7 +34,7 @@ class Plugin:
 class Manifest:
     path: str
     ok: bool
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
     problem: str | None = None
     span: Span = Span(0, 0, 0, 0)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import yaml
 
@@ -17,6 +17,7 @@ from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.analysis.values import list_or_tokens, map_child, node_span, seq_items
 from skill_ls.core.index import Document
 from skill_ls.core.model import Severity, Span
+from skill_ls.core.parse.frontmatter import Frontmatter
 from skill_ls.core.runtimes.spec import Vocabulary
 
 _MCP_TOOL = re.compile(r"^mcp__[A-Za-z0-9_.-]+?(?:__[A-Za-z0-9_.*-]+)?$")
@@ -24,9 +25,9 @@ _SCOPED = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\((.*)\)$", re.S)
 _ARG_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def _ok(ctx: RuntimeContext) -> bool:
+def _fm(ctx: RuntimeContext) -> Frontmatter | None:
     fm = ctx.doc.fm
-    return fm is not None and fm.status == "ok" and not ctx.doc.read_error
+    return fm if fm is not None and fm.status == "ok" and not ctx.doc.read_error else None
 
 
 def _close(value: str, choices: tuple[str, ...]) -> str | None:
@@ -50,7 +51,7 @@ def model_problem(value: Any, vocab: Vocabulary) -> str | None:
 
 
 @rule("CC001", Severity.WARNING, "runtime")
-def unknown_model(ctx: RuntimeContext):
+def unknown_model(ctx: RuntimeContext) -> None:
     """`model` names no model Claude Code knows.
 
     ## What it does
@@ -73,9 +74,10 @@ def unknown_model(ctx: RuntimeContext):
     https://code.claude.com/docs/en/skills (frontmatter `model`), https://code.claude.com/docs/en/model-config.
     """
     vocab = ctx.runtime.vocabulary
-    if not _ok(ctx) or not vocab.model_aliases:
+    fm = _fm(ctx)
+    if fm is None or not vocab.model_aliases:
         return
-    entry = ctx.doc.fm.fields.get("model")
+    entry = fm.fields.get("model")
     if entry is None:
         return
     problem = model_problem(entry.value, vocab)
@@ -90,7 +92,7 @@ def known_subagents(ctx_index: Any) -> set[str]:
 
 
 @rule("CC002", Severity.WARNING, "runtime")
-def agent_without_fork(ctx: RuntimeContext):
+def agent_without_fork(ctx: RuntimeContext) -> None:
     """`agent` without `context: fork`, or an `agent` that names no subagent.
 
     ## What it does
@@ -117,9 +119,9 @@ def agent_without_fork(ctx: RuntimeContext):
     https://code.claude.com/docs/en/skills ("Run skills in a subagent"), https://code.claude.com/docs/en/sub-agents.
     """
     vocab = ctx.runtime.vocabulary
-    if not _ok(ctx) or not vocab.builtin_agents or "agent" not in ctx.runtime.fields:
+    fm = _fm(ctx)
+    if fm is None or not vocab.builtin_agents or "agent" not in ctx.runtime.fields:
         return
-    fm = ctx.doc.fm
     entry = fm.fields.get("agent")
     if entry is None or not isinstance(entry.value, str):
         return
@@ -167,7 +169,7 @@ def check_tool_list(doc: Document, entry: Any, vocab: Vocabulary, report: Callab
 
 
 @rule("CC003", Severity.WARNING, "runtime")
-def unknown_tool(ctx: RuntimeContext):
+def unknown_tool(ctx: RuntimeContext) -> None:
     """An `allowed-tools` or `disallowed-tools` entry is not a Claude Code tool.
 
     ## What it does
@@ -191,10 +193,11 @@ def unknown_tool(ctx: RuntimeContext):
     https://code.claude.com/docs/en/permissions (rule syntax), https://code.claude.com/docs/en/skills.
     """
     vocab = ctx.runtime.vocabulary
-    if not _ok(ctx) or not vocab.builtin_tools:
+    fm = _fm(ctx)
+    if fm is None or not vocab.builtin_tools:
         return
     for key in ("allowed-tools", "disallowed-tools"):
-        entry = ctx.doc.fm.fields.get(key)
+        entry = fm.fields.get(key)
         if entry is not None and key in ctx.runtime.fields:
             check_tool_list(ctx.doc, entry, vocab, lambda span, msg: ctx.out.report(span, msg))
 
@@ -265,7 +268,7 @@ def _check_handler(event: str, handler: Any, span: Span, vocab: Vocabulary,
 
 
 @rule("CC004", Severity.WARNING, "runtime")
-def invalid_hooks(ctx: RuntimeContext):
+def invalid_hooks(ctx: RuntimeContext) -> None:
     """`hooks` in a skill does not have Claude Code's hook shape.
 
     ## What it does
@@ -291,9 +294,10 @@ def invalid_hooks(ctx: RuntimeContext):
     https://code.claude.com/docs/en/hooks (events, matchers, handler fields), https://code.claude.com/docs/en/skills.
     """
     vocab = ctx.runtime.vocabulary
-    if not _ok(ctx) or not vocab.hook_events or "hooks" not in ctx.runtime.fields:
+    fm = _fm(ctx)
+    if fm is None or not vocab.hook_events or "hooks" not in ctx.runtime.fields:
         return
-    entry = ctx.doc.fm.fields.get("hooks")
+    entry = fm.fields.get("hooks")
     if entry is not None:
         check_hooks(ctx.doc, entry, vocab, lambda span, msg: ctx.out.report(span, msg))
 
@@ -316,7 +320,7 @@ def glob_problem(pattern: str) -> str | None:
 
 
 @rule("CC005", Severity.WARNING, "runtime")
-def invalid_paths_glob(ctx: RuntimeContext):
+def invalid_paths_glob(ctx: RuntimeContext) -> None:
     """A `paths` glob cannot match: empty, absolute, backslashes, or unbalanced `{}`/`[]`.
 
     ## What it does
@@ -335,9 +339,10 @@ def invalid_paths_glob(ctx: RuntimeContext):
     ## Source
     https://code.claude.com/docs/en/skills (frontmatter `paths`).
     """
-    if not _ok(ctx) or "paths" not in ctx.runtime.fields or not ctx.runtime.vocabulary.builtin_tools:
+    fm = _fm(ctx)
+    if fm is None or "paths" not in ctx.runtime.fields or not ctx.runtime.vocabulary.builtin_tools:
         return
-    entry = ctx.doc.fm.fields.get("paths")
+    entry = fm.fields.get("paths")
     if entry is None:
         return
     if isinstance(entry.value, str):
@@ -365,7 +370,9 @@ def invalid_paths_glob(ctx: RuntimeContext):
 
 
 def _split_outside_braces(text: str) -> list[str]:
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch == "," and depth == 0:
             parts.append("".join(cur))
@@ -386,7 +393,7 @@ def argument_names(value: Any) -> list[str]:
 
 
 @rule("CC006", Severity.WARNING, "runtime")
-def invalid_arguments(ctx: RuntimeContext):
+def invalid_arguments(ctx: RuntimeContext) -> None:
     """`arguments` names that cannot be substituted: not identifiers, digits, repeated.
 
     ## What it does
@@ -408,9 +415,10 @@ def invalid_arguments(ctx: RuntimeContext):
     ## Source
     https://code.claude.com/docs/en/skills ("Pass arguments to skills").
     """
-    if not _ok(ctx) or "arguments" not in ctx.runtime.fields or not ctx.runtime.vocabulary.substitutes_arguments:
+    fm = _fm(ctx)
+    if fm is None or "arguments" not in ctx.runtime.fields or not ctx.runtime.vocabulary.substitutes_arguments:
         return
-    entry = ctx.doc.fm.fields.get("arguments")
+    entry = fm.fields.get("arguments")
     if entry is None or entry.value is None:
         return
     if not isinstance(entry.value, (str, list)) or (isinstance(entry.value, list)
@@ -433,9 +441,9 @@ _INDEXED = re.compile(r"\$ARGUMENTS\[(\d+)\]")
 _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 
 
-def _body_lines(doc: Document):
+def _body_lines(doc: Document) -> Iterator[tuple[int, str, bool]]:
     """(line number, text, inside a fenced block) for each body line."""
-    from skill_ls.analysis.rules.references import fence_step
+    from skill_ls.core.body import fence_step
 
     fm = doc.fm
     start = fm.body_start_line if fm is not None and fm.status == "ok" else 0
@@ -455,7 +463,7 @@ def _uses_arguments(doc: Document) -> bool:
 
 
 @rule("CC007", Severity.WARNING, "runtime")
-def positional_substituted_in_code(ctx: RuntimeContext):
+def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     """`$1`-style text in code is replaced by Claude Code's argument substitution.
 
     ## What it does
@@ -480,7 +488,7 @@ def positional_substituted_in_code(ctx: RuntimeContext):
     https://code.claude.com/docs/en/skills ("Available string substitutions").
     """
     vocab = ctx.runtime.vocabulary
-    if not _ok(ctx) or not vocab.substitutes_arguments:
+    if _fm(ctx) is None or not vocab.substitutes_arguments:
         return
     takes_args = _uses_arguments(ctx.doc)
     if "$" not in ctx.doc.src.text:
@@ -507,7 +515,7 @@ def _inside_braces(line: str, at: int) -> bool:
 
 
 @rule("CC008", Severity.INFORMATION, "runtime")
-def indexed_arguments_without_hint(ctx: RuntimeContext):
+def indexed_arguments_without_hint(ctx: RuntimeContext) -> None:
     """The body uses `$ARGUMENTS[N]` but the skill declares no `argument-hint` or `arguments`.
 
     ## What it does
@@ -526,7 +534,7 @@ def indexed_arguments_without_hint(ctx: RuntimeContext):
     ## Source
     https://code.claude.com/docs/en/skills (`argument-hint`, `arguments`, string substitutions).
     """
-    if not _ok(ctx) or not ctx.runtime.vocabulary.substitutes_arguments or _uses_arguments(ctx.doc):
+    if _fm(ctx) is None or not ctx.runtime.vocabulary.substitutes_arguments or _uses_arguments(ctx.doc):
         return
     if "$ARGUMENTS[" not in ctx.doc.src.text:
         return

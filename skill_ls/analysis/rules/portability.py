@@ -12,6 +12,7 @@ from skill_ls.analysis.readers import ignoring_readers, knowing_runtimes, reader
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import FileContext
 from skill_ls.core.model import Severity
+from skill_ls.core.parse.frontmatter import Frontmatter
 from skill_ls.core.runtimes import RUNTIMES
 
 # claude.ai upload and the Skills API (https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview,
@@ -22,13 +23,13 @@ XML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_.:-]*(?:\s[^<>]*)?/?>")
 UPLOAD = "claude.ai upload"
 
 
-def _fm_ok(ctx: FileContext) -> bool:
+def _fm(ctx: FileContext) -> Frontmatter | None:
     fm = ctx.doc.fm
-    return fm is not None and fm.status == "ok" and not ctx.doc.read_error
+    return fm if fm is not None and fm.status == "ok" and not ctx.doc.read_error else None
 
 
 @rule("PT001", Severity.INFORMATION, "file")
-def field_ignored_by_some_runtimes(ctx: FileContext):
+def field_ignored_by_some_runtimes(ctx: FileContext) -> None:
     """A key that one runtime reading the file knows and another ignores.
 
     ## What it does
@@ -50,10 +51,11 @@ def field_ignored_by_some_runtimes(ctx: FileContext):
     ## Source
     The field lists of each runtime descriptor (SPEC §3).
     """
-    if not _fm_ok(ctx):
+    fm = _fm(ctx)
+    if fm is None:
         return
     readers = readers_of(ctx.readers)
-    for key, entry in ctx.doc.fm.fields.items():
+    for key, entry in fm.fields.items():
         if not readers:
             knowers = knowing_runtimes(key)
             if knowers and "agentskills" not in knowers:
@@ -68,7 +70,7 @@ def field_ignored_by_some_runtimes(ctx: FileContext):
 
 
 @rule("PT002", Severity.INFORMATION, "file")
-def upload_rejects_name(ctx: FileContext):
+def upload_rejects_name(ctx: FileContext) -> None:
     """claude.ai and the Skills API reject a name with a reserved word or an XML tag.
 
     ## What it does
@@ -87,9 +89,10 @@ def upload_rejects_name(ctx: FileContext):
     ## Source
     https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview ("Skill structure").
     """
-    if not _fm_ok(ctx):
+    fm = _fm(ctx)
+    if fm is None:
         return
-    entry = ctx.doc.fm.fields.get("name")
+    entry = fm.fields.get("name")
     if entry is None or not isinstance(entry.value, str):
         return
     lowered = entry.value.lower()
@@ -103,7 +106,7 @@ def upload_rejects_name(ctx: FileContext):
 
 
 @rule("PT003", Severity.INFORMATION, "file")
-def upload_rejects_description(ctx: FileContext):
+def upload_rejects_description(ctx: FileContext) -> None:
     """claude.ai and the Skills API reject a description with an XML tag.
 
     ## What it does
@@ -122,9 +125,10 @@ def upload_rejects_description(ctx: FileContext):
     ## Source
     https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview ("Skill structure").
     """
-    if not _fm_ok(ctx):
+    fm = _fm(ctx)
+    if fm is None:
         return
-    entry = ctx.doc.fm.fields.get("description")
+    entry = fm.fields.get("description")
     if entry is None or not isinstance(entry.value, str):
         return
     m = XML_TAG.search(entry.value)
