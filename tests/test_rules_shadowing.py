@@ -191,3 +191,26 @@ def test_workspace_that_is_home_does_not_shadow_itself(private_home):
     assert diags_for(res, f, "SH001") == [] and diags_for(res, f, "SH003") == []
     entries = where(res.index, "agh", "deploy")["entries"]
     assert [(e["tier"], e["resolved_to_winner"]) for e in entries] == [("workspace", True)]
+
+
+def test_agent_local_override_names_the_agent_once(workspace):
+    """Issue 10: SH001 for an agent-local override said "agent 'reviewer'" twice."""
+    base = skill(workspace / ".agh" / "skills", "lint")
+    agent_dir = workspace / ".agh" / "agents" / "reviewer"
+    write(agent_dir / "AGENT.md", "---\nname: reviewer\nprovider: claude\n---\nReview code.\n")
+    skill(agent_dir / "skills", "lint")
+    res = check_tree(workspace, runtimes=["agh"])
+    [over] = diags_for(res, base, "SH001")
+    assert over.message.count("reviewer") == 1, over.message
+
+
+def test_related_information_names_the_tier_and_the_directory(workspace, private_home):
+    """Issue 10: VS Code's Problems panel shows only `SKILL.md(2, 7): shadowed (user)`; every copy is
+    called SKILL.md, so the message itself names the tier and the skill directory."""
+    user = skill(private_home / ".agh" / "skills", "review")
+    ws = skill(workspace / ".agh" / "skills", "review")
+    res = check_tree(workspace, runtimes=["agh"], paths=[workspace, private_home])
+    [sh1] = diags_for(res, user, "SH001")
+    assert sh1.related[0].message == f"winner: workspace copy in {os.path.join('.agh', 'skills', 'review')}"
+    [sh2] = diags_for(res, ws, "SH002")
+    assert sh2.related[0].message == f"shadowed: user copy in {os.path.join('~', '.agh', 'skills', 'review')}"

@@ -150,6 +150,8 @@ def config_from_mapping(data: dict[str, Any], *, base: Path, source: str | None 
 def _apply(cfg: Config, data: dict[str, Any], base: Path, camel: bool) -> None:
     norm = (lambda k: _camel_to_snake(k)) if camel else (lambda k: k)
     for raw_key, value in data.items():
+        if camel and _unset(value):
+            continue
         key = norm(raw_key)
         if camel and key == "claude_code":
             key = "claude-code"
@@ -158,6 +160,8 @@ def _apply(cfg: Config, data: dict[str, Any], base: Path, camel: bool) -> None:
             continue
         if key in _SECTIONS and isinstance(value, dict):
             for raw_sub, sub in value.items():
+                if camel and _unset(sub):
+                    continue
                 sk = norm(raw_sub)
                 if key == "rules" and sk == "severity":
                     cfg.severity = _severities(sub)
@@ -177,6 +181,12 @@ def _apply(cfg: Config, data: dict[str, Any], base: Path, camel: bool) -> None:
                 continue  # editor-only settings
             raise ConfigError(f"unknown key '{raw_key}'")
         setattr(cfg, spec[0], _convert(spec[1], value, key, base))
+
+
+def _unset(value: Any) -> bool:
+    """Client settings leave a key at its default with null or "": VS Code sends every declared
+    setting, and `skillLs.agh.home` defaults to "" (meaning `$AGH_HOME`, or `~/.agh`)."""
+    return value is None or value == ""
 
 
 def _extra_root(item: Any, base: Path) -> ExtraRoot:

@@ -66,6 +66,17 @@ class SkillProtocol(LanguageServerProtocol):
                 log.warning("ignoring malformed %r notification", data.get("method"))
             return _ANSWERED
 
+    def _send_handler_result(self, future, *, msg_id):
+        """A request that fails with a JSON-RPC error of ours (an unknown agent, a bad argument) is
+        an answer, not a crash: reply with the error and log one line, not a traceback."""
+        if not future.cancelled() and isinstance(future.exception(), JsonRpcException):
+            exc = future.exception()
+            self._request_futures.pop(msg_id, None)
+            log.info("request %s failed: %s", msg_id, exc)
+            self._send_response(msg_id, error=exc.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
+
     def handle_message(self, message):
         if message is _ANSWERED:
             return

@@ -68,3 +68,17 @@ async def test_reindex_status_list_agents(start, tree, profile):
     agents = await s.command("skillLs.listAgents", {})
     assert agents["default_runtime"] == "agh"
     assert [(a["name"], a["runtime"]) for a in agents["agents"]] == [("reviewer", "agh")]
+
+
+async def test_unknown_agent_is_a_clean_error_without_traceback(start, tree, capfd):
+    """Issue 10: an unknown agent printed a full traceback into the LSP log (the server's stderr)."""
+    tree.standard()
+    s = await start("neovim")
+    for command, arg in (("skillLs.renderCatalog", {"agent": "nobody"}),
+                         ("skillLs.where", {"name": "demo", "agent": "nobody"})):
+        with pytest.raises(JsonRpcException) as err:
+            await s.command(command, arg)
+        assert "no agent named 'nobody'" in str(err.value) or "nobody" in str(err.value)
+    assert (await s.command("skillLs.status", {}))["skills"] == 4  # stderr is forwarded in order
+    err_text = capfd.readouterr().err
+    assert "Traceback" not in err_text, err_text[-2000:]

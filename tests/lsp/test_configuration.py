@@ -71,3 +71,37 @@ async def test_bad_client_settings_are_a_message(start, tree, profile):
     s = await start(profile, init_options={"runtimes": 42})
     await settle(lambda: any("client settings" in m.message for m in s.client.messages))
     assert (await s.command("skillLs.status", {}))["skills"] == 4
+
+
+def _vscode_defaults() -> dict:
+    """What VS Code's language client sends for the `skillLs` section: every declared setting with
+    its default, dotted keys nested (`agh.home` is "")."""
+    import json
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[2] / "editors" / "vscode" / "package.json"
+    props = json.loads(package.read_text(encoding="utf-8"))["contributes"]["configuration"]["properties"]
+    out: dict = {}
+    for key, prop in props.items():
+        parts = key.split(".")[1:]
+        node = out
+        for p in parts[:-1]:
+            node = node.setdefault(p, {})
+        node[parts[-1]] = prop["default"]
+    return out
+
+
+async def test_vscode_defaults_are_accepted_without_a_warning(start, tree):
+    """Issue 10: a real VS Code sends every default in workspace/didChangeConfiguration and the server
+    answered "ignoring client settings: 'agh.home' must be a path string", ignoring every setting."""
+    tree.standard()
+    defaults = _vscode_defaults()
+    s = await start("visual-studio-code", init_options=defaults)
+    s.open(tree.user_demo)
+    await s.diagnostics(tree.user_demo, lambda ds: "SH001" in _codes(ds))
+    before = len(s.index_changes)
+    settings = {**defaults, "rules": {**defaults["rules"], "ignore": ["SH"]}}
+    s.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"skillLs": settings}))
+    await s.wait_index_changes(before + 1)
+    await s.diagnostics(tree.user_demo, lambda ds: "SH001" not in _codes(ds))  # the user's setting took effect
+    assert not [m.message for m in s.client.messages], "the server complained about the extension's settings"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from tests.conftest import skill
 from tests.lsp.conftest import uri
 from tests.lsp.test_hover import _pos
 
@@ -31,3 +32,16 @@ async def test_definition_off_a_name_is_empty(start, tree, profile):
     tree.standard()
     s = await start(profile)
     assert not await _definition(s, tree.ws_demo, types.Position(line=0, character=0))
+
+
+async def test_definition_includes_agent_local_copies(start, tree, profile):
+    """Issue 10 / SPEC §6.3 (all declarations): from the user copy, the agent-local override of
+    agent 'reviewer' is listed too, after the copies of the base stack."""
+    tree.standard()
+    local = skill(tree.ws / ".agh" / "agents" / "reviewer" / "skills", "demo", description="Reviewer's demo.")
+    s = await start(profile)
+    locs = await _definition(s, tree.user_demo, _pos(tree.user_demo, "name: demo", 7))
+    assert [loc.uri for loc in locs] == [uri(tree.ws_demo), uri(tree.user_demo), uri(tree.bundled_demo), uri(local)]
+    # from inside the agent, its own copy wins and comes first
+    locs = await _definition(s, local, _pos(local, "name: demo", 7))
+    assert [loc.uri for loc in locs][0] == uri(local) and len(locs) == 4

@@ -1,7 +1,10 @@
 """Shadowing rules: what precedence does to each copy of a name (SH001-SH004)."""
 from __future__ import annotations
 
-from skill_ls.core.index import SkillDecl
+import os
+
+from skill_ls.core.index import Index, SkillDecl
+from skill_ls.core.paths import is_under
 from skill_ls.core.model import Related, Severity, Span
 from skill_ls.analysis.rules import rule
 from skill_ls.core.spans import name_span
@@ -21,10 +24,26 @@ def describe(decl: SkillDecl) -> str:
     return where
 
 
-def _related(decl: SkillDecl, message: str) -> list[Related]:
+def _directory(decl: SkillDecl, index: Index | None) -> str:
+    """The copy's skill directory as a reader recognises it: relative to the workspace when inside
+    it, `~/...` under the home directory, else absolute."""
+    directory = os.path.dirname(decl.path or "")
+    if index is None:
+        return directory
+    if index.workspace and is_under(directory, index.workspace) and directory != index.workspace:
+        return os.path.relpath(directory, index.workspace)
+    home = index.env.home
+    if home and is_under(directory, home) and directory != home:
+        return "~" + os.sep + os.path.relpath(directory, home)
+    return directory
+
+
+def _related(decl: SkillDecl, message: str, index: Index | None = None) -> list[Related]:
+    """Related information names the tier and the directory: editors such as VS Code's Problems
+    panel show only the file's base name (`SKILL.md`), which is the same for every copy."""
     if decl.builtin or not decl.path:
         return []
-    return [Related(decl.path, _span(decl), message)]
+    return [Related(decl.path, _span(decl), f"{message} in {_directory(decl, index)}")]
 
 
 def _agent_mode(ctx: ResolutionContext) -> bool:
@@ -53,14 +72,14 @@ def shadowed_copy(ctx: ResolutionContext) -> None:
         # Only the copy the overlay actually replaces (the base winner) is told about the agent.
         if winner.agent is None or decl.agent is not None or not base or decl is not base[0]:
             return
-        ctx.out.report(_span(decl), f"for agent '{winner.agent}', {describe(winner)} overrides this {decl.tier} copy "
-                       f"of '{res.name}'", related=_related(winner, f"agent-local copy for '{winner.agent}'"),
+        ctx.out.report(_span(decl), f"for agent '{winner.agent}', its agent-local copy overrides this {decl.tier} copy "
+                       f"of '{res.name}'", related=_related(winner, f"agent-local copy for '{winner.agent}'", ctx.index),
                        severity=Severity.INFORMATION)
         return
     if winner.builtin:
         return  # only possible when this copy is lower than a built-in, which cannot happen
     ctx.out.report(_span(decl), f"'{res.name}' is shadowed by the {winner.tier} copy ({decl.runtime_def.title}): "
-                   "this copy is not loaded", related=_related(winner, f"winner ({winner.tier})"),
+                   "this copy is not loaded", related=_related(winner, f"winner: {winner.tier} copy", ctx.index),
                    data={"winner": winner.path, "winner_tier": winner.tier})
 
 
@@ -85,12 +104,12 @@ def shadows_others(ctx: ResolutionContext) -> None:
             return
         top = losers[0]
         ctx.out.report(_span(decl), f"overrides {describe(top)} of '{res.name}' for agent '{decl.agent}'",
-                       related=_related(top, f"overridden {top.tier} copy"))
+                       related=_related(top, f"overridden {top.tier} copy", ctx.index))
         return
     names = ", ".join(describe(d) for d in losers)
     ctx.out.report(_span(decl), f"this {decl.tier} copy of '{res.name}' wins and shadows {len(losers)} other "
                    f"cop{'y' if len(losers) == 1 else 'ies'} ({names})",
-                   related=[r for d in losers for r in _related(d, f"shadowed ({d.tier})")],
+                   related=[r for d in losers for r in _related(d, f"shadowed: {d.tier} copy", ctx.index)],
                    data={"shadowed": len(losers)})
 
 
@@ -116,7 +135,7 @@ def ambiguous_name(ctx: ResolutionContext) -> None:
             message = (f"'{res.name}' is declared {len(group)} times in the {decl.tier} tier of "
                        f"{decl.runtime_def.title}; which one loads is ambiguous")
         ctx.out.report(_span(decl), message + "; rename or remove the duplicates",
-                       related=[r for d in others for r in _related(d, f"also declared here ({d.tier})")])
+                       related=[r for d in others for r in _related(d, f"also declared: {d.tier} copy", ctx.index)])
 
 
 @rule("SH004", Severity.WARNING, "resolution")

@@ -10,15 +10,28 @@ from skill_ls.server.lookup import at_position, resolutions
 
 
 def declarations(ls, name: str, path: str) -> list[types.Location]:
+    """Every declaration (SPEC §6.3): the copies the file's own context resolves, then the
+    agent-local copies of every agent (they override the name only for their agent, so no
+    resolution from outside that agent lists them)."""
+    index = ls.state.index
     out: list[types.Location] = []
     seen: set[str] = set()
-    for res in resolutions(ls, name, path):
+
+    def add(d) -> None:
+        if not d.path or d.path in seen:
+            return
+        seen.add(d.path)
+        doc = d.doc or index.store.peek(d.path)
+        out.append(types.Location(uri_of(d.path), ls.converter.range(doc.src, name_span(doc))))
+
+    found = resolutions(ls, name, path)
+    for res in found:
         for d in res.entries:
-            if not d.path or d.path in seen:
-                continue
-            seen.add(d.path)
-            doc = d.doc or ls.state.index.store.peek(d.path)
-            out.append(types.Location(uri_of(d.path), ls.converter.range(doc.src, name_span(doc))))
+            add(d)
+    for res in found:
+        local = [d for d in index.by_name.get(res.runtime, {}).get(name, ()) if d.agent]
+        for d in sorted(local, key=lambda d: (d.agent, d.precedence())):
+            add(d)
     return out
 
 
