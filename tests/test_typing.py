@@ -27,22 +27,8 @@ NOT_YET_CLEAN: set[str] = {
     "skill_ls/analysis/rules/marketplace.py",
     "skill_ls/analysis/rules/references.py",
     "skill_ls/core/agents.py",
-    "skill_ls/server/app.py",
-    "skill_ls/server/convert.py",
-    "skill_ls/server/features/__init__.py",
-    "skill_ls/server/features/code_actions.py",
     "skill_ls/server/features/code_lens.py",
-    "skill_ls/server/features/commands.py",
     "skill_ls/server/features/completion.py",
-    "skill_ls/server/features/configuration.py",
-    "skill_ls/server/features/definition.py",
-    "skill_ls/server/features/diagnostics.py",
-    "skill_ls/server/features/hover.py",
-    "skill_ls/server/features/links.py",
-    "skill_ls/server/features/references.py",
-    "skill_ls/server/features/symbols.py",
-    "skill_ls/server/features/watching.py",
-    "skill_ls/server/lookup.py",
 }
 
 

@@ -91,18 +91,19 @@ class SkillLanguageServer(LanguageServer):
         super().__init__("skill-ls", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
                          protocol_cls=SkillProtocol)
         self.state: WorkspaceState | None = None
-        self.init_options: dict = {}
+        self.init_options: dict[str, Any] = {}
         self.pull = False  # client supports textDocument/diagnostic: never push
         self.open_docs: dict[str, str] = {}  # path -> uri
         self.pushed: set[str] = set()  # paths with non-empty pushed diagnostics
         self._ready: asyncio.Event | None = None
-        self._doc_tasks: dict[str, asyncio.Task] = {}
-        self._disk_pending: set[str] = set()
-        self._disk_task: asyncio.Task | None = None
-        self._build_task: asyncio.Task | None = None
+        self._doc_tasks: dict[str, asyncio.Task[None]] = {}
+        self._disk_pending: set[str] = set()  # paths changed on disk
+        self._touched_pending: set[tuple[str, str]] = set()  # (runtime, name) changed in a buffer
+        self._disk_task: asyncio.Task[None] | None = None
+        self._build_task: asyncio.Task[None] | None = None
         self._rebuild_again = False
         self._release_handle: asyncio.TimerHandle | None = None
-        self._last_summary: dict | None = None
+        self._last_summary: dict[str, Any] | None = None
         self._result_id = 0
         self.loop: asyncio.AbstractEventLoop | None = None
         self.watchers: Any = None  # skill_ls.server.features.watching.RootWatchers
@@ -112,6 +113,13 @@ class SkillLanguageServer(LanguageServer):
     def report_server_error(self, error: Exception, source) -> None:
         # Malformed input is logged, not shown: a message box per bad packet helps nobody.
         log.error("server error (%s): %s", getattr(source, "__name__", source), error)
+
+    @property
+    def live_state(self) -> WorkspaceState:
+        """The workspace state, created by `initialize` before any request or change that uses it."""
+        if self.state is None:
+            raise RuntimeError("the server is not initialized")
+        return self.state
 
     # -- readiness -------------------------------------------------------------------------------
     @property
@@ -237,11 +245,11 @@ class SkillLanguageServer(LanguageServer):
                 log.exception("workspace/diagnostic/refresh failed")
 
     def workspace_paths_in(self, paths) -> set[str]:
-        ws = self.state.workspace.rstrip(os.sep) + os.sep
+        ws = self.live_state.workspace.rstrip(os.sep) + os.sep
         return {p for p in paths if p.startswith(ws) or p in self.open_docs}
 
     # -- index lifecycle -------------------------------------------------------------------------
-    def request_reindex(self) -> asyncio.Task:
+    def request_reindex(self) -> asyncio.Task[None]:
         """Start a full rebuild (or queue one after the running rebuild)."""
         if self._build_task is not None and not self._build_task.done():
             self._rebuild_again = True
@@ -262,7 +270,7 @@ class SkillLanguageServer(LanguageServer):
                 return
 
     async def _reindex_once(self) -> None:
-        state = self.state
+        state = self.live_state
         state.load_config()
         if state.settings_error:
             self.window_show_message(types.ShowMessageParams(
@@ -312,14 +320,14 @@ class SkillLanguageServer(LanguageServer):
                 log.debug("progress end failed", exc_info=True)
 
     def notify_index_changed(self, force: bool = False) -> None:
-        summary = self.state.summary()
+        summary = self.live_state.summary()
         if force or summary != self._last_summary:
             self._last_summary = summary
             self.protocol.notify(INDEX_CHANGED, summary)
 
     # -- buffers -----------------------------------------------------------------------------------
     def buffer_changed(self, path: str, text: str, version: int | None) -> None:
-        touched = self.state.set_overlay(path, text, version)
+        touched = self.live_state.set_overlay(path, text, version)
         self.schedule_document(path)
         if touched:
             self._queue_resolution_update(touched)
@@ -328,13 +336,13 @@ class SkillLanguageServer(LanguageServer):
         task = self._doc_tasks.pop(path, None)
         if task is not None:
             task.cancel()
-        touched = self.state.drop_overlay(path)
+        touched = self.live_state.drop_overlay(path)
         if touched:
             self._queue_resolution_update(touched)
         if not self.pull:
             # Files outside the workspace only have diagnostics while open (SPEC §8).
-            ws = self.state.workspace.rstrip(os.sep) + os.sep
-            if path.startswith(ws) and self.state.index is not None:
+            ws = self.live_state.workspace.rstrip(os.sep) + os.sep
+            if path.startswith(ws) and self.live_state.index is not None:
                 self.publish_paths([path])
             else:
                 self.clear(path)
@@ -349,8 +357,8 @@ class SkillLanguageServer(LanguageServer):
         self._disk_pending.add(os.path.abspath(path))
         self._arm_disk_task()
 
-    def _queue_resolution_update(self, touched) -> None:
-        self._disk_pending.add(("touched", frozenset(touched)))  # type: ignore[arg-type]
+    def _queue_resolution_update(self, touched: set[tuple[str, str]]) -> None:
+        self._touched_pending |= touched
         self._arm_disk_task()
 
     def _arm_disk_task(self) -> None:
@@ -366,19 +374,18 @@ class SkillLanguageServer(LanguageServer):
         if not await self.wait_ready():
             return
         pending, self._disk_pending = self._disk_pending, set()
-        log.debug("processing %d changes: %.300s", len(pending), sorted(map(str, pending)))
+        touched, self._touched_pending = self._touched_pending, set()
+        log.debug("processing %d changes: %.300s", len(pending), sorted(pending))
         try:
-            self._process_changes(pending)
+            self._process_changes(pending, touched)
         except Exception:
             log.exception("processing file changes failed")
 
-    def _process_changes(self, pending: set) -> None:
-        state = self.state
-        touched: set[tuple[str, str]] = set()
-        for item in sorted(pending, key=str):
-            if isinstance(item, tuple):
-                touched |= set(item[1])
-                continue
+    def _process_changes(self, pending: set[str], touched: set[tuple[str, str]]) -> None:
+        """Disk changes (`pending` paths) and buffer edits that changed names (`touched`)."""
+        state = self.live_state
+        touched = set(touched)
+        for item in sorted(pending):
             result = state.file_changed(item)
             if result is None:
                 log.info("re-indexing after a change to %s", item)
@@ -387,7 +394,7 @@ class SkillLanguageServer(LanguageServer):
             touched |= result
             if os.path.basename(item) == "config.toml" or item in self.open_docs:
                 touched.add(("", ""))
-        changed_files = {p for p in pending if isinstance(p, str)}
+        changed_files = pending
         affected = state.affected_paths(touched) | {p for p in changed_files if state.relevant(p)}
         affected |= set(self.open_docs)  # cheap: a handful of buffers, and shadowing is global
         self.notify_index_changed()

@@ -5,6 +5,8 @@ the client offered UTF-8 or UTF-32 first), so every conversion goes through the 
 """
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -72,7 +74,7 @@ class Converter:
         """`src_of(path)` returns the SourceText of a file (for related locations), or None."""
         related = [types.DiagnosticRelatedInformation(types.Location(uri_of(r.path), self.range(src_of(r.path), r.span)),
                                                       r.message) for r in d.related]
-        data = {"code": d.code}
+        data: dict[str, Any] = {"code": d.code}
         if d.runtime:
             data["runtime"] = d.runtime
         if d.data:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+from typing import Any
 
 from pygls.exceptions import JsonRpcException
 
 from skill_ls.core.config import RUNTIME_IDS
+from skill_ls.core.index import Index
 from skill_ls.core.resolve import where
 from skill_ls.analysis.workspace import AGENT_FAMILY_RUNTIME, WorkspaceState
 
@@ -19,7 +21,7 @@ class CommandError(JsonRpcException):
     CODE = COMMAND_ERROR
 
 
-def _arg(args: tuple) -> dict:
+def _arg(args: tuple[Any, ...]) -> dict[str, Any]:
     if not args or args[0] is None:
         return {}
     if not isinstance(args[0], dict):
@@ -27,7 +29,7 @@ def _arg(args: tuple) -> dict:
     return args[0]
 
 
-def _str_opt(arg: dict, key: str) -> str | None:
+def _str_opt(arg: dict[str, Any], key: str) -> str | None:
     value = arg.get(key)
     if value is None or value == "":
         return None
@@ -36,7 +38,7 @@ def _str_opt(arg: dict, key: str) -> str | None:
     return value
 
 
-def _runtime(index, arg: dict) -> str:
+def _runtime(index: Index, arg: dict[str, Any]) -> str:
     from skill_ls.core.runtimes import default_runtime
 
     runtime = _str_opt(arg, "runtime")
@@ -47,7 +49,7 @@ def _runtime(index, arg: dict) -> str:
     return runtime
 
 
-async def _index_for(ls, arg: dict):
+async def _index_for(ls, arg: dict[str, Any]):
     workspace = _str_opt(arg, "workspace")
     if workspace is None or os.path.abspath(workspace) == ls.state.workspace:
         return ls.state.index

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from typing import Any
 
 from lsprotocol import types
 
@@ -19,7 +20,7 @@ log = logging.getLogger("skill_ls.server.configuration")
 SECTION = "skillLs"
 
 
-def _settings_from(value) -> dict | None:
+def _settings_from(value: object) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         return None  # an empty Lua table arrives as [] from Neovim: no settings
     if SECTION in value:
@@ -43,7 +44,7 @@ def _workspace_root(params: types.InitializeParams) -> str:
     return os.getcwd()
 
 
-async def fetch_settings(ls) -> dict | None:
+async def fetch_settings(ls) -> dict[str, Any] | None:
     caps = ls.client_capabilities.workspace
     if caps is None or not caps.configuration:
         return ls.init_options or None

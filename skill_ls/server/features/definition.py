@@ -39,7 +39,9 @@ def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls, params: types.DefinitionParams):
         found = await at_position(ls, params.text_document.uri, params.position)
-        if found is None or found[1] is None:
+        if found is None:
             return None
         cur, ref = found
+        if ref is None:
+            return None
         return declarations(ls, ref.name, cur.path) or None

@@ -61,7 +61,7 @@ def register(server) -> None:
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
     async def workspace_diagnostic(ls, params: types.WorkspaceDiagnosticParams):
-        reports: list = []
+        reports: list[types.WorkspaceDocumentDiagnosticReport] = []
         if await ls.wait_ready():
             state = ls.state
             files = set(state.workspace_files())

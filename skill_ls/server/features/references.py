@@ -14,9 +14,11 @@ def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     async def references(ls, params: types.ReferenceParams):
         found = await at_position(ls, params.text_document.uri, params.position)
-        if found is None or found[1] is None:
+        if found is None:
             return None
         cur, ref = found
+        if ref is None:
+            return None
         out: list[types.Location] = []
         if params.context is not None and params.context.include_declaration:
             out.extend(declarations(ls, ref.name, cur.path))

@@ -50,15 +50,16 @@ def document_symbols(ls, path: str, doc) -> list[types.DocumentSymbol]:
                 name=entry.key, kind=types.SymbolKind.Property, range=conv.range(src, full),
                 selection_range=conv.range(src, entry.key_span),
                 detail=str(detail)[:80] if detail is not None else None))
-    stack: list[tuple[int, types.DocumentSymbol]] = []
+    stack: list[tuple[int, list[types.DocumentSymbol]]] = []  # (heading level, its children)
     for level, title, ln in _headings(doc):
         span = Span(ln, 0, ln, len(src.line_text(ln)))
+        sub: list[types.DocumentSymbol] = []
         sym = types.DocumentSymbol(name=title, kind=types.SymbolKind.String, range=conv.range(src, span),
-                                   selection_range=conv.range(src, span), children=[])
+                                   selection_range=conv.range(src, span), children=sub)
         while stack and stack[-1][0] >= level:
             stack.pop()
-        (stack[-1][1].children if stack else children).append(sym)
-        stack.append((level, sym))
+        (stack[-1][1] if stack else children).append(sym)
+        stack.append((level, sub))
     name = None
     if fm is not None and fm.ok and isinstance(fm.value("name"), str):
         name = fm.value("name")

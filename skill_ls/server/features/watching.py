@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from skill_ls.core.discovery import runtime_roots
 from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.core.paths import is_under
+
+if TYPE_CHECKING:
+    from watchdog.observers.api import ObservedWatch
 
 log = logging.getLogger("skill_ls.server.watching")
 
@@ -32,7 +36,7 @@ class RootWatchers:
     def __init__(self, ls):
         self.ls = ls
         self.observer = None
-        self.watched: dict[tuple[str, bool], object] = {}
+        self.watched: dict[tuple[str, bool], ObservedWatch] = {}
         self.roots: set[str] = set()
         self.parents: set[str] = set()
 
