@@ -22,7 +22,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _common(p: argparse.ArgumentParser, *, agent: bool = True) -> None:
-    p.add_argument("--workspace", metavar="DIR", help="workspace directory (default: see SPEC §8)")
+    p.add_argument("--workspace", metavar="DIR",
+                   help="workspace directory whose runtime roots are indexed (default: the single directory "
+                        "PATH given, else the current directory)")
     p.add_argument("--runtime", action="append", default=[], metavar="R",
                    help="runtime to use (repeatable; default: auto-detect)")
     p.add_argument("--config", metavar="FILE", help="configuration file (default: .skill-ls.toml or pyproject.toml)")
@@ -44,6 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", action="append", default=[], metavar="CODES", help="skip these codes/prefixes")
     check.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
                        help="processes for large trees (default: CPU count, at most 4; 1 = no parallelism)")
+    check.add_argument("--fix", action="store_true",
+                       help="apply the safe fixes (they keep what the author meant), then report what remains")
+    check.add_argument("--unsafe-fixes", action="store_true",
+                       help="also apply fixes that may change meaning (implies --fix unless --diff is given)")
+    check.add_argument("--diff", action="store_true",
+                       help="print the fixes as a unified diff instead of writing them (exit 1 when there is "
+                            "something to fix)")
     _common(check, agent=False)
 
     where = sub.add_parser("where", help="every declaration of a skill name, winner first")
@@ -122,6 +131,13 @@ def _check(args: argparse.Namespace) -> int:
     opts = CheckOptions(paths=args.paths, workspace=args.workspace, runtimes=args.runtime, config=args.config,
                         select=args.select, ignore=args.ignore, no_user_roots=args.no_user_roots,
                         jobs=args.jobs if args.jobs > 0 else default_jobs())
+    fix_summary: list[str] = []
+    if args.fix or args.unsafe_fixes or args.diff:
+        from skill_ls.cli_fix import run_fix
+
+        status, fix_summary = run_fix(opts, unsafe=args.unsafe_fixes, diff=args.diff)
+        if args.diff:
+            return status
     result = run_check(opts)
     diags = result.diagnostics
     store = result.index.store
@@ -133,6 +149,10 @@ def _check(args: argparse.Namespace) -> int:
         text = format_github(diags)
     else:
         text = format_text(diags, result.files_checked)
+    if fix_summary and args.format == "text":
+        text += "".join(line + "\n" for line in fix_summary)
+    elif fix_summary:
+        print("\n".join(fix_summary), file=sys.stderr)
     sys.stdout.write(text)
     sys.stdout.flush()
     # What the walk refused under the checked paths (symlink loops, links out of a root, unreadable

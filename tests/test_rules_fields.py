@@ -10,7 +10,10 @@ def test_sk005_required_missing_with_fix(workspace):
     f = write(workspace / "a" / "SKILL.md", "---\nname: a\n---\n")
     [d] = diags_for(check_tree(workspace), f, "SK005")
     assert "description" in d.message
-    assert d.fix.edits[0].span.start_line == 2 and d.fix.edits[0].new_text == "description: \n"
+    # The placeholder parses and says what to write; adding text the author did not write is unsafe.
+    assert d.fix.edits[0].span.start_line == 2
+    assert d.fix.edits[0].new_text == 'description: "TODO: say what this skill does and when to use it"\n'
+    assert not d.fix.safe
 
 
 def test_sk005_empty_value(workspace):
@@ -68,7 +71,7 @@ def test_sk008_name_format(workspace):
 def test_sk009_name_differs_error_for_standard_warning_for_agh(workspace):
     f = skill(workspace, "dir-name", name="other-name")
     [d] = diags_for(check_tree(workspace), f, "SK009")
-    assert d.severity == Severity.ERROR and d.fix.edits[0].new_text == "dir-name"
+    assert d.severity == Severity.ERROR and d.fix.edits[0].new_text == "dir-name" and not d.fix.safe
     g = skill(workspace / ".agh" / "skills", "dir-name", name="other-name")
     [d] = diags_for(check_tree(workspace, runtimes=["agh"]), g, "SK009")
     assert d.severity == Severity.WARNING

@@ -25,11 +25,12 @@ def test_sk002_unterminated(workspace):
     assert d.span.start_line == 0
 
 
-def test_sk003_colon_error_points_at_value_and_offers_fix(workspace):
+def test_sk003_colon_error_points_at_the_column_pyyaml_reports_and_offers_quoting(workspace):
     f = write(workspace / "a" / "SKILL.md", "---\nname: a\ndescription: Use when: asked\n---\n")
     [d] = diags_for(check_tree(workspace), f, "SK003")
-    assert (d.span.start_line, d.span.start_col) == (2, 13)
-    assert d.fix.edits[0].new_text == '"Use when: asked"'
+    # The ': ' PyYAML stops at, not the whole value (it can be hundreds of characters in).
+    assert (d.span.start_line, d.span.start_col, d.span.end_col) == (2, 21, 22)
+    assert d.fix.edits[0].new_text == '"Use when: asked"' and d.fix.safe
 
 
 def test_sk003_non_utf8(workspace):

@@ -58,8 +58,27 @@ class TextEdit:
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """A repair for one finding. `edits` are text edits on documents (code point spans of the text
+    after the BOM, new text with `\n` line breaks: the writer uses the file's own line endings).
+
+    Some repairs are not text edits and are applied only by `skill-ls check --fix`: `remove_bom`
+    (save without the byte-order mark), `to_lf` (convert CRLF line endings to LF) and `rename_dir`
+    (rename a skill directory: (old path, new path)).
+
+    `safe` follows ruff's model: a fix is safe when it cannot change what the author meant;
+    `check --fix` applies only safe fixes, `--unsafe-fixes` applies both. Undeclared means unsafe."""
+
     title: str
     edits: tuple[TextEdit, ...]
+    safe: bool = False
+    remove_bom: bool = False
+    to_lf: bool = False
+    rename_dir: tuple[str, str] | None = None
+
+    @property
+    def text_only(self) -> bool:
+        """True when an editor can apply this fix as plain text edits."""
+        return bool(self.edits) and not (self.remove_bom or self.to_lf or self.rename_dir)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,11 @@ Scopes decide what a rule is given:
 - ``agent``: an `AgentContext` for one agent definition;
 - ``sidecar``: a `SidecarContext` for one JSON/YAML sidecar file.
 The docstring is the user documentation: `skill-ls explain CODE` and the README table come from it.
+
+A rule that can repair what it reports declares it: `fix="safe"` (every fix it offers keeps what the
+author meant), `fix="unsafe"` (its fixes may change meaning; applied only with `--unsafe-fixes`) or
+`fix="mixed"` (both, per case); its docstring then has a `## Fix safety` section saying which is
+which. Each `Fix` value carries its own `safe` flag (ruff's model).
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ class Rule:
     scope: str
     func: Callable[..., Any]
     doc: str
+    fix: str | None = None  # safe | unsafe | mixed | None (no fix)
 
     @property
     def summary(self) -> str:
@@ -55,11 +61,16 @@ _PARTS: list[Rule] = []
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+FIX_KINDS = ("safe", "unsafe", "mixed")
 
 
-def rule(code: str, severity: Severity, scope: str, *, part: bool = False) -> Callable[[_F], _F]:
+def rule(code: str, severity: Severity, scope: str, *, part: bool = False,
+         fix: str | None = None) -> Callable[[_F], _F]:
+    if fix is not None and fix not in FIX_KINDS:  # pragma: no cover - a programming error caught at import
+        raise ValueError(f"rule {code}: fix must be one of {FIX_KINDS}")
+
     def register(func: _F) -> _F:
-        entry = Rule(code, func.__name__.replace("_", "-"), severity, scope, func, _cleandoc(func.__doc__))
+        entry = Rule(code, func.__name__.replace("_", "-"), severity, scope, func, _cleandoc(func.__doc__), fix)
         if part:
             _PARTS.append(entry)
             return func
@@ -87,8 +98,8 @@ class Reporter:
                                    self.runtime, tuple(related), fix, data or {}))
 
 
-def replace_fix(title: str, path: str, span: Span, text: str) -> Fix:
-    return Fix(title, (TextEdit(path, span, text),))
+def replace_fix(title: str, path: str, span: Span, text: str, *, safe: bool) -> Fix:
+    return Fix(title, (TextEdit(path, span, text),), safe=safe)
 
 
 def rules_for_scope(scope: str) -> list[Rule]:

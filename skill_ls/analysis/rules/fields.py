@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import os
 
-from skill_ls.core.model import Severity, Span
+from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.parse.text import collapse
 from skill_ls.core.spans import closing_insert_span, header_span, name_span
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.shape import shape_refusal
-from skill_ls.core.runtimes import FieldSpec, all_known_fields
+from skill_ls.analysis.rules.frontmatter import DESCRIPTION_PLACEHOLDER
+from skill_ls.core.runtimes import RUNTIMES, FieldSpec, Runtime, all_known_fields
 
 
 
@@ -25,7 +27,7 @@ def _is_empty(value) -> bool:
     return value is None or (isinstance(value, str) and not value.strip()) or value == [] or value == {}
 
 
-@rule("SK005", Severity.ERROR, "runtime")
+@rule("SK005", Severity.ERROR, "runtime", fix="unsafe")
 def required_field_missing(ctx: RuntimeContext):
     """A field the runtime requires is missing or empty.
 
@@ -37,7 +39,9 @@ def required_field_missing(ctx: RuntimeContext):
     The runtime refuses to load the skill (it is *blocked*) and says so only in its logs.
 
     ## Fix safety
-    The fix adds the missing key before the closing `---` (`name` gets the directory name).
+    Unsafe: the fix adds the missing key before the closing `---`. `name` gets the directory name
+    (not offered when that is not a valid name); `description` gets a placeholder that parses and
+    says what to write (`"TODO: say what this skill does and when to use it"`): replace it.
     """
     if not _fm_ok(ctx):
         return
@@ -48,8 +52,16 @@ def required_field_missing(ctx: RuntimeContext):
             continue
         if entry is None:
             insert = closing_insert_span(ctx.doc)
-            default = ctx.doc.dir_name if key == "name" else ""
-            fix = replace_fix(f"Add '{key}'", ctx.doc.path, insert, f"{key}: {default}\n") if insert else None
+            if key == "name":
+                default = ctx.doc.dir_name if valid_name(ctx.runtime, ctx.doc.dir_name) else None
+            elif key == "description":
+                default = DESCRIPTION_PLACEHOLDER
+            else:
+                default = None
+            fix = None
+            if insert is not None and default is not None:
+                fix = replace_fix(f"Add '{key}'" + (" (fill in the placeholder)" if key == "description" else ""),
+                                  ctx.doc.path, insert, f"{key}: {default}\n", safe=False)
             ctx.out.report(header_span(ctx.doc), f"required field '{key}' is missing: {ctx.runtime.title} will not "
                            "load this skill", fix=fix)
         else:
@@ -94,7 +106,7 @@ def type_ok(spec: FieldSpec, value) -> bool:
     return True
 
 
-@rule("SK006", Severity.ERROR, "runtime")
+@rule("SK006", Severity.ERROR, "runtime", fix="safe")
 def wrong_type(ctx: RuntimeContext):
     """A field has the wrong type or a value outside its allowed set.
 
@@ -111,7 +123,12 @@ def wrong_type(ctx: RuntimeContext):
     metadata:
       version: 2
     ```
-    Use instead: `version: "2"` (the standard's `metadata` maps strings to strings).
+    Use instead: `version: "2"` (the standard's `metadata` maps strings to strings). A bad entry of
+    a string-to-string map is reported on the entry itself, named in the message.
+
+    ## Fix safety
+    Safe: a number, boolean or date inside a string-to-string `metadata` map is quoted, keeping its
+    text exactly (`version: 2` → `version: "2"`). Nothing else is fixed.
     """
     if not _fm_ok(ctx):
         return
@@ -119,6 +136,9 @@ def wrong_type(ctx: RuntimeContext):
         spec = ctx.runtime.fields.get(key)
         if spec is None or entry.value is None:
             continue  # null values are "missing" (SK005) rather than mistyped
+        if spec.kind == "str_map" and isinstance(entry.value, dict) and entry.node is not None:
+            if _bad_map_entries(ctx, key, entry):
+                continue
         if not type_ok(spec, entry.value):
             ctx.out.report(entry.value_span, f"'{key}' must be {_KIND_TEXT.get(spec.kind, spec.kind)} for "
                            f"{ctx.runtime.title}")
@@ -127,7 +147,49 @@ def wrong_type(ctx: RuntimeContext):
                            f"(got '{entry.value}')")
 
 
-@rule("SK007", Severity.WARNING, "runtime")
+def _bad_map_entries(ctx: RuntimeContext, key: str, entry) -> bool:
+    """Report each entry of a string-to-string map whose key or value is not a string; True if any."""
+    from skill_ls.core.parse.frontmatter import node_value
+
+    offset = (ctx.doc.fm.open_line or 0) + 1
+    found = False
+    for knode, vnode in getattr(entry.node, "value", ()):
+        kval = node_value(knode)
+        vval = node_value(vnode)
+        if isinstance(kval, str) and isinstance(vval, str):
+            continue
+        found = True
+        name = f"{key}.{kval}"
+        node = vnode if isinstance(kval, str) else knode
+        span = Span(node.start_mark.line + offset, node.start_mark.column, node.end_mark.line + offset,
+                    node.end_mark.column)
+        fix = None
+        if isinstance(kval, str) and vval is not None and not isinstance(vval, (list, dict)) and not vnode.style \
+                and span.start_line == span.end_line:
+            text = ctx.doc.src.line_text(span.start_line)[span.start_col:span.end_col]
+            fix = replace_fix(f"Quote the value of '{name}'", ctx.doc.path, span, json.dumps(text, ensure_ascii=False),
+                              safe=True)
+        what = "key" if not isinstance(kval, str) else "value"
+        ctx.out.report(span, f"'{name}': {key} maps strings to strings for {ctx.runtime.title}, but this {what} is "
+                       f"{_python_kind(vval if what == 'value' else kval)}" + ("; quote it" if fix else ""), fix=fix)
+    return found
+
+
+def _python_kind(value) -> str:
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "not a string"
+
+
+@rule("SK007", Severity.WARNING, "runtime", fix="unsafe")
 def unknown_field(ctx: RuntimeContext):
     """A frontmatter key that no runtime reading the file knows.
 
@@ -151,7 +213,12 @@ def unknown_field(ctx: RuntimeContext):
     Use instead: `allowed-tools: Read Grep`.
 
     ## Fix safety
-    The fix renames the key to the suggestion; the value is untouched.
+    Unsafe, both: a typo'd key is renamed to the suggestion (the value is untouched, but a setting
+    that was ignored starts to take effect); catalogue keys no runtime knows (`origin`, `source`,
+    `category`, `author`, `risk`…) with a one-line value are moved under `metadata:` as quoted
+    strings, only when every runtime that reads the file accepts `metadata` as a mapping and it is a
+    block mapping of strings (or absent). Comments on a moved line are dropped; lists and mappings
+    (`requires: {mcp: [rube]}`) are not moved.
 
     ## Source
     The field lists of each runtime (SPEC §3; https://agentskills.io/specification,
@@ -167,6 +234,7 @@ def unknown_field(ctx: RuntimeContext):
     standalone = not readers
     severity = Severity.INFORMATION if ctx.runtime.unknown_field_severity == "information" else None
     present = tuple(ctx.doc.fm.fields)
+    move: Fix | None | bool = False  # computed once, on the first unknown key without a suggestion
     for key, entry in ctx.doc.fm.fields.items():
         if key in known:
             continue
@@ -177,10 +245,82 @@ def unknown_field(ctx: RuntimeContext):
         fix = None
         if match:
             message += f"; did you mean '{match[0]}'?"
-            fix = replace_fix(f"Rename '{key}' to '{match[0]}'", ctx.doc.path, entry.key_span, match[0])
+            fix = replace_fix(f"Rename '{key}' to '{match[0]}'", ctx.doc.path, entry.key_span, match[0], safe=False)
         elif key in elsewhere:
             message += f" (known to {', '.join(elsewhere[key])})"
+        else:
+            if move is False:
+                move = _move_to_metadata_fix(ctx)
+            if isinstance(move, Fix) and f"'{key}'" in move.title:
+                fix = move
         ctx.out.report(entry.key_span, message, fix=fix, severity=severity)
+
+
+def _metadata_runtimes_ok(ctx: RuntimeContext) -> bool:
+    """Every runtime that reads this file accepts `metadata` as a mapping."""
+    runtimes: set[str] = {ctx.runtime.id}
+    runtimes.update(d.runtime for d in ctx.readers if not d.builtin)
+    if ctx.index is not None:
+        runtimes.update(d.runtime for d in ctx.index.decls_for_path(ctx.doc.path))
+    for rid in runtimes:
+        rt: Runtime | None = RUNTIMES.get(rid)
+        spec = rt.fields.get("metadata") if rt is not None else None
+        if spec is None or spec.kind not in ("map", "str_map"):
+            return False
+    return True
+
+
+def _move_to_metadata_fix(ctx: RuntimeContext) -> Fix | None:
+    """One fix moving every movable unknown key (same for every runtime, so it is applied once)."""
+    doc, fm = ctx.doc, ctx.doc.fm
+    if not _metadata_runtimes_ok(ctx):
+        return None
+    known = all_known_fields()
+    movable = []
+    for key, entry in fm.fields.items():
+        if key in known or _suggest(key, tuple(known)) or entry.node is not None or entry.value is None:
+            continue
+        line = entry.key_span.start_line
+        if entry.key_span.start_col != 0 or entry.value_span.start_line != line or entry.value_span.end_line != line:
+            continue
+        if line in fm.suppressed_lines:
+            continue
+        if not isinstance(entry.value, str):
+            text = doc.src.line_text(line)[entry.value_span.start_col:entry.value_span.end_col]
+        else:
+            text = entry.value
+        movable.append((key, line, json.dumps(text, ensure_ascii=False)))
+    if not movable:
+        return None
+    meta = fm.fields.get("metadata")
+    offset = (fm.open_line or 0) + 1
+    if meta is None:
+        insert = closing_insert_span(doc)
+        if insert is None:
+            return None
+        indent, prefix = "  ", "metadata:\n"
+    else:
+        node = meta.node
+        if node is None or not hasattr(node, "flow_style") or node.flow_style or not isinstance(meta.value, dict):
+            return None
+        if not node.value or not all(isinstance(k, str) and isinstance(v, str) for k, v in meta.value.items()):
+            return None
+        if any(key in meta.value for key, _, _ in movable):
+            return None
+        end = node.end_mark
+        line = end.line + offset + (1 if end.column else 0)
+        insert = Span(line, 0, line, 0)
+        indent, prefix = " " * node.value[0][0].start_mark.column, ""
+        if not indent:
+            return None
+    body = prefix + "".join(f"{indent}{key}: {value}\n" for key, _, value in movable)
+    # A moved line right where the entries go is replaced by them (two edits at one place would conflict).
+    edits = [TextEdit(doc.path, Span(line, 0, line + 1, 0), body if line == insert.start_line else "")
+             for _, line, _ in movable]
+    if not any(line == insert.start_line for _, line, _ in movable):
+        edits.append(TextEdit(doc.path, insert, body))
+    names = ", ".join(f"'{key}'" for key, _, _ in movable)
+    return Fix(f"Move {names} under 'metadata:'", tuple(edits), safe=False)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -211,7 +351,7 @@ def name_format(ctx: RuntimeContext):
                        f"{rule_.pattern_text}")
 
 
-@rule("SK009", Severity.WARNING, "runtime")
+@rule("SK009", Severity.WARNING, "runtime", fix="unsafe")
 def name_differs_from_directory(ctx: RuntimeContext):
     """The `name` differs from the skill's directory name.
 
@@ -220,8 +360,13 @@ def name_differs_from_directory(ctx: RuntimeContext):
     be equal (error there); AGH, Claude Code and workspace agents warn (Claude Code's command is the
     directory name; `name` is only a label).
 
+    A name that breaks the naming rule is reported once, by SK008, not again here.
+
     ## Fix safety
-    The fix renames `name` to the directory name; the directory is never renamed.
+    Unsafe (either side may be the intended one, and other skills or agents may refer to the name):
+    when the directory name is a valid name, `name` is renamed to it; otherwise, when `name` is
+    valid, `skill-ls check --unsafe-fixes` renames the directory to `name` (never over an existing
+    path). A rename to an invalid name is never offered.
     """
     if not _fm_ok(ctx):
         return
@@ -229,16 +374,38 @@ def name_differs_from_directory(ctx: RuntimeContext):
     value = ctx.doc.fm.value("name")
     if rule_.dir_match is None or not isinstance(value, str) or not value.strip():
         return
+    if rule_.pattern is not None and not rule_.pattern.match(value):
+        return  # SK008 reports this name; one finding per root cause
     directory = ctx.doc.dir_name
     if value.strip() == directory:
         return
     severity = Severity.ERROR if rule_.dir_match == "error" else Severity.WARNING
     span = name_span(ctx.doc)
+    fix = None
+    if valid_name(ctx.runtime, directory):
+        fix = replace_fix(f"Rename to '{directory}'", ctx.doc.path, span, directory, safe=False)
+    elif valid_name(ctx.runtime, value.strip()):
+        new_dir = os.path.join(os.path.dirname(ctx.doc.directory), value.strip())
+        if not os.path.lexists(new_dir):
+            fix = Fix(f"Rename the directory '{directory}' to '{value.strip()}'", (), safe=False,
+                      rename_dir=(ctx.doc.directory, new_dir))
     ctx.out.report(span, f"name '{value}' differs from its directory '{directory}'"
                    + (" (the Agent Skills standard requires them to match)" if severity == Severity.ERROR else
                       f" ({ctx.runtime.title} uses the directory name)" if ctx.runtime.name_rule.source == "directory"
-                      else ""),
-                   fix=replace_fix(f"Rename to '{directory}'", ctx.doc.path, span, directory), severity=severity)
+                      else "")
+                   + ("" if fix is not None or valid_name(ctx.runtime, directory) else
+                      f"; '{directory}' is not a valid name either"),
+                   fix=fix, severity=severity)
+
+
+def valid_name(runtime: Runtime, name: str) -> bool:
+    """Whether `name` passes the runtime's naming rule (and, for any runtime, is a usable name)."""
+    rule_ = runtime.name_rule
+    if not name or name != name.strip() or "/" in name:
+        return False
+    if rule_.max_len is not None and len(name) > rule_.max_len:
+        return False
+    return rule_.pattern is None or bool(rule_.pattern.match(name))
 
 
 @rule("SK010", Severity.ERROR, "runtime")
@@ -339,7 +506,32 @@ def runtime_refuses_file_shape(ctx: RuntimeContext):
     if refusal is not None:
         ctx.out.report(header_span(ctx.doc), f"{ctx.runtime.title} will not load this skill: {refusal} "
                        f"({ctx.runtime.title}'s parser needs exactly '---', LF, the frontmatter, '---', LF, "
-                       "and a non-empty body)", data={"refusal": refusal})
+                       "and a non-empty body)", data={"refusal": refusal}, fix=_shape_fix(ctx, refusal))
+
+
+def _shape_fix(ctx: RuntimeContext, refusal: str) -> Fix | None:
+    """Safe repairs of the file's shape that change no text a reader sees (`skill-ls check --fix`)."""
+    src, fm, path = ctx.doc.src, ctx.doc.fm, ctx.doc.path
+    if "BOM" in refusal:
+        return Fix("Remove the byte-order mark", (), safe=True, remove_bom=True)
+    if "CRLF" in refusal:
+        return Fix("Convert line endings to LF", (), safe=True, to_lf=True)
+    if "opening '---'" in refusal:
+        return Fix("Remove the trailing characters after '---'",
+                   (TextEdit(path, Span(0, 3, 0, len(src.line_text(0))), ""),), safe=True) \
+            if src.line_text(0).startswith("---") and not src.line_text(0)[3:].strip() else None
+    close = fm.close_line if fm is not None else None
+    if close is None:
+        return None
+    closing = src.line_text(close)
+    if "instead of '---'" in refusal or "closing '---' line has trailing" in refusal:
+        return Fix("Close the frontmatter with exactly '---'", (TextEdit(path, Span(close, 0, close, len(closing)),
+                                                                          "---"),), safe=True)
+    if "no line break after" in refusal:
+        return Fix("End the closing '---' with a line break",
+                   (TextEdit(path, Span(close, len(closing), close, len(closing)), "
+"),), safe=True)
+    return None
 
 
 @rule("SK014", Severity.WARNING, "runtime")

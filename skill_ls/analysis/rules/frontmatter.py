@@ -3,10 +3,18 @@ from __future__ import annotations
 
 import os
 
-from skill_ls.core.model import Severity, Span
+import re
+
+from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.spans import header_span
 from skill_ls.analysis.rules.context import FileContext
+from skill_ls.core.runtimes import all_known_fields
+from skill_ls.core.runtimes.spec import STANDARD_NAME
+
+# What a fix writes where the author must still write something: it parses, and says what to write.
+DESCRIPTION_PLACEHOLDER = '"TODO: say what this skill does and when to use it"'
+_TRAILING_KEY = re.compile(r"(?<![A-Za-z0-9_-])([A-Za-z][A-Za-z0-9_-]*)$")
 
 LINE_BUDGET = 500
 TOKEN_BUDGET = 5000
@@ -18,7 +26,7 @@ def _problems(ctx: FileContext, *kinds: str):
     return [p for p in (fm.problems if fm else ()) if p.kind in kinds]
 
 
-@rule("SK001", Severity.ERROR, "file")
+@rule("SK001", Severity.ERROR, "file", fix="unsafe")
 def missing_frontmatter(ctx: FileContext):
     """The file does not start with a `---` frontmatter block.
 
@@ -44,13 +52,17 @@ def missing_frontmatter(ctx: FileContext):
     ```
 
     ## Fix safety
-    The fix inserts a frontmatter skeleton named after the directory; fill in the description.
+    Unsafe: the fix inserts a frontmatter block named after the directory, with a placeholder
+    description that says what to write (`TODO: …`); replace it before you publish the skill. It is
+    not offered when the directory name is not a valid skill name.
     """
     if ctx.doc.read_error or ctx.doc.fm is None or ctx.doc.fm.status != "missing":
         return
     name = ctx.doc.dir_name
-    fix = replace_fix("Add a frontmatter block", ctx.doc.path, Span(0, 0, 0, 0),
-                      f"---\nname: {name}\ndescription: \n---\n")
+    fix = None
+    if STANDARD_NAME.match(name) and len(name) <= 64:
+        fix = replace_fix("Add a frontmatter block (fill in the description)", ctx.doc.path, Span(0, 0, 0, 0),
+                          f"---\nname: {name}\ndescription: {DESCRIPTION_PLACEHOLDER}\n---\n", safe=False)
     ctx.out.report(header_span(ctx.doc), "missing frontmatter: start the file with a '---' line, "
                    "the YAML fields, and a closing '---'", fix=fix)
 
@@ -79,14 +91,16 @@ def unterminated_frontmatter(ctx: FileContext):
         ctx.out.report(p.span, "unterminated frontmatter: add a closing '---' line after the last field")
 
 
-@rule("SK003", Severity.ERROR, "file")
+@rule("SK003", Severity.ERROR, "file", fix="mixed")
 def yaml_syntax_error(ctx: FileContext):
     """The frontmatter is not valid YAML (or the file is not valid UTF-8).
 
     ## What it does
     Parses the frontmatter with PyYAML (C loader when available) and reports the error at the
-    position the parser gives. The most common cause, an unquoted `: ` inside a value such as
-    `description: Use when: the user asks`, is recognised and a quoting fix is offered.
+    position the parser gives (the column of the offending `: `, however far into the value). The
+    two common causes are recognised: a line break lost between two fields, which glues the next
+    key onto a value (`description: …时使用。license: Apache-2.0`), and an unquoted `: ` inside a
+    value (`description: Use when: the user asks`).
 
     ## Why is this bad?
     A runtime that cannot parse the frontmatter does not load the skill.
@@ -101,7 +115,10 @@ def yaml_syntax_error(ctx: FileContext):
     ```
 
     ## Fix safety
-    Quoting keeps the value's text exactly; backslashes and double quotes are escaped.
+    When the text before the value's last `: ` ends with a key some runtime knows (`license`,
+    `compatibility`, `allowed-tools`…) that the block does not already have, the fix splits the line
+    back into two fields. It is unsafe: `license: MIT` can also be prose. Otherwise the fix quotes the
+    value, which keeps its text exactly (backslashes and double quotes are escaped): safe.
     """
     doc = ctx.doc
     if doc.src.invalid_utf8_at is not None:
@@ -112,8 +129,40 @@ def yaml_syntax_error(ctx: FileContext):
     for p in _problems(ctx, "syntax", "too_complex"):
         fix = None
         if p.fix_text is not None and p.fix_span is not None:
-            fix = replace_fix(p.fix_title or "Quote the value", doc.path, p.fix_span, p.fix_text)
-        ctx.out.report(p.span, p.message, fix=fix)
+            fix = _split_fix(doc, p.fix_span) or replace_fix(p.fix_title or "Quote the value", doc.path, p.fix_span,
+                                                             p.fix_text, safe=True)
+        message = p.message
+        if fix is not None and not fix.safe:
+            message = message.replace("; quote the value", "; a line break seems lost before the next key")
+        ctx.out.report(p.span, message, fix=fix)
+
+
+def _split_fix(doc, value_span: Span) -> Fix | None:
+    """Split `key: text.other-key: value` back into two lines when `other-key` is a known key."""
+    line = value_span.start_line
+    text = doc.src.line_text(line)
+    value = text[value_span.start_col:value_span.end_col]
+    cut = value.rfind(": ")
+    if cut <= 0:
+        return None
+    m = _TRAILING_KEY.search(value[:cut])
+    if m is None or m.group(1) not in all_known_fields():
+        return None
+    key = m.group(1)
+    head = value[:m.start(1)].rstrip()
+    if not head or head.endswith(":"):
+        return None
+    indent = text[:len(text) - len(text.lstrip())]
+    fm = doc.fm
+    pattern = re.compile(rf"{re.escape(indent)}{re.escape(key)}\s*:")
+    if fm is not None and fm.open_line is not None and fm.close_line is not None:
+        for other in range(fm.open_line + 1, fm.close_line):
+            if pattern.match(doc.src.line_text(other)):
+                return None  # the block has that key already: splitting would duplicate it
+    start = value_span.start_col + len(head)
+    rest = value[m.start(1):].rstrip()
+    return Fix(f"Split '{key}' onto its own line (a line break seems lost)",
+               (TextEdit(doc.path, Span(line, start, line, len(text)), "\n" + indent + rest),), safe=False)
 
 
 def _char_offset_of_byte(doc, byte_offset: int) -> int:
@@ -169,12 +218,28 @@ def body_too_long(ctx: FileContext):
     tokens = chars // CHARS_PER_TOKEN
     if lines > LINE_BUDGET or tokens > TOKEN_BUDGET:
         what = f"{lines} lines" if lines > LINE_BUDGET else f"about {tokens} tokens"
-        span = Span(start, 0, start, len(doc.src.line_text(start))) if start < doc.src.line_count else header_span(doc)
+        span = _budget_span(doc, start, end, lines > LINE_BUDGET)
         ctx.out.report(span, f"body is {what} (recommended: under {LINE_BUDGET} lines and ~{TOKEN_BUDGET} tokens); "
-                       "move detail into references/ files")
+                       "move detail into references/ files (marked: where the budget runs out)")
 
 
-@rule("SK013", Severity.INFORMATION, "file")
+def _budget_span(doc, start: int, end: int, by_lines: bool) -> Span:
+    """The first non-empty line past the budget (lines, else characters), whole; else the header."""
+    src = doc.src
+    if by_lines:
+        over = start + LINE_BUDGET
+    else:
+        limit = src.line_start(start) + TOKEN_BUDGET * CHARS_PER_TOKEN
+        over = min(src.offset_to_pos(min(limit, len(src.text)))[0], end - 1)
+    for line in list(range(over, end)) + list(range(over - 1, start - 1, -1)):
+        text = src.line_text(line)
+        if text.strip():
+            first = len(text) - len(text.lstrip())
+            return Span(line, first, line, len(text.rstrip()))
+    return header_span(doc)
+
+
+@rule("SK013", Severity.INFORMATION, "file", fix="safe")
 def portability_note(ctx: FileContext):
     """Portability notes: a UTF-8 BOM, a `skill.md` spelling, CRLF under Amp.
 
@@ -185,11 +250,16 @@ def portability_note(ctx: FileContext):
 
     ## Why is this bad?
     Each works in some tools and silently fails in others.
+
+    ## Fix safety
+    Safe: `skill-ls check --fix` removes the byte-order mark and converts CRLF to LF (under Amp
+    roots); neither changes the text. Renaming `skill.md` is left to the author.
     """
     doc = ctx.doc
     if doc.src.had_bom:
         ctx.out.report(Span(0, 0, 0, 0), "file starts with a UTF-8 byte-order mark; several runtimes do not "
-                       "recognise '---' after it: save without BOM", data={"fix": "remove_bom"})
+                       "recognise '---' after it: save without BOM",
+                       fix=Fix("Remove the byte-order mark", (), safe=True, remove_bom=True))
     if os.path.basename(doc.path) == "skill.md":
         ctx.out.report(Span(0, 0, 0, len(doc.src.line_text(0))),
                        "file is named 'skill.md': runtimes look for exactly 'SKILL.md', so agh, amp, claude-code, "

@@ -388,7 +388,7 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, src: SourceText, offset: int) -> 
         vtext = src.line_text(fix_line)
         return Problem(
             "syntax",
-            Span(fix_line, vstart, fix_line, vstart + len(value)),
+            span,  # where the parser stopped: the ': ' may be hundreds of characters into the value
             f"YAML syntax error in '{key}': the value contains ': ' (or starts with a reserved character); "
             "quote the value",
             fix_title=f"Quote the value of '{key}'",
