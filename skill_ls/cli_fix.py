@@ -14,11 +14,11 @@ from skill_ls.output import display_path
 EXIT_OK, EXIT_FINDINGS = 0, 1
 
 
-def _counts(counter: Counter) -> str:
+def _counts(counter: Counter[str]) -> str:
     return ", ".join(f"{code} ×{n}" for code, n in sorted(counter.items()))
 
 
-def run_fix(opts: CheckOptions, *, unsafe: bool, diff: bool, environ: dict | None = None) -> tuple[int, list[str]]:
+def run_fix(opts: CheckOptions, *, unsafe: bool, diff: bool, environ: dict[str, str] | None = None) -> tuple[int, list[str]]:
     """Fix the files under `opts.paths`. Returns (exit status for --diff, summary lines)."""
     from skill_ls.analysis.check import UsageError
 
@@ -37,7 +37,7 @@ def run_fix(opts: CheckOptions, *, unsafe: bool, diff: bool, environ: dict | Non
     lines: list[str] = []
     for path, why in outcome.reverted:
         print(f"skill-ls: note: {display_path(path)}: {why}", file=sys.stderr)
-    fixed: Counter = Counter()
+    fixed: Counter[str] = Counter()
     if diff:
         for counter in outcome.fixed.values():
             fixed.update(counter)
@@ -61,7 +61,7 @@ def run_fix(opts: CheckOptions, *, unsafe: bool, diff: bool, environ: dict | Non
     not_written = {p for p, _ in skipped}
     done, skipped_dirs = rename_dirs(outcome.renames, scope)
     for path in written:
-        fixed.update(outcome.fixed.get(path, Counter()))
+        fixed.update(outcome.fixed.get(path, Counter[str]()))
     for code, _, _ in done:
         fixed[code] += 1
     for path, why in skipped + skipped_dirs:
@@ -78,7 +78,7 @@ def run_fix(opts: CheckOptions, *, unsafe: bool, diff: bool, environ: dict | Non
     return EXIT_OK, lines
 
 
-def _unsafe_hint(available: Counter) -> str:
+def _unsafe_hint(available: Counter[str]) -> str:
     n = sum(available.values())
     return (f"{n} more finding(s) have unsafe fixes ({_counts(available)}): review them, then run with "
             "--unsafe-fixes to apply them.")

@@ -24,6 +24,8 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 
+from skill_ls.core.config import Config
+from skill_ls.core.discovery import Environment
 from skill_ls.core.index import MAX_READ_BYTES, DocumentStore, Index, read_bytes
 from skill_ls.core.model import Diagnostic, Fix, Severity, TextEdit
 from skill_ls.core.parse.text import BOM, SourceText
@@ -71,9 +73,9 @@ class FileState:
 @dataclass
 class FixOutcome:
     files: dict[str, FileState]  # every file that would change
-    fixed: dict[str, Counter]  # path -> code -> findings fixed
+    fixed: dict[str, Counter[str]]  # path -> code -> findings fixed
     renames: list[tuple[str, str, str]]  # (code, old directory, new directory)
-    unsafe_available: Counter  # code -> findings with an unsafe fix not applied
+    unsafe_available: Counter[str]  # code -> findings with an unsafe fix not applied
     reverted: list[tuple[str, str]]  # (path, why): fixes not applied because they made the file worse
     rounds: int
     diagnostics: list[Diagnostic] = field(default_factory=list)  # the last round's findings
@@ -108,7 +110,10 @@ def apply_edits(text: str, edits: list[TextEdit], eol: str = "\n") -> str:
     return text
 
 
-def fix_key(d: Diagnostic) -> tuple:
+FixKey = tuple[str, str, tuple[TextEdit, ...]]
+
+
+def fix_key(d: Diagnostic) -> FixKey:
     assert d.fix is not None
     return (d.code, d.fix.title, d.fix.edits)
 
@@ -139,12 +144,12 @@ def worse(before: list[Diagnostic], after: list[Diagnostic]) -> str | None:
 
 
 def plan_round(diags: list[Diagnostic], states: dict[str, FileState], unsafe: bool,
-               banned: set[tuple]) -> dict[str, list[Diagnostic]]:
+               banned: set[FixKey]) -> dict[str, list[Diagnostic]]:
     """Per file, the findings whose fixes this round applies (non-overlapping, first come first served)."""
     chosen: dict[str, list[Diagnostic]] = {}
     taken: dict[str, list[tuple[int, int]]] = {}
     whole_file: dict[str, set[str]] = {}
-    seen: set[tuple] = set()
+    seen: set[FixKey] = set()
     srcs: dict[str, SourceText] = {}
     for d in diags:
         fix = d.fix
@@ -182,7 +187,7 @@ def plan_round(diags: list[Diagnostic], states: dict[str, FileState], unsafe: bo
 
 def apply_fixes(state: FileState, findings: list[Diagnostic]) -> None:
     edits: list[TextEdit] = []
-    seen: set[tuple] = set()
+    seen: set[FixKey] = set()
     for d in findings:
         key = fix_key(d)
         if key in seen:
@@ -200,7 +205,7 @@ def apply_fixes(state: FileState, findings: list[Diagnostic]) -> None:
         state.text = state.text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def fix_in_memory(workspace: str, env, config, files: list[str], *, unsafe: bool, jobs: int = 1,
+def fix_in_memory(workspace: str, env: Environment, config: Config, files: list[str], *, unsafe: bool, jobs: int = 1,
                   max_rounds: int = MAX_ROUNDS) -> FixOutcome:
     """Fix `files` (the checked files; only Markdown documents are edited) to a fixpoint."""
     from skill_ls.analysis.check import Checker
@@ -211,8 +216,8 @@ def fix_in_memory(workspace: str, env, config, files: list[str], *, unsafe: bool
             st = FileState.load(path)
             if st is not None:
                 states[path] = st
-    fixed: dict[str, Counter] = {}
-    banned: set[tuple] = set()
+    fixed: dict[str, Counter[str]] = {}
+    banned: set[FixKey] = set()
     reverted: list[tuple[str, str]] = []
     renames: list[tuple[str, str, str]] = []
     last_round: dict[str, tuple[str, bool, str, list[Diagnostic], list[Diagnostic]]] = {}
@@ -232,7 +237,7 @@ def fix_in_memory(workspace: str, env, config, files: list[str], *, unsafe: bool
         for path, (text, bom, eol, before, applied) in last_round.items():
             why = worse(before, by_path.get(path, []))
             if why is None:
-                counter = fixed.setdefault(path, Counter())
+                counter = fixed.setdefault(path, Counter[str]())
                 for d in applied:
                     counter[d.code] += 1
                 continue
@@ -272,7 +277,7 @@ def fix_in_memory(workspace: str, env, config, files: list[str], *, unsafe: bool
                 continue
             seen_dirs.add(old)
             renames.append((d.code, old, new))
-    unsafe_available: Counter = Counter()
+    unsafe_available: Counter[str] = Counter()
     if not unsafe:
         for d in diags:
             if d.fix is not None and not d.fix.safe and d.path in states:

@@ -10,7 +10,7 @@ import os
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.parse.text import collapse
-from skill_ls.core.spans import closing_insert_span, header_span, name_span
+from skill_ls.core.spans import closing_insert_span, header_span, name_span, node_span
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.shape import shape_refusal
 from skill_ls.analysis.rules.frontmatter import DESCRIPTION_PLACEHOLDER
@@ -161,8 +161,7 @@ def _bad_map_entries(ctx: RuntimeContext, key: str, entry) -> bool:
         found = True
         name = f"{key}.{kval}"
         node = vnode if isinstance(kval, str) else knode
-        span = Span(node.start_mark.line + offset, node.start_mark.column, node.end_mark.line + offset,
-                    node.end_mark.column)
+        span = node_span(node, offset)
         fix = None
         if isinstance(kval, str) and vval is not None and not isinstance(vval, (list, dict)) and not vnode.style \
                 and span.start_line == span.end_line:

@@ -21,7 +21,8 @@ def register(server) -> None:
         wanted = {str(d.code) for d in (params.context.diagnostics if params.context else []) if d.code}
         actions = []
         for d in ls.state.diagnostics([path]).get(path, []):
-            if d.fix is None or not _overlaps(d.span, start, end):
+            if d.fix is None or not d.fix.text_only or not _overlaps(d.span, start, end):
+                # BOM removal, line endings and directory renames: only `skill-ls check --fix` applies those
                 continue
             if wanted and d.code not in wanted:
                 continue
