@@ -528,8 +528,7 @@ def _shape_fix(ctx: RuntimeContext, refusal: str) -> Fix | None:
                                                                           "---"),), safe=True)
     if "no line break after" in refusal:
         return Fix("End the closing '---' with a line break",
-                   (TextEdit(path, Span(close, len(closing), close, len(closing)), "
-"),), safe=True)
+                   (TextEdit(path, Span(close, len(closing), close, len(closing)), "\n"),), safe=True)
     return None
 
 
