@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from skill_ls.core.config import Config, load_config
 from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment
-from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, Document, DocumentStore, Index, SkillDecl
+from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for_scope

@@ -201,7 +201,7 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict]:
     """The MCP servers a session starts with (SPEC §3.1): AGH merges config → provider → agent →
     skills, a later layer replacing a same-name server; marketplace skills' servers are blocked
     without consent (MC002). Amp starts each skill's bundled `mcp.json` servers. Other runtimes: []."""
-    from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, read_sidecar, skill_servers
+    from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, read_sidecar, servers_in, skill_servers
 
     merged: dict[str, dict] = {}
     blocked: list[dict] = []
@@ -228,14 +228,14 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict]:
         home = index.env.agh_home
         config = read_agh_config(home)
         config_path = os.path.join(home, "config.toml") if home else None
-        for name, server in _servers_in(config.get("mcp_servers")).items():
+        for name, server in servers_in(config.get("mcp_servers")).items():
             add(name, server, "config", config_path)
         definition = eff.definition
         provider = definition.provider if definition else _default_provider(config)
         providers = config.get("providers")
         pconf = providers.get(provider) if isinstance(providers, dict) and provider else None
         if isinstance(pconf, dict):
-            for name, server in _servers_in(pconf.get("mcp_servers")).items():
+            for name, server in servers_in(pconf.get("mcp_servers")).items():
                 add(name, server, "provider", config_path)
         if definition is not None:
             for name, server in definition.mcp_servers.items():
@@ -273,15 +273,3 @@ def _default_provider(config: dict) -> str | None:
     defaults = config.get("defaults")
     value = defaults.get("provider") if isinstance(defaults, dict) else None
     return value if isinstance(value, str) else None
-
-
-def _servers_in(value) -> dict[str, dict]:
-    """MCP servers in a config table: a map name -> server, or a list of servers with `name`."""
-    out: dict[str, dict] = {}
-    if isinstance(value, dict):
-        out = {str(k): v for k, v in value.items() if isinstance(v, dict)}
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, dict) and isinstance(item.get("name"), str):
-                out[item["name"]] = {k: v for k, v in item.items() if k != "name"}
-    return out

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
-from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime
+from skill_ls.core.runtimes import RUNTIMES, Runtime
 
 NEVER_ENTER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 SKILL_FILE = "SKILL.md"
@@ -91,7 +91,7 @@ def _expand(template: str, workspace: str, env: Environment, config: Config) -> 
         bases = list(reversed(_expand("{ancestors}", workspace, env, config)))
     elif key.startswith("config:"):
         bases = [str(p) for p in getattr(config, key.split(":", 1)[1])]
-    else:  # pragma: no cover - a template typo in runtimes.py
+    else:  # pragma: no cover - a template typo in a descriptor (skill_ls/core/runtimes/)
         raise ValueError(f"unknown root placeholder {key}")
     return [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
 

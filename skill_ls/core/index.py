@@ -139,6 +139,19 @@ def read_bytes(path: str) -> tuple[bytes, str | None, bool]:
         os.close(fd)
 
 
+def read_json(path: str, encoding: str = "utf-8-sig") -> tuple[Any, str | None, Span]:
+    """Read and parse a JSON file: (value, problem, where the problem is). Never raises; the value is
+    None when there is a problem (unreadable, undecodable, not JSON)."""
+    data, error, _ = read_bytes(path)
+    if error:
+        return None, error, Span(0, 0, 0, 0)
+    try:
+        return json.loads(data.decode(encoding)), None, Span(0, 0, 0, 0)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        line, col = getattr(exc, "lineno", 1) - 1, getattr(exc, "colno", 1) - 1
+        return None, f"not valid JSON: {getattr(exc, 'msg', exc)}", Span(line, col, line, col + 1)
+
+
 @dataclass
 class MarketplaceMeta:
     path: str
@@ -162,15 +175,9 @@ class MarketplaceMeta:
 def read_marketplace_meta(path: str, skill_md: str | None) -> MarketplaceMeta:
     """Validate `.agh-meta.json` (SPEC §8 reading): object with string slug/registry/version/
     installed_at, optional `hash` = sha256:<hex> of the SKILL.md bytes."""
-    data, error, _ = read_bytes(path)
-    if error:
-        return MarketplaceMeta(path, False, error)
-    try:
-        value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        line = getattr(exc, "lineno", 1) - 1
-        col = getattr(exc, "colno", 1) - 1
-        return MarketplaceMeta(path, False, f"not valid JSON: {getattr(exc, 'msg', exc)}", span=Span(line, col, line, col + 1))
+    value, problem, span = read_json(path, "utf-8")
+    if problem:
+        return MarketplaceMeta(path, False, problem, span=span)
     if not isinstance(value, dict):
         return MarketplaceMeta(path, False, "must be a JSON object")
     missing = [k for k in ("slug", "registry", "version", "installed_at") if not isinstance(value.get(k), str) or not value.get(k)]

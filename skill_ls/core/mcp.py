@@ -2,13 +2,12 @@
 and AGH's `$AGH_HOME/config.toml` consent list. Reading only; nothing here starts a server."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from skill_ls.core.index import Document, read_bytes
+from skill_ls.core.index import Document, read_bytes, read_json
 from skill_ls.core.model import Span
 
 if sys.version_info >= (3, 11):
@@ -30,15 +29,9 @@ def read_sidecar(path: str) -> Sidecar | None:
     """Parse an `mcp.json` sidecar (`mcpServers` or `mcp_servers`: name -> server). None if absent."""
     if not os.path.lexists(path):
         return None
-    data, error, _ = read_bytes(path)
-    if error:
-        return Sidecar(path, False, problem=error)
-    try:
-        value = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        line, col = getattr(exc, "lineno", 1) - 1, getattr(exc, "colno", 1) - 1
-        return Sidecar(path, False, problem=f"not valid JSON: {getattr(exc, 'msg', exc)}",
-                       span=Span(line, col, line, col + 1))
+    value, problem, span = read_json(path)
+    if problem:
+        return Sidecar(path, False, problem=problem, span=span)
     if not isinstance(value, dict):
         return Sidecar(path, False, problem="must be a JSON object with 'mcpServers' or 'mcp_servers'")
     servers = value.get("mcpServers", value.get("mcp_servers"))
@@ -55,12 +48,17 @@ def frontmatter_servers(doc: Document) -> dict[str, dict[str, Any]]:
         return {}
     meta = doc.fm.value("metadata")
     agh = meta.get("agh") if isinstance(meta, dict) else None
-    servers = agh.get("mcp_servers") if isinstance(agh, dict) else None
+    return servers_in(agh.get("mcp_servers") if isinstance(agh, dict) else None)
+
+
+def servers_in(value: object) -> dict[str, dict[str, Any]]:
+    """MCP servers in a frontmatter or config table: a map name -> server, or a list of servers
+    with `name` (anything else: none)."""
     out: dict[str, dict[str, Any]] = {}
-    if isinstance(servers, dict):
-        out = {str(k): v for k, v in servers.items() if isinstance(v, dict)}
-    elif isinstance(servers, list):
-        for item in servers:
+    if isinstance(value, dict):
+        out = {str(k): v for k, v in value.items() if isinstance(v, dict)}
+    elif isinstance(value, list):
+        for item in value:
             if isinstance(item, dict) and isinstance(item.get("name"), str):
                 out[item["name"]] = {k: v for k, v in item.items() if k != "name"}
     return out

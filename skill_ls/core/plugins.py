@@ -11,12 +11,11 @@ of public plugin marketplaces such as wshobson/agents). Reading only; nothing he
 from __future__ import annotations
 
 import functools
-import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from skill_ls.core.index import read_bytes
+from skill_ls.core.index import read_json
 from skill_ls.core.model import Span
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
@@ -74,15 +73,9 @@ def clear_cache() -> None:
 
 
 def read_manifest(path: str) -> Manifest:
-    data, error, _ = read_bytes(path)
-    if error:
-        return Manifest(path, False, problem=error)
-    try:
-        value = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        line, col = getattr(exc, "lineno", 1) - 1, getattr(exc, "colno", 1) - 1
-        return Manifest(path, False, problem=f"not valid JSON: {getattr(exc, 'msg', exc)}",
-                        span=Span(line, col, line, col + 1))
+    value, problem, span = read_json(path)
+    if problem:
+        return Manifest(path, False, problem=problem, span=span)
     if not isinstance(value, dict):
         return Manifest(path, False, problem="must be a JSON object")
     return Manifest(path, True, value)

@@ -43,16 +43,7 @@ class Converter:
         text = src.line_text(line)
         if self.encoding == "utf-32":
             return min(max(units, 0), len(text))
-        if self.encoding == "utf-8":
-            if text.isascii():
-                return min(max(units, 0), len(text))
-            count = 0
-            for i, ch in enumerate(text):
-                if count >= units:
-                    return i
-                count += len(ch.encode("utf-8", "surrogatepass"))
-            return len(text)
-        return src.col_from_utf16(line, units)
+        return src.col_from_units(line, units, utf8=self.encoding == "utf-8")
 
     def from_position(self, src: SourceText, pos: types.Position) -> tuple[int, int]:
         """Client position → (line, code point col), clamped into the document."""

@@ -94,6 +94,14 @@ async def at_position(ls, uri: str, position) -> "tuple[Cursor, SkillRef | None]
     return cur, ref_under(ls, cur)
 
 
+async def name_at(ls, uri: str, position: types.Position) -> tuple[Cursor, SkillRef] | None:
+    """The cursor and the skill name under it, or None when there is no name there."""
+    found = await at_position(ls, uri, position)
+    if found is None or found[1] is None:
+        return None
+    return found[0], found[1]
+
+
 async def markdown_document(ls, uri: str):
     """(path, document) of a skill or agent Markdown file once the index is ready, else None."""
     if not await ls.wait_ready():

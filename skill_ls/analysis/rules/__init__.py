@@ -15,7 +15,7 @@ which. Each `Fix` value carries its own `safe` flag (ruff's model).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, TypeVar
 
 from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit

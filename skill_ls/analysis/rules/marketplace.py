@@ -1,7 +1,6 @@
 """Sidecar and marketplace rules (MC001, MC002)."""
 from __future__ import annotations
 
-import os
 
 import yaml
 

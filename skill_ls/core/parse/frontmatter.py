@@ -41,8 +41,6 @@ MAX_NODES = 100_000
 MAX_EXPANDED_CHARS = 32 * 1024 * 1024  # scalar characters after alias expansion (plus the block's own size)
 
 STR = "tag:yaml.org,2002:str"
-MAP = "tag:yaml.org,2002:map"
-SEQ = "tag:yaml.org,2002:seq"
 
 
 @dataclass(slots=True)

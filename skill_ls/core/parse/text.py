@@ -165,6 +165,10 @@ class SourceText:
 
     def col_from_utf16(self, line: int, units: int) -> int:
         """Convert a UTF-16 column (from the client) to code points, clamped to the line."""
+        return self.col_from_units(line, units, utf8=False)
+
+    def col_from_units(self, line: int, units: int, *, utf8: bool) -> int:
+        """Convert a column in UTF-8 (`utf8`) or UTF-16 code units to code points, clamped to the line."""
         text = self.line_text(line)
         if text.isascii():
             return min(max(units, 0), len(text))
@@ -172,7 +176,7 @@ class SourceText:
         for i, ch in enumerate(text):
             if count >= units:
                 return i
-            count += 2 if ord(ch) > 0xFFFF else 1
+            count += len(ch.encode("utf-8", "surrogatepass")) if utf8 else 2 if ord(ch) > 0xFFFF else 1
         return len(text)
 
     def end_pos(self) -> tuple[int, int]:

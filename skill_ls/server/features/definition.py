@@ -6,7 +6,7 @@ from lsprotocol import types
 
 from skill_ls.core.spans import name_span
 from skill_ls.server.convert import uri_of
-from skill_ls.server.lookup import at_position, resolutions
+from skill_ls.server.lookup import name_at, resolutions
 
 
 def declarations(ls, name: str, path: str) -> list[types.Location]:
@@ -38,10 +38,8 @@ def declarations(ls, name: str, path: str) -> list[types.Location]:
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls, params: types.DefinitionParams):
-        found = await at_position(ls, params.text_document.uri, params.position)
+        found = await name_at(ls, params.text_document.uri, params.position)
         if found is None:
             return None
         cur, ref = found
-        if ref is None:
-            return None
         return declarations(ls, ref.name, cur.path) or None

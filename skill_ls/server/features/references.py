@@ -7,18 +7,16 @@ from lsprotocol import types
 from skill_ls.analysis.navigation import references_to
 from skill_ls.server.convert import uri_of
 from skill_ls.server.features.definition import declarations
-from skill_ls.server.lookup import at_position
+from skill_ls.server.lookup import name_at
 
 
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     async def references(ls, params: types.ReferenceParams):
-        found = await at_position(ls, params.text_document.uri, params.position)
+        found = await name_at(ls, params.text_document.uri, params.position)
         if found is None:
             return None
         cur, ref = found
-        if ref is None:
-            return None
         out: list[types.Location] = []
         if params.context is not None and params.context.include_declaration:
             out.extend(declarations(ls, ref.name, cur.path))
