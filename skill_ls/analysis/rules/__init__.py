@@ -125,6 +125,7 @@ def _load_all() -> None:
         fields,
         frontmatter,
         marketplace,
+        mcp_servers,
         portability,
         references,
         shadowing,

@@ -19,7 +19,7 @@ def malformed_sidecar(ctx: SidecarContext):
 
     ## What it does
     `mcp.json` must be a JSON object with `mcpServers` (or `mcp_servers`) mapping names to server
-    objects. `.agh-meta.json` (AGH marketplace) must hold string `slug`, `registry`, `version` and
+    objects; Amp's flat map of servers (its documented shape) is information only: AGH ignores it. `.agh-meta.json` (AGH marketplace) must hold string `slug`, `registry`, `version` and
     `installed_at`, and its optional `hash` (`sha256:<hex>`) must match SKILL.md. Codex's
     `agents/openai.yaml` must be a YAML mapping whose `interface` is a mapping, `dependencies.tools`
     a list and `policy` a mapping.
@@ -33,6 +33,14 @@ def malformed_sidecar(ctx: SidecarContext):
 
         sidecar = read_sidecar(ctx.path)
         if sidecar is not None and not sidecar.ok:
+            from skill_ls.core.mcp_servers import read_server_file
+
+            if read_server_file(ctx.path).shape == "flat":
+                # Amp's documented shape (https://ampcode.com/news/lazy-load-mcp-with-skills).
+                ctx.out.report(sidecar.span, "mcp.json is a flat map of servers (Amp's shape): Amp loads it, but AGH "
+                               "reads only 'mcpServers' or 'mcp_servers' and ignores these servers",
+                               severity=Severity.INFORMATION)
+                return
             ctx.out.report(sidecar.span, f"mcp.json {sidecar.problem}; the skill's MCP servers are ignored")
     elif ctx.kind == "meta":
         meta = read_marketplace_meta(ctx.path, ctx.skill_path)

@@ -1,0 +1,279 @@
+"""MCP server definition rules (MS001-MS006), wherever skills and agents declare servers: a skill's
+`mcp.json` (both AGH's `mcpServers` wrapper and Amp's flat map), `metadata.agh.mcp_servers` in
+SKILL.md, AGH `AGENT.md` `mcp_servers`, and Claude Code subagent `mcpServers`.
+
+The findings come from `skill_ls.core.mcp_servers.server_findings`; each code is reported in every
+scope that holds definitions (sidecar, skill file, agent file).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules.context import AgentContext, FileContext, SidecarContext
+from skill_ls.analysis.values import map_child, node_span, seq_items
+from skill_ls.core.index import Document
+from skill_ls.core.mcp_servers import ServerFinding, locate_in_json, read_server_file, server_findings
+from skill_ls.core.model import Severity, Span
+
+Found = tuple[str, Span, str, bool]  # code, span, message, weaker
+
+
+def _sidecar_findings(ctx: SidecarContext) -> list[Found]:
+    if ctx.kind != "mcp":
+        return []
+    f = read_server_file(ctx.path)
+    if not f.ok:
+        return []  # MC001 reports unreadable or malformed files
+    out: list[Found] = []
+    for name in f.duplicates:
+        out.append(("MS006", locate_in_json(f.text, name, ()), f"MCP server '{name}' is declared twice; the last "
+                    "definition silently replaces the first", False))
+    for name, server in f.servers.items():
+        for finding in server_findings(name, server):
+            out.append((finding.code, locate_in_json(f.text, name, finding.locate), finding.message, finding.warning))
+    return out
+
+
+def _yaml_findings(doc: Document, servers: Any, node: Any, fallback: Span, *, shape_checked: bool) -> list[Found]:
+    """Servers as a YAML map (name -> server) or list ({name, ...} objects or {name: server} pairs)."""
+    out: list[Found] = []
+    items: list[tuple[str, Any, Any]] = []  # name, server, node
+    if isinstance(servers, dict):
+        for name, server in servers.items():
+            knode, vnode = map_child(node, str(name))
+            items.append((str(name), server, vnode if vnode is not None else knode))
+    elif isinstance(servers, list):
+        nodes = seq_items(node)
+        for i, item in enumerate(servers):
+            inode = nodes[i] if i < len(nodes) else None
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                items.append((item["name"], {k: v for k, v in item.items() if k != "name"}, inode))
+            elif isinstance(item, dict) and len(item) == 1 and isinstance(next(iter(item.values())), dict):
+                (name, server), = item.items()
+                _, vnode = map_child(inode, str(name))
+                items.append((str(name), server, vnode))
+    seen: set[str] = set()
+    for name, server, snode in items:
+        span = node_span(doc, snode, fallback)
+        if name in seen:
+            out.append(("MS006", span, f"MCP server '{name}' is declared twice; only one definition is used", False))
+        seen.add(name)
+        for finding in server_findings(name, server, shape_checked=shape_checked):
+            out.append((finding.code, _yaml_locate(doc, snode, finding, span), finding.message, finding.warning))
+    return out
+
+
+def _yaml_locate(doc: Document, snode: Any, finding: ServerFinding, span: Span) -> Span:
+    node = snode
+    for part in finding.locate:
+        if part.isdigit():
+            items = seq_items(node)
+            node = items[int(part)] if int(part) < len(items) else node
+            continue
+        knode, vnode = map_child(node, part)
+        if knode is None:
+            break
+        node = knode if part == finding.locate[-1] else vnode
+    return node_span(doc, node, span)
+
+
+def _file_findings(ctx: FileContext) -> list[Found]:
+    fm = ctx.doc.fm
+    if fm is None or fm.status != "ok" or "metadata" not in fm.fields:
+        return []
+    meta = fm.fields["metadata"]
+    agh = meta.value.get("agh") if isinstance(meta.value, dict) else None
+    servers = agh.get("mcp_servers") if isinstance(agh, dict) else None
+    if servers is None:
+        return []
+    _, agh_node = map_child(meta.node, "agh")
+    _, snode = map_child(agh_node, "mcp_servers")
+    return _yaml_findings(ctx.doc, servers, snode, meta.key_span, shape_checked=True)
+
+
+def _agent_findings(ctx: AgentContext) -> list[Found]:
+    doc = ctx.agent.doc
+    fm = doc.fm
+    if fm is None or fm.status != "ok":
+        return []
+    out: list[Found] = []
+    for key, shape_checked in (("mcp_servers", False), ("mcpServers", True)):
+        entry = fm.fields.get(key)
+        if entry is not None:
+            out += _yaml_findings(doc, entry.value, entry.node, entry.value_span, shape_checked=shape_checked)
+    return out
+
+
+_CACHE_KEY = "mcp_server_findings"
+
+
+def _cached(ctx: Any, compute: Callable[[Any], list[Found]], doc: Document | None) -> list[Found]:
+    if doc is None:
+        return compute(ctx)
+    hit = doc.cache.get(_CACHE_KEY)
+    if hit is None:
+        hit = doc.cache[_CACHE_KEY] = compute(ctx)
+    return list(hit)
+
+
+def _emit(ctx: Any, code: str, found: list[Found]) -> None:
+    for c, span, message, weaker in found:
+        if c == code:
+            ctx.out.report(span, message, severity=Severity.WARNING if weaker and ctx.out.severity == Severity.ERROR
+                           else None)
+
+
+def _run(ctx: Any, code: str) -> None:
+    if isinstance(ctx, SidecarContext):
+        _emit(ctx, code, _sidecar_findings(ctx))
+    elif isinstance(ctx, AgentContext):
+        _emit(ctx, code, _cached(ctx, _agent_findings, ctx.agent.doc))
+    elif isinstance(ctx, FileContext):
+        _emit(ctx, code, _cached(ctx, _file_findings, ctx.doc))
+
+
+@rule("MS001", Severity.ERROR, "sidecar")
+def mcp_server_cannot_start(ctx: SidecarContext) -> None:
+    """An MCP server has no `command` or `url` that matches its transport.
+
+    ## What it does
+    A stdio server (no `type`, or `type: stdio`) needs `command`; an `http` or `sse` server needs
+    `url`. A `url` without `type` is a warning (Claude Code reads such a server as stdio). Checked in
+    `mcp.json`, `metadata.agh.mcp_servers` and subagent `mcpServers` (AGH `AGENT.md` servers are
+    AG004's).
+
+    ## Why is this bad?
+    The server never starts, so the tools the skill or agent relies on are missing.
+
+    ## Example
+    ```json
+    {"mcpServers": {"docs": {"type": "http"}}}
+    ```
+    Use instead: `{"mcpServers": {"docs": {"type": "http", "url": "https://docs.example.com/mcp"}}}`.
+
+    ## Source
+    https://code.claude.com/docs/en/mcp (`.mcp.json` server fields), https://ampcode.com/news/lazy-load-mcp-with-skills,
+    AGH skills overview (sources/agh-skills-overview.txt, "MCP Relationship").
+    """
+    _run(ctx, "MS001")
+
+
+@rule("MS002", Severity.WARNING, "sidecar")
+def mcp_server_plain_http(ctx: SidecarContext) -> None:
+    """An MCP server `url` uses plain `http://` to a host that is not local.
+
+    ## What it does
+    Reports `http://` URLs whose host is not `localhost`, `127.0.0.1` or `::1`.
+
+    ## Why is this bad?
+    Tool calls, results and any `Authorization` header travel unencrypted.
+
+    ## Example
+    `"url": "http://mcp.example.com/sse"` — use `https://mcp.example.com/sse`.
+
+    ## Source
+    https://modelcontextprotocol.io/specification/2025-06-18/basic/security_best_practices, https://code.claude.com/docs/en/mcp.
+    """
+    _run(ctx, "MS002")
+
+
+@rule("MS003", Severity.ERROR, "sidecar")
+def mcp_server_literal_secret(ctx: SidecarContext) -> None:
+    """A secret is written literally in an MCP server's `env`, `headers` or `args`.
+
+    ## What it does
+    Recognises GitHub, OpenAI, Anthropic, AWS, Slack and Google token formats anywhere in those
+    values, and (as a warning) high-entropy values of keys named `*_KEY`, `*_TOKEN`, `*SECRET`,
+    `*PASSWORD`. Placeholders (`${VAR}`, `<token>`, `your-key-here`) are not secrets.
+
+    ## Why is this bad?
+    Skills and agents are shared and committed; the secret leaks with them.
+
+    ## Example
+    ```json
+    "env": {"GITHUB_TOKEN": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}
+    ```
+    Use instead: `"env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}`.
+
+    ## Source
+    https://code.claude.com/docs/en/mcp ("Environment variable expansion in .mcp.json").
+    """
+    _run(ctx, "MS003")
+
+
+@rule("MS004", Severity.WARNING, "sidecar")
+def mcp_server_unpinned_package(ctx: SidecarContext) -> None:
+    """An MCP server runs an `npx`/`uvx` package without a fixed version.
+
+    ## What it does
+    Reports `npx`, `bunx`, `pnpx` and `uvx` commands whose package has no version
+    (`pkg`, `pkg@latest`); `pkg@1.2.3`, `pkg==1.2.3` and local scripts are fine.
+
+    ## Why is this bad?
+    Every start may download and run different code (a compromised release runs with your
+    permissions).
+
+    ## Example
+    `"args": ["-y", "@modelcontextprotocol/server-github"]` — use `"@modelcontextprotocol/server-github@2025.4.8"`.
+
+    ## Source
+    https://modelcontextprotocol.io/specification/2025-06-18/basic/security_best_practices (local server compromise).
+    """
+    _run(ctx, "MS004")
+
+
+@rule("MS005", Severity.WARNING, "sidecar")
+def mcp_server_binds_all_interfaces(ctx: SidecarContext) -> None:
+    """An MCP server binds to or connects through `0.0.0.0`.
+
+    ## What it does
+    Reports `0.0.0.0` in a server's `args`, `env` values or `url`.
+
+    ## Why is this bad?
+    A local MCP server listening on every interface can be reached from the network (and from web
+    pages through DNS rebinding).
+
+    ## Example
+    `"args": ["--host", "0.0.0.0"]` — use `"127.0.0.1"`.
+
+    ## Source
+    https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#security-warning.
+    """
+    _run(ctx, "MS005")
+
+
+@rule("MS006", Severity.WARNING, "sidecar")
+def mcp_server_empty_or_duplicate(ctx: SidecarContext) -> None:
+    """An MCP server is empty, or the same server name is declared twice.
+
+    ## What it does
+    Reports a server whose definition is `{}` (or not an object), and a name declared twice in
+    one file or one list.
+
+    ## Why is this bad?
+    An empty server cannot start; with two definitions only one is used, and which one depends on
+    the parser.
+
+    ## Example
+    `{"mcpServers": {"db": {}}}` — remove it or give it a `command`.
+
+    ## Source
+    https://code.claude.com/docs/en/mcp; AGH skills overview ("Server names are map keys").
+    """
+    _run(ctx, "MS006")
+
+
+def _register_parts() -> None:
+    for code, severity in (("MS001", Severity.ERROR), ("MS002", Severity.WARNING), ("MS003", Severity.ERROR),
+                           ("MS004", Severity.WARNING), ("MS005", Severity.WARNING), ("MS006", Severity.WARNING)):
+        for scope in ("file", "agent"):
+            def part(ctx: Any, _code: str = code) -> None:
+                _run(ctx, _code)
+
+            part.__name__ = f"mcp_servers_{code.lower()}_{scope}"
+            part.__doc__ = f"({code} in {scope} definitions)"
+            rule(code, severity, scope, part=True)(part)
+
+
+_register_parts()
