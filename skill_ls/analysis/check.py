@@ -18,6 +18,7 @@ from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for_scope
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
+from skill_ls.core.plugins import PluginFile
 from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.core.paths import is_under
 
@@ -117,6 +118,8 @@ class Checker:
         self._resolution_rules = rules_for_scope("resolution")
         self._agent_rules = rules_for_scope("agent")
         self._sidecar_rules = rules_for_scope("sidecar")
+        self._plugin_files: dict[str, PluginFile] = {}
+        self._plugin_scopes: set[str] = set()
 
     # -- scope ---------------------------------------------------------------------------------
     def files_in_scope(self, scope: list[str]) -> list[str]:
@@ -135,11 +138,27 @@ class Checker:
         for agent in self.index.agents:
             if any(is_under(agent.path, p) for p in scope):
                 out.add(agent.path)
+        out.update(self.plugin_files(scope))
         for decls in self.index.decls.values():
             for d in decls:
                 if d.path and any(is_under(d.path, p) for p in scope):
                     out.add(d.path)
         return sorted(out)
+
+    def plugin_files(self, scope: list[str]) -> dict[str, PluginFile]:
+        """Claude Code plugin agents, commands, manifests and `.mcp.json`, and `.claude/commands`, under scope."""
+        from skill_ls.core.plugins import plugin_files
+
+        found = self._plugin_files
+        for path in scope:
+            if path in self._plugin_scopes:
+                continue
+            self._plugin_scopes.add(path)
+            base = path if os.path.isdir(path) else os.path.dirname(path)
+            for f in plugin_files(self.index.walker.listdir, base):
+                if os.path.isdir(path) or f.path == path:
+                    found[f.path] = f
+        return {p: f for p, f in found.items() if any(is_under(p, s) for s in scope)}
 
     # -- running -------------------------------------------------------------------------------
     def check_files(self, files: list[str], jobs: int = 1) -> list[Diagnostic]:
@@ -157,7 +176,10 @@ class Checker:
             raw: list[Diagnostic] = []
             for path in paths:
                 base = os.path.basename(path)
-                if base in (SKILL_FILE, SKILL_FILE_LOWER) and path not in agents_by_path:
+                pf = self._plugin_files.get(path)
+                if pf is not None and path not in agents_by_path:
+                    raw.extend(self.check_plugin_file(pf))
+                elif base in (SKILL_FILE, SKILL_FILE_LOWER) and path not in agents_by_path:
                     raw.extend(self.check_skill_file(path, by_path.get(path, [])))
                 elif path in agents_by_path or base == AGENT_FILE:
                     raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
@@ -249,10 +271,21 @@ class Checker:
             r.func(ctx)
         return out
 
-    def check_sidecar(self, path: str) -> list[Diagnostic]:
+    def check_plugin_file(self, pf: PluginFile) -> list[Diagnostic]:
+        if pf.kind == "agent":
+            doc = self.index.store.get(pf.path, agent=True)
+            stem = os.path.splitext(os.path.basename(pf.path))[0]
+            declared = doc.fm.value("name") if doc.fm is not None and doc.fm.ok else None
+            name = declared if isinstance(declared, str) and declared.strip() else stem
+            plugin = pf.plugin.name if pf.plugin else "plugin"
+            # A plugin subagent: Claude Code reads it as `plugin:name` (it never collides).
+            return self.check_agent_file(pf.path, AgentDecl(pf.path, "claude-code", f"{plugin}:{name}", "plugin", doc))
+        return self.check_sidecar(pf.path, kind=pf.kind)
+
+    def check_sidecar(self, path: str, kind: str | None = None) -> list[Diagnostic]:
         out: list[Diagnostic] = []
         base = os.path.basename(path)
-        kind = {MCP_FILE: "mcp", META_FILE: "meta", OPENAI_YAML: "openai"}[base]
+        kind = kind or {MCP_FILE: "mcp", META_FILE: "meta", OPENAI_YAML: "openai"}[base]
         skill_dir = os.path.dirname(path) if kind != "openai" else os.path.dirname(os.path.dirname(path))
         skill_md = os.path.join(skill_dir, SKILL_FILE)
         rep = Reporter(path, None, out)

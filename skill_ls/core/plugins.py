@@ -79,3 +79,60 @@ def read_manifest(path: str) -> Manifest:
     if not isinstance(value, dict):
         return Manifest(path, False, problem="must be a JSON object")
     return Manifest(path, True, value)
+
+
+PLUGIN_DEPTH = 8  # how deep below a checked directory plugins and `.claude/commands` are looked for
+NEVER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
+
+
+@dataclass(frozen=True)
+class PluginFile:
+    path: str
+    kind: str  # agent | command | manifest | mcp
+    plugin: Plugin | None  # None for a project's `.claude/commands`
+
+
+def _md_files(listdir: Any, directory: str, depth: int = 3) -> list[str]:
+    out: list[str] = []
+    entries, error = listdir(directory)
+    if error:
+        return out
+    for name, full, is_dir in entries:
+        if is_dir and depth > 1 and not name.startswith("."):
+            out += _md_files(listdir, full, depth - 1)
+        elif not is_dir and name.endswith(".md") and name.lower() not in ("readme.md",):
+            out.append(full)
+    return out
+
+
+def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
+    """Plugin agents, plugin commands, plugin manifests and `.mcp.json`, and project `.claude/commands`
+    below `root` (`listdir` is the walker's cached directory listing)."""
+    out: list[PluginFile] = []
+    stack: list[tuple[str, int]] = [(root, 0)]
+    while stack:
+        directory, depth = stack.pop()
+        entries, error = listdir(directory)
+        if error:
+            continue
+        plugin = _plugin_at(directory)
+        if plugin is not None:
+            for sub, kind in (("agents", "agent"), ("commands", "command")):
+                out += [PluginFile(p, kind, plugin) for p in _md_files(listdir, os.path.join(directory, sub))]
+            if plugin.manifest:
+                out.append(PluginFile(plugin.manifest, "manifest", plugin))
+            mcp = os.path.join(directory, ".mcp.json")
+            if os.path.isfile(mcp):
+                out.append(PluginFile(mcp, "mcp", plugin))
+        for name, full, is_dir in entries:
+            if not is_dir or name in NEVER:
+                continue
+            if name == ".claude":
+                commands = os.path.join(full, "commands")
+                out += [PluginFile(p, "command", None) for p in _md_files(listdir, commands)]
+                continue
+            if depth + 1 <= PLUGIN_DEPTH and (not name.startswith(".") or name == ".claude-plugin"):
+                if plugin is not None and name in COMPONENT_DIRS:
+                    continue
+                stack.append((full, depth + 1))
+    return sorted(set(out), key=lambda f: f.path)

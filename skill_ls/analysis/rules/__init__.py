@@ -126,9 +126,11 @@ def _load_all() -> None:
         frontmatter,
         marketplace,
         mcp_servers,
+        plugins,
         portability,
         references,
         shadowing,
+        subagents,
     )
 
 

@@ -18,20 +18,26 @@ from skill_ls.core.runtimes.spec import (
 # substitutions, skill listing budget), https://code.claude.com/docs/en/model-config (aliases),
 # https://code.claude.com/docs/en/settings#tools-available-to-claude (tool names),
 # https://code.claude.com/docs/en/sub-agents (built-in subagents, frontmatter, permission modes),
-# https://code.claude.com/docs/en/hooks (events, handler types).
-MODEL_ALIASES = ("default", "best", "sonnet", "opus", "haiku", "opusplan", "sonnet[1m]", "opus[1m]", "inherit")
+# https://code.claude.com/docs/en/hooks (events, handler types). `fable` (Claude Fable 5.x) is an alias of
+# `claude --model` and of subagent `model` since 2026 (https://code.claude.com/docs/en/model-config).
+MODEL_ALIASES = ("default", "best", "sonnet", "opus", "haiku", "fable", "opusplan", "sonnet[1m]", "opus[1m]",
+                 "fable[1m]", "inherit")
 MODEL_ID_PATTERNS = (
     re.compile(r"^claude-[a-z0-9][a-z0-9.\-]*(?:@\d{8})?(?:\[1m\])?$"),  # API ids; Vertex `@date`
     re.compile(r"^(?:[a-z]{2,6}\.)?anthropic\.claude-[a-z0-9.\-:]+$"),  # Bedrock ids and inference profiles
     re.compile(r"^arn:aws:bedrock:[^\s]+$"),  # Bedrock ARNs
 )
+# https://code.claude.com/docs/en/tools (the tools reference) and the settings page; older names that
+# still resolve (Task for Agent, MultiEdit, LS, BashOutput, KillShell, NotebookRead, SlashCommand) stay.
 BUILTIN_TOOLS = (
-    "Agent", "AskUserQuestion", "Bash", "BashOutput", "CronCreate", "CronDelete", "CronList", "Edit",
-    "EnterPlanMode", "EnterWorktree", "ExitPlanMode", "ExitWorktree", "Glob", "Grep", "KillShell", "LSP",
-    "ListMcpResourcesTool", "Monitor", "MultiEdit", "NotebookEdit", "NotebookRead", "PowerShell", "Read",
-    "ReadMcpResourceTool", "SendMessage", "Skill", "SlashCommand", "Task", "TaskCreate", "TaskGet", "TaskList",
-    "TaskOutput", "TaskStop", "TaskUpdate", "TeamCreate", "TeamDelete", "TodoRead", "TodoWrite", "ToolSearch",
-    "WebFetch", "WebSearch", "Write", "LS",
+    "Agent", "Artifact", "AskUserQuestion", "Bash", "BashOutput", "CronCreate", "CronDelete", "CronList", "Edit",
+    "EndConversation", "EnterPlanMode", "EnterWorktree", "ExitPlanMode", "ExitWorktree", "Glob", "Grep",
+    "KillShell", "LS", "LSP", "ListAgents", "ListMcpResourcesTool", "Monitor", "MultiEdit", "MultiTool",
+    "NotebookEdit", "NotebookRead", "PowerShell", "PushNotification", "Read", "ReadMcpResourceTool",
+    "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendMessage", "SendMessageTool", "SendUserFile",
+    "ShareOnboardingGuide", "Skill", "SlashCommand", "StatusBarMessageTool", "SubagentHandback", "Task",
+    "TaskCreate", "TaskGet", "TaskList", "TaskOutput", "TaskStop", "TaskUpdate", "TeamCreate", "TeamDelete",
+    "TodoRead", "TodoWrite", "ToolSearch", "WaitForMcpServers", "WebFetch", "WebSearch", "Workflow", "Write",
 )
 BUILTIN_AGENTS = ("general-purpose", "Explore", "Plan", "statusline-setup", "claude-code-guide")
 HOOK_EVENTS = (

@@ -1,0 +1,111 @@
+"""Claude Code subagents (SA001-SA006), plugin agents, plugin manifests and commands (PL001-PL003)."""
+from __future__ import annotations
+
+import json
+
+from conftest import check_tree, diags_for, skill, write
+
+from skill_ls.core.model import Severity
+
+
+def pos(d):
+    return d.span.start_line, d.span.start_col, d.span.end_col
+
+
+def agent(workspace, name, extra="", body="You review code.\n", where=(".claude", "agents")):
+    return write(workspace.joinpath(*where) / f"{name}.md",
+                 f"---\nname: {name}\ndescription: Reviews code.\n{extra}---\n{body}")
+
+
+def test_sa001_model(workspace):
+    a = agent(workspace, "r", "model: GPT-4.1\n")
+    [d] = diags_for(check_tree(workspace), a, "SA001")
+    assert pos(d) == (3, 7, 14) and d.runtime == "claude-code"
+    for ok in ("fable", "inherit", "haiku", "claude-opus-4-8"):
+        b = agent(workspace, "ok", f"model: {ok}\n")
+        assert not diags_for(check_tree(workspace), b, "SA001"), ok
+
+
+def test_sa002_settings(workspace):
+    a = agent(workspace, "r", "permissionMode: acceptedits\ncolor: teal\nisolation: container\nmaxTurns: 0\n")
+    ds = diags_for(check_tree(workspace), a, "SA002")
+    assert [pos(d) for d in ds] == [(3, 16, 27), (4, 7, 11), (5, 11, 20), (6, 10, 11)]
+    assert "did you mean 'acceptEdits'" in ds[0].message
+    ok = agent(workspace, "ok", "permissionMode: plan\ncolor: cyan\nisolation: worktree\nmaxTurns: 5\n")
+    assert not diags_for(check_tree(workspace), ok, "SA002")
+
+
+def test_sa003_sa004_tools(workspace):
+    a = agent(workspace, "r", "tools: Read, bash, Bash(git *), Agent(reviewer)\ndisallowedTools: Bash, Read\n")
+    res = check_tree(workspace)
+    [d3] = diags_for(res, a, "SA003")
+    assert pos(d3) == (3, 13, 17) and "did you mean 'Bash'" in d3.message
+    ds = diags_for(res, a, "SA004")
+    assert [(pos(d), d.message.split(";")[0]) for d in ds] == [
+        ((3, 7, 11), "'Read' is in both tools and disallowedTools"),
+        ((3, 19, 30), "disallowedTools removes 'Bash' entirely, so 'Bash(git *)' has no effect"),
+    ]
+    assert ds[0].related[0].span.start_line == 4
+
+
+def test_sa005_hooks(workspace):
+    a = agent(workspace, "r", "hooks:\n  postToolUse:\n    - hooks: [{type: command, command: x}]\n")
+    [d] = diags_for(check_tree(workspace), a, "SA005")
+    assert d.span.start_line == 4 and "did you mean 'PostToolUse'" in d.message
+
+
+def test_sa006_project_beats_user(workspace, private_home):
+    user = agent(private_home, "r", where=(".claude", "agents"))
+    project = agent(workspace, "r")
+    res = check_tree(workspace, paths=[workspace, private_home / ".claude"])
+    [d] = diags_for(res, user, "SA006")
+    assert "shadowed by the project subagent" in d.message and d.related[0].path == str(project)
+    assert not diags_for(res, project, "SA006")
+
+
+def test_plugin_agents_are_checked_and_namespaced(workspace):
+    root = workspace / "plugins" / "review-tools"
+    a = agent(root, "r", "model: gpt-4\ntools: Read, Grepp\n", where=("agents",))
+    res = check_tree(workspace)
+    assert [d.code for d in diags_for(res, a)] == ["SA001", "SA003"]
+    # With a manifest, the namespace is the manifest's name; the same agent elsewhere is not a plugin agent.
+    other = agent(workspace / "notes", "r", "model: gpt-4\n", where=("agents",))
+    assert not diags_for(check_tree(workspace), other)
+
+
+def test_pl001_pl002_manifest(workspace):
+    root = workspace / "my-plugin"
+    (root / "agents").mkdir(parents=True)
+    m = write(root / ".claude-plugin" / "plugin.json", json.dumps(
+        {"name": "My Plugin", "version": "1", "agents": "./agents/", "skills": "custom/skills",
+         "hooks": "./hooks/hooks.json"}, indent=2) + "\n")
+    res = check_tree(workspace)
+    ds = diags_for(res, m, "PL001")
+    assert [(pos(d), d.severity) for d in ds] == [((1, 2, 8), Severity.ERROR), ((2, 2, 11), Severity.WARNING)]
+    ds = diags_for(res, m, "PL002")
+    assert [(pos(d), d.message.split("'")[3]) for d in ds] == [
+        ((4, 12, 27), "custom/skills"), ((4, 12, 27), "custom/skills"), ((5, 11, 31), "./hooks/hooks.json")]
+    assert ds[0].severity == Severity.WARNING and "start with './'" in ds[0].message
+
+
+def test_pl001_unparseable(workspace):
+    m = write(workspace / "p" / ".claude-plugin" / "plugin.json", "{\n  \"name\": \n}\n")
+    [d] = diags_for(check_tree(workspace), m, "PL001")
+    assert "not valid JSON" in d.message and d.span.start_line == 2
+
+
+def test_pl003_legacy_commands(workspace):
+    c = write(workspace / ".claude" / "commands" / "review.md", "Review $ARGUMENTS.\n")
+    [d] = diags_for(check_tree(workspace), c, "PL003")
+    assert d.severity == Severity.INFORMATION and ".claude/skills/review/SKILL.md" in d.message
+    p = write(workspace / "plugins" / "t" / "commands" / "fix.md", "---\ndescription: Fix.\n---\nFix.\n")
+    [d] = diags_for(check_tree(workspace), p, "PL003")
+    assert "skills/fix/SKILL.md" in d.message
+
+
+def test_plugin_skill_name_is_namespaced_in_the_manifest(workspace):
+    root = workspace / "tools"
+    write(root / ".claude-plugin" / "plugin.json", '{"name": "tools"}\n')
+    f = skill(root / "skills", "lint", extra="agent: Explore\n")
+    [d] = diags_for(check_tree(workspace), f, "CC002")
+    assert d.runtime == "claude-code"
