@@ -21,7 +21,7 @@ def test_valid_agent_has_no_findings(workspace):
     path = agh_agent(workspace, "reviewer", GOOD + "model: claude-sonnet-4-6\npermissions: approve-reads\n"
                      'tools: ["mcp__github__*", "agh__skill_view"]\ntoolsets: ["agh__coordination"]\n'
                      'deny_tools: ["agh__network_send"]\nmcp_servers:\n  - name: github\n    command: npx\n'
-                     '    args: ["-y", "@modelcontextprotocol/server-github"]\n    env:\n      GITHUB_TOKEN: "x"\n')
+                     '    args: ["-y", "@modelcontextprotocol/server-github@2025.4.8"]\n    env:\n      GITHUB_TOKEN: "x"\n')
     res = check_tree(workspace)
     assert diags_for(res, path) == []
 
