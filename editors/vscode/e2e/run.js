@@ -1,0 +1,476 @@
+#!/usr/bin/env node
+/**
+ * Real VS Code end-to-end run: the built skill-ls.vsix installed in code-server (VS Code's own workbench,
+ * extension host and extension API), driven through Debian's Chromium with playwright-core the way a
+ * person uses it (keyboard, mouse, what is on screen).
+ *
+ *   node run.js CONFIG.json
+ *
+ * CONFIG (written by tests/editors/test_vscode.py):
+ *   vsix            the extension package to install
+ *   workspace       folder to open (a copy of examples/demo, so quick fixes may edit it)
+ *   home, aghHome   private HOME and AGH_HOME for code-server, the extension host and the server
+ *   serverCommand   argv of the language server (goes to skillLs.server.command)
+ *   work            scratch directory (user data, extensions, logs)
+ *   out             where the results JSON is written
+ *   screenshots     directory for the PNGs (README pictures: screenshots.sh copies them to docs/img)
+ *   chromium        the browser executable (default /usr/bin/chromium)
+ *   userCopy        {path, text}: a skill written into the user root during the disk-change flow
+ *   catalogEdit     {path, from, to}: an edit made on disk while the catalog preview is open
+ *
+ * Every flow records what it saw (`observed`) and an `error` when a step failed; the pytest side decides
+ * what must hold. Flows run in order in one window, as one person's session would.
+ */
+'use strict';
+const cp = require('child_process');
+const fs = require('fs');
+const net = require('net');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const CODE_SERVER = require.resolve('code-server/out/node/entry.js');
+const STEP = 60000; // ms: one wait on a loaded 2-core machine
+
+const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const results = { flows: {}, log: [] };
+const log = (msg) => {
+  results.log.push(`${new Date().toISOString()} ${msg}`);
+  process.stderr.write(`e2e: ${msg}\n`);
+};
+const save = () => fs.writeFileSync(config.out, JSON.stringify(results, null, 2));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function env() {
+  return {
+    ...process.env,
+    HOME: config.home,
+    AGH_HOME: config.aghHome,
+    XDG_CONFIG_HOME: path.join(config.home, '.config'),
+    XDG_DATA_HOME: path.join(config.home, '.local/share'),
+    XDG_CACHE_HOME: path.join(config.home, '.cache'),
+  };
+}
+
+async function waitFor(what, fn, timeout = STEP, every = 250) {
+  const end = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+    await sleep(every);
+  }
+}
+
+async function flow(name, fn) {
+  const observed = {};
+  const t0 = Date.now();
+  log(`flow ${name}`);
+  try {
+    await fn(observed);
+    results.flows[name] = { ok: true, observed, seconds: (Date.now() - t0) / 1000 };
+  } catch (err) {
+    log(`flow ${name} failed: ${err && err.stack ? err.stack : err}`);
+    results.flows[name] = { ok: false, observed, error: String(err && err.message ? err.message : err), seconds: (Date.now() - t0) / 1000 };
+    if (page) await shot(`failed-${name}`).catch(() => undefined);
+  }
+  save();
+}
+
+let page;
+
+async function shot(name) {
+  if (!config.screenshots) return;
+  fs.mkdirSync(config.screenshots, { recursive: true });
+  await page.screenshot({ path: path.join(config.screenshots, `${name}.png`) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is on screen
+
+/** Toasts: [{severity, text}] (severity from the toast's icon). */
+async function toasts() {
+  return page.$$eval('.notifications-toasts .notification-toast', (els) =>
+    els.map((e) => {
+      const icon = e.querySelector('.notification-list-item-icon');
+      const cls = icon ? icon.className : '';
+      const severity = /codicon-error/.test(cls) ? 'error' : /codicon-warning/.test(cls) ? 'warning' : 'info';
+      return { severity, text: e.innerText.replace(/\s+/g, ' ').trim() };
+    }),
+  );
+}
+
+/** The Problems panel as rows: {file, folder} headers followed by {message, code, line, col} markers. */
+async function problems() {
+  // The panel's list is virtualized (only rows on screen exist in the DOM), and moving through it with
+  // the keyboard opens each file in a preview editor: maximize the panel to read every row at once,
+  // then restore it. Only the mouse/keyboard of the palette touches the workbench.
+  await showProblems();
+  const height = async () => (await page.locator('.part.panel').first().boundingBox()).height;
+  const vh = page.viewportSize().height;
+  const toggled = (await height()) < vh * 0.6;
+  if (toggled) await palette('View: Toggle Maximized Panel');
+  await sleep(300);
+  try {
+    const rows = await readProblemRows();
+    if (rows.length && !rows.some((r) => r.last)) throw new Error(`the Problems panel has more rows than fit on screen (${rows.length} shown)`);
+    return parseProblemRows(rows.sort((x, y) => x.index - y.index));
+  } finally {
+    if (toggled) await palette('View: Toggle Maximized Panel');
+  }
+}
+
+async function readProblemRows() {
+  return page.$$eval('.markers-panel .monaco-list-rows > .monaco-list-row', (els) =>
+    els.map((e) => ({
+      index: Number(e.getAttribute('data-index')),
+      last: e.getAttribute('data-last-element') === 'true',
+      label: e.getAttribute('aria-label') || '',
+      text: e.innerText.replace(/\s+/g, ' ').trim(),
+    })),
+  );
+}
+
+function parseProblemRows(rows) {
+  const out = [];
+  let file;
+  for (const r of rows) {
+    const header = /^(\d+) problems? in file (.+?)(?: of folder (.+))?$/.exec(r.label);
+    if (header) {
+      file = { name: header[2], folder: header[3] || '' };
+      continue;
+    }
+    // "message skill-ls SK003 [Ln 3, Col 14]" (the source and code are separate elements)
+    const marker = /^(.*?)\s+skill-ls\s*\(?(\w+)\)?\s+\[Ln (\d+), Col (\d+)\]$/.exec(r.text);
+    if (marker && file) {
+      const severity = (/^(Error|Warning|Info)\b/.exec(r.label) || [, ''])[1].toLowerCase();
+      out.push({ file: file.folder ? `${file.folder}/${file.name}` : file.name, code: marker[2], line: +marker[3], col: +marker[4], severity, message: marker[1] });
+    }
+  }
+  return out;
+}
+
+async function statusBar() {
+  return page.$$eval('.statusbar-item', (els) => els.map((e) => ({ id: e.id, text: e.innerText.replace(/\s+/g, ' ').trim() })));
+}
+
+async function editorText() {
+  // The visible lines of the active editor, top to bottom (Monaco positions them absolutely).
+  return page.$eval('.editor-group-container.active .monaco-editor .view-lines', (el) =>
+    [...el.querySelectorAll('.view-line')]
+      .map((l) => ({ top: parseFloat(l.style.top) || 0, text: l.innerText.replace(/\u00a0/g, ' ') }))
+      .sort((a, b) => a.top - b.top)
+      .map((l) => l.text)
+      .join('\n'),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a person does
+
+async function palette(command) {
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type(command);
+  await waitFor(`palette entry "${command}"`, async () =>
+    (await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText))).some((t) => t.includes(command)),
+  );
+  await page.keyboard.press('Enter');
+}
+
+async function openFile(rel) {
+  await page.keyboard.press('Control+P');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type(rel);
+  await waitFor(`quick open to list ${rel}`, async () =>
+    (await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.getAttribute('aria-label') || ''))).length > 0,
+  );
+  await sleep(300);
+  await page.keyboard.press('Enter');
+  const base = path.basename(rel);
+  await waitFor(`editor tab ${base}`, async () =>
+    (await page.$$eval('.tabs-container .tab.active', (els) => els.map((e) => e.innerText))).some((t) => t.includes(base)),
+  );
+  await page.waitForSelector('.editor-group-container.active .monaco-editor .view-lines', { state: 'visible' });
+  await sleep(500);
+}
+
+async function goTo(line, col) {
+  await page.keyboard.press('Control+G');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type(`${line}:${col}`);
+  await page.keyboard.press('Enter');
+  await sleep(300);
+}
+
+async function showProblems() {
+  // Ctrl+Shift+M toggles the panel when it already has focus; the palette command always shows it.
+  await palette('Problems: Focus on Problems View');
+  await page.waitForSelector('.markers-panel', { state: 'visible' });
+}
+
+async function closeAllEditors() {
+  await palette('View: Close All Editors');
+  await sleep(500);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const ud = path.join(config.work, 'user-data');
+  const ext = path.join(config.work, 'extensions');
+  fs.mkdirSync(path.join(ud, 'User'), { recursive: true });
+  fs.mkdirSync(ext, { recursive: true });
+  fs.writeFileSync(
+    path.join(ud, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'workbench.enableExperiments': false,
+        'extensions.ignoreRecommendations': true,
+        'git.enabled': false,
+        'telemetry.telemetryLevel': 'off',
+        'update.mode': 'none',
+        'editor.hover.delay': 300,
+        'skillLs.server.command': config.serverCommand,
+      },
+      null,
+      2,
+    ),
+  );
+
+  log('installing the .vsix');
+  const install = cp.spawnSync(process.execPath, [CODE_SERVER, '--extensions-dir', ext, '--user-data-dir', ud, '--install-extension', config.vsix], {
+    env: env(),
+    encoding: 'utf8',
+    timeout: 120000,
+  });
+  results.install = (install.stdout + install.stderr).trim();
+  if (install.status !== 0 || !/successfully installed/.test(install.stdout)) throw new Error(`installing the .vsix failed: ${results.install}`);
+
+  const port = await freePort();
+  log(`starting code-server on ${port}`);
+  const serverLog = fs.openSync(path.join(config.work, 'code-server.log'), 'w');
+  const server = cp.spawn(
+    process.execPath,
+    [CODE_SERVER, '--extensions-dir', ext, '--user-data-dir', ud, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override'],
+    { env: env(), stdio: ['ignore', serverLog, serverLog], detached: true },
+  );
+  let browser;
+  try {
+    await waitFor('code-server to listen', () => new Promise((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
+      s.on('error', () => resolve(false));
+    }), STEP, 300);
+    browser = await chromium.launch({ executablePath: config.chromium || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await flows(port);
+  } finally {
+    if (browser) await browser.close().catch(() => undefined);
+    try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
+    await sleep(500);
+    try { process.kill(-server.pid, 'SIGKILL'); } catch { /* already gone */ }
+    copyLogs(ud);
+  }
+}
+
+function copyLogs(ud) {
+  // The extension's output channel (server stderr, client errors) next to the results.
+  const found = [];
+  const walk = (dir) => {
+    for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/Skill LS\.log$/.test(e.name)) found.push(p);
+    }
+  };
+  walk(path.join(ud, 'logs'));
+  results.outputChannel = found.map((p) => fs.readFileSync(p, 'utf8')).join('\n');
+  save();
+}
+
+async function flows(port) {
+  await flow('startup', async (o) => {
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(config.workspace)}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: STEP });
+    // The status bar item says "N skills" once the server indexed the workspace.
+    o.status = await waitFor('the skill-ls status bar item to count skills', async () => {
+      const item = (await statusBar()).find((s) => /skill-ls/i.test(s.id) && /\d+ skills?/.test(s.text));
+      return item && item.text;
+    });
+    await sleep(4000); // settings exchange and any startup messages
+    o.toasts = await toasts();
+    await shot('startup');
+  });
+
+  await flow('problems', async (o) => {
+    await showProblems();
+    // Wait until the panel stops changing (diagnostics for files never opened arrive in batches).
+    let prev = '';
+    let stable = 0;
+    await waitFor('the Problems panel to settle', async () => {
+      const now = JSON.stringify(await problems());
+      stable = now === prev && now !== '[]' ? stable + 1 : 0;
+      prev = now;
+      return stable >= 6;
+    }, STEP, 500);
+    o.problems = await problems();
+    o.openEditors = await page.$$eval('.tabs-container .tab', (els) => els.length);
+    await shot('problems');
+  });
+
+  await flow('hover', async (o) => {
+    await openFile('.agh/skills/code-review/SKILL.md');
+    await goTo(2, 9);
+    // The mouse over the name, as a person hovers (the keyboard's Ctrl+K Ctrl+I is the fallback).
+    const word = await page.$$('.editor-group-container.active .view-line span span');
+    let hovered = false;
+    for (const w of word) {
+      if ((await w.innerText()).trim() === 'code-review') {
+        await w.hover();
+        hovered = true;
+        break;
+      }
+    }
+    if (!hovered) {
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('Control+I');
+    }
+    o.hover = await waitFor('a hover', async () => {
+      const texts = await page.$$eval('.monaco-hover-content', (els) => els.map((e) => e.innerText).filter((t) => t.trim()));
+      return texts.find((t) => /winner/.test(t));
+    });
+    o.codeLens = await page.$$eval('.editor-group-container.active .contentWidgets .codelens-decoration, .editor-group-container.active .codelens-decoration', (els) =>
+      els.map((e) => e.innerText.trim()),
+    );
+    await shot('hover');
+    await page.keyboard.press('Escape');
+  });
+
+  await flow('quickfix', async (o) => {
+    await openFile('.agh/skills/release-notes/SKILL.md');
+    o.before = await editorText();
+    await goTo(4, 2);
+    await page.keyboard.press('Control+.');
+    const rows = await waitFor('the quick fix menu', async () => {
+      const r = await page.$$eval('.action-widget .monaco-list-row.action', (els) => els.map((e) => e.innerText.trim()));
+      return r.length ? r : undefined;
+    });
+    o.actions = rows;
+    await shot('quickfix');
+    const idx = rows.findIndex((r) => /allowed-tools/.test(r));
+    if (idx < 0) throw new Error(`no quick fix mentions allowed-tools: ${JSON.stringify(rows)}`);
+    for (let i = 0; i < idx; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    o.after = await waitFor('the fix to be applied', async () => {
+      const t = await editorText();
+      return /allowed-tools/.test(t) && !/alowed-tools/.test(t) ? t : undefined;
+    });
+    await page.keyboard.press('Control+S');
+    await showProblems();
+    o.problemsAfter = await waitFor('SK007 to leave the Problems panel', async () => {
+      const p = await problems();
+      return p.some((x) => x.code === 'SK007') ? undefined : p;
+    });
+    o.onDisk = fs.readFileSync(path.join(config.workspace, '.agh/skills/release-notes/SKILL.md'), 'utf8');
+  });
+
+  await flow('catalog', async (o) => {
+    await closeAllEditors();
+    await palette('Skill LS: Preview Agent Catalog');
+    // Pick the agent (and the runtime, when asked) in the quick pick, by typing as a person does.
+    await waitFor('the agent quick pick', async () =>
+      (await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText))).some((t) => /reviewer/.test(t)),
+    );
+    o.agentItems = await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
+    await page.keyboard.type('reviewer');
+    await sleep(300);
+    await page.keyboard.press('Enter');
+    await sleep(1000);
+    const stillPicking = await page.$('.quick-input-widget:not([style*="display: none"]) input');
+    if (stillPicking && (await stillPicking.isVisible())) {
+      o.runtimeItems = await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
+      await page.keyboard.type('agh');
+      await sleep(300);
+      await page.keyboard.press('Enter');
+    }
+    o.tab = await waitFor('the catalog preview tab', async () =>
+      (await page.$$eval('.tabs-container .tab.active', (els) => els.map((e) => e.innerText.trim()))).find((t) => /reviewer|catalog/i.test(t)),
+    );
+    o.text = await waitFor('catalog text', async () => {
+      const t = await editorText();
+      return /code-review/.test(t) ? t : undefined;
+    });
+    await shot('catalog');
+    if (config.catalogEdit) {
+      // Change a description on disk (no keystroke in any editor): the open preview must follow.
+      const { path: rel, from, to } = config.catalogEdit;
+      const file = path.join(config.workspace, rel);
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(from, to));
+      try {
+        o.refreshed = await waitFor('the preview to show the new description', async () => {
+          const t = await editorText();
+          return t.includes(to) ? t : undefined;
+        }, 30000);
+      } catch (err) {
+        o.refreshed = null;
+        o.afterEdit = await editorText();
+        throw err;
+      }
+    }
+  });
+
+  await flow('disk_change', async (o) => {
+    await closeAllEditors();
+    await showProblems();
+    o.before = await problems();
+    const { path: file, text } = config.userCopy;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+    // No keystroke: the user copy's shadow warning must reach the Problems panel by itself.
+    o.after = await waitFor('the user copy in the Problems panel', async () => {
+      const p = await problems();
+      const tail = path.join(path.basename(path.dirname(file)), path.basename(file));
+      const home = config.home.replace(/\/$/, '');
+      return p.some((x) => x.file.endsWith(tail) && (x.file.startsWith(home) || x.file.startsWith('~')) && x.code.startsWith('SH'))
+        ? p
+        : undefined;
+    }, 45000, 500).catch(async (err) => {
+      o.last = await problems();
+      throw err;
+    });
+    await shot('disk-change');
+  });
+
+  await flow('final_toasts', async (o) => {
+    o.toasts = await toasts();
+    o.status = await statusBar();
+  });
+}
+
+main()
+  .catch((err) => {
+    results.fatal = String(err && err.stack ? err.stack : err);
+    log(`fatal: ${results.fatal}`);
+  })
+  .finally(() => {
+    save();
+    process.exit(results.fatal ? 1 : 0);
+  });

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Refreshes the README's VS Code pictures (docs/img/vscode-*.png) from a real run of the end-to-end
+# tests: the built .vsix in code-server, driven through Chromium (tests/editors/test_vscode.py).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
+bash editors/vscode/e2e/install.sh
+shots="$(mktemp -d)"; trap 'rm -rf "$shots"' EXIT
+SKILL_LS_SCREENSHOTS="$shots" PYTHONPATH="$PWD" python3 -m pytest -q -p no:cacheprovider tests/editors/test_vscode.py
+mkdir -p docs/img
+for name in problems hover quickfix catalog disk-change; do
+  cp "$shots/$name.png" "docs/img/vscode-$name.png"
+done
+ls -l docs/img/vscode-*.png

@@ -1,0 +1,228 @@
+"""VS Code for real (editors/vscode): the built .vsix in code-server, driven through Chromium.
+
+code-server is VS Code's own workbench, extension host and extension API served to a browser; Debian's
+Chromium shows it and playwright-core drives it with the keyboard and mouse, reading what is on screen
+(Problems panel, hovers, quick fix menu, the catalog preview, toasts). The driver is
+`editors/vscode/e2e/run.js`; it runs once per session over a copy of `examples/demo` with a private
+HOME/AGH_HOME and writes what each flow observed; each test below checks one flow.
+
+Needs: `node`, `editors/vscode/e2e/node_modules` (`editors/vscode/e2e/install.sh`: apt packages, then
+`npm ci` from the lockfile), Chromium, and the extension's own `node_modules` to build the .vsix. Without
+them the tests skip with a one-line reason; under `CI=true` they fail instead (`.ci/run` installs all).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+VSCODE = REPO / "editors" / "vscode"
+E2E = VSCODE / "e2e"
+VSIX = VSCODE / "skill-ls.vsix"
+DEMO = REPO / "examples" / "demo"
+RUN_TIMEOUT = 900  # seconds for the whole browser session (a loaded 2-core machine is slow)
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _chromium() -> str | None:
+    for cand in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+        if cand and Path(cand).is_file():
+            return cand
+    return None
+
+
+def _missing() -> str | None:
+    """One line saying what is missing to run the real VS Code, or None."""
+    if shutil.which("node") is None:
+        return "node is not installed"
+    if not (E2E / "node_modules" / "code-server" / "out" / "node" / "entry.js").is_file():
+        return "code-server is not installed (run editors/vscode/e2e/install.sh)"
+    if not (E2E / "node_modules" / "playwright-core").is_dir():
+        return "playwright-core is not installed (run editors/vscode/e2e/install.sh)"
+    if _chromium() is None:
+        return "Chromium is not installed (apt-get install chromium, or set CHROMIUM)"
+    return None
+
+
+def _vsix_stale() -> bool:
+    if not VSIX.is_file():
+        return True
+    built = VSIX.stat().st_mtime
+    sources = [VSCODE / "package.json", *(VSCODE / "src").rglob("*.ts"), *(VSCODE / "syntaxes").rglob("*.json")]
+    return any(p.stat().st_mtime > built for p in sources)
+
+
+def _ensure_vsix() -> str | None:
+    """Build the .vsix when it is missing or older than the sources; a reason when that is impossible."""
+    if not _vsix_stale():
+        return None
+    if not (VSCODE / "node_modules").is_dir():
+        return "the .vsix is missing or stale and editors/vscode/node_modules is absent (run editors/vscode/ci.sh)"
+    npm = shutil.which("npm")
+    if npm is None:
+        return "npm is not installed"
+    for script in ("build", "package"):
+        proc = subprocess.run([npm, "run", script], cwd=VSCODE, capture_output=True, text=True, timeout=300)
+        if proc.returncode != 0:
+            pytest.fail(f"npm run {script} failed:\n{proc.stdout}\n{proc.stderr}")
+    return None
+
+
+def _skip_or_fail(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"CI=true but the real VS Code cannot run: {reason}")
+    pytest.skip(reason)
+
+
+USER_COPY = textwrap.dedent(
+    """\
+    ---
+    name: code-review
+    description: My personal code review notes. Use when reviewing any pull request.
+    ---
+    # Code review (user)
+    """
+)
+CATALOG_EDIT = {
+    "path": ".agh/agents/reviewer/skills/code-review/SKILL.md",
+    "from": "The reviewer agent's own code review procedure.",
+    "to": "The reviewer agent's stricter code review procedure.",
+}
+
+
+def _check_json(ws: Path, env: dict[str, str]) -> list[dict[str, Any]]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "skill_ls", "check", "--format", "json"],
+        cwd=ws, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)["diagnostics"]
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    reason = _missing() or _ensure_vsix()
+    if reason:
+        _skip_or_fail(reason)
+    keep = os.environ.get("SKILL_LS_E2E_ARTIFACTS")  # keep results, logs and pictures for a look afterwards
+    root = Path(keep) if keep else tmp_path_factory.mktemp("vscode")
+    if keep:
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir(parents=True)
+    ws = root / "demo"
+    shutil.copytree(DEMO, ws)
+    home = root / "home"
+    agh_home = home / ".agh"
+    (agh_home / "skills").mkdir(parents=True)
+    env = {**os.environ, "HOME": str(home), "AGH_HOME": str(agh_home), "PYTHONPATH": str(REPO)}
+    expected = _check_json(ws, env)
+    shots = Path(os.environ.get("SKILL_LS_SCREENSHOTS") or root / "screenshots")
+    config = {
+        "vsix": str(VSIX),
+        "workspace": str(ws),
+        "home": str(home),
+        "aghHome": str(agh_home),
+        # An absolute interpreter and PYTHONPATH: the extension host may run with a login shell's PATH.
+        "serverCommand": ["/usr/bin/env", f"PYTHONPATH={REPO}", sys.executable, "-m", "skill_ls", "serve"],
+        "work": str(root / "work"),
+        "out": str(root / "results.json"),
+        "screenshots": str(shots),
+        "chromium": _chromium(),
+        "userCopy": {"path": str(agh_home / "skills" / "code-review" / "SKILL.md"), "text": USER_COPY},
+        "catalogEdit": CATALOG_EDIT,
+    }
+    (root / "work").mkdir()
+    (root / "config.json").write_text(json.dumps(config, indent=2))
+    proc = subprocess.run(
+        ["node", str(E2E / "run.js"), str(root / "config.json")],
+        cwd=E2E, capture_output=True, text=True, timeout=RUN_TIMEOUT,
+    )
+    out = root / "results.json"
+    results: dict[str, Any] = json.loads(out.read_text()) if out.is_file() else {}
+    if results.get("fatal") or proc.returncode != 0:
+        pytest.fail(f"the VS Code session did not run ({root}): {results.get('fatal') or proc.stderr[-3000:]}")
+    return {"results": results, "flows": results["flows"], "expected": expected, "ws": ws, "home": home, "root": root}
+
+
+# Server-side work of issue 10 still landing (helper lsp): marked so main stays green meanwhile.
+PENDING_SERVER = pytest.mark.xfail(reason="needs the server side of issue 10 (settings defaults, push for unopened files, catalog-changed notification)", strict=False)
+
+
+def test_ci_installs_the_real_editors() -> None:
+    ci = (REPO / ".ci" / "run").read_text()
+    assert "editors/vscode/e2e/install.sh" in ci and "tmux" in ci
+
+
+def _flow(session: dict[str, Any], name: str) -> dict[str, Any]:
+    flow = session["flows"].get(name)
+    assert flow is not None, f"flow {name} did not run"
+    assert flow["ok"], f"{name}: {flow.get('error')} (artifacts: {session['root']})\nobserved: {json.dumps(flow.get('observed'), indent=1)[:4000]}"
+    return flow["observed"]
+
+
+def _skill_ls_toasts(toasts: list[dict[str, str]]) -> list[dict[str, str]]:
+    return [t for t in toasts if t["severity"] in ("warning", "error") and "skill" in t["text"].lower()]
+
+
+@PENDING_SERVER
+def test_starts_without_a_warning_or_error_toast(session: dict[str, Any]) -> None:
+    observed = _flow(session, "startup")
+    assert observed["status"].endswith("skills"), observed["status"]
+    assert _skill_ls_toasts(observed["toasts"]) == [], observed["toasts"]
+    final = _flow(session, "final_toasts")
+    assert _skill_ls_toasts(final["toasts"]) == [], final["toasts"]
+
+
+def test_problems_panel_equals_check_including_files_never_opened(session: dict[str, Any]) -> None:
+    observed = _flow(session, "problems")
+    assert observed["openEditors"] == 0  # nothing was opened: every row comes from the index
+    shown = sorted((p["file"], p["code"], p["line"], p["col"]) for p in observed["problems"])
+    expected = sorted(
+        (d["path"], d["code"], d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1)
+        for d in session["expected"]
+    )
+    assert shown == expected
+
+
+def test_hover_names_the_winning_tier(session: dict[str, Any]) -> None:
+    hover = _flow(session, "hover")["hover"]
+    assert "skill code-review" in hover
+    assert "winner: workspace .agh/skills/code-review/SKILL.md" in hover
+    assert "shadowed: additional" in hover and "shadowed: bundled" in hover
+
+
+def test_quick_fix_renames_the_misspelled_key(session: dict[str, Any]) -> None:
+    observed = _flow(session, "quickfix")
+    assert any("allowed-tools" in a for a in observed["actions"])
+    assert "allowed-tools: Read Grep" in observed["onDisk"] and "alowed-tools" not in observed["onDisk"]
+    assert not any(p["code"] == "SK007" for p in observed["problemsAfter"])
+
+
+def test_catalog_preview_from_the_palette(session: dict[str, Any]) -> None:
+    flow = session["flows"]["catalog"]
+    observed = flow["observed"]
+    text = observed.get("text") or ""
+    assert "code-review" in text and "The reviewer agent's own code review procedure" in text, flow
+    assert "release-notes" not in text  # disabled for the reviewer agent
+
+
+@PENDING_SERVER
+def test_catalog_preview_follows_a_description_change_on_disk(session: dict[str, Any]) -> None:
+    observed = _flow(session, "catalog")
+    assert CATALOG_EDIT["to"] in observed["refreshed"]
+
+
+@PENDING_SERVER
+def test_disk_change_in_a_user_root_reaches_the_problems_panel(session: dict[str, Any]) -> None:
+    observed = _flow(session, "disk_change")
+    user = [p for p in observed["after"] if p["file"].endswith("code-review/SKILL.md") and not p["file"].startswith((".agh", "shared", "vendor"))]
+    assert [p["code"] for p in user] == ["SH001"], observed["after"]
+    assert "shadowed by the workspace copy" in user[0]["message"]
