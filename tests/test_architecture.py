@@ -13,7 +13,10 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "skill_ls"
-PRESENTERS = ("skill_ls.cli", "skill_ls.output", "skill_ls.server", "skill_ls.__main__")
+# The presenters: the command line (with `check --fix` and the one module that writes files), the
+# output formats, and the language server.
+PRESENTERS = ("skill_ls.cli", "skill_ls.cli_fix", "skill_ls.apply", "skill_ls.output", "skill_ls.server",
+              "skill_ls.__main__")
 LSP_LIBRARIES = ("pygls", "lsprotocol")
 
 
@@ -70,6 +73,13 @@ def test_only_the_server_knows_lsp() -> None:
     outside = {name: imports for name, imports in _modules(".").items()
                if not _within(name, ("skill_ls.server",))}
     assert _violations(outside, LSP_LIBRARIES) == []
+
+
+def test_every_module_has_a_layer() -> None:
+    """A new top-level module must be placed: in core/, in analysis/, or named a presenter above."""
+    layered = ("skill_ls.core", "skill_ls.analysis") + PRESENTERS
+    unplaced = [name for name in _modules(".") if name != "skill_ls" and not _within(name, layered)]
+    assert unplaced == []
 
 
 def test_the_check_sees_imports() -> None:

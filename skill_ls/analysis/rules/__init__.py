@@ -115,23 +115,15 @@ def _load_all() -> None:
     if _loaded:
         return
     _loaded = True
-    # Importing the modules registers their rules.
-    from skill_ls.analysis.rules import (  # noqa: F401
-        agents,
-        budget,
-        claude_code,
-        configuration,
-        dialect,
-        fields,
-        frontmatter,
-        marketplace,
-        mcp_servers,
-        plugins,
-        portability,
-        references,
-        shadowing,
-        subagents,
-    )
+    # Importing the modules registers their rules: every module of this package is a rule family
+    # (but `context`, what rules are given), imported in name order. A new family is just a new file.
+    import importlib
+    import os
+
+    for file in sorted(os.listdir(os.path.dirname(__file__))):
+        name, ext = os.path.splitext(file)
+        if ext == ".py" and not name.startswith("_") and name != "context":
+            importlib.import_module(f"{__name__}.{name}")
 
 
 def all_rules() -> dict[str, Rule]:
