@@ -172,7 +172,7 @@ def _check(args: argparse.Namespace) -> int:
 def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
     """Index for `where`/`list`/`catalog`: workspace, configuration, runtime choice (SPEC §8)."""
     from skill_ls.analysis.check import CheckOptions, UsageError, build_index, choose_workspace, prepare_config
-    from skill_ls.core.runtimes import default_runtime
+    from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 
     if args.workspace and not os.path.isdir(args.workspace):
         raise UsageError(f"workspace is not a directory: {args.workspace}")
@@ -190,8 +190,9 @@ def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
     if agent and index.agent(agent) is None:
         raise UsageError(f"no agent named '{agent}' in {index.workspace}")
     named = index.agent(agent) if agent else None
-    if named is not None and not args.runtime and index.agent(named.name, runtime) is None:
-        runtime = named.family  # no --runtime: the runtime the named agent belongs to
+    scoping = RUNTIMES[runtime].agent_scoping if runtime in RUNTIMES else None
+    if named is not None and not args.runtime and (scoping is None or index.agent(named.name, scoping.family) is None):
+        runtime = runtime_for_family(named.family)  # no --runtime: the runtime the named agent belongs to
     return index, runtime, agent
 
 
@@ -220,12 +221,16 @@ def _where(args: argparse.Namespace) -> int:
 
 
 def _mark_disabled(index: Index, runtime: str, agent: str | None, obj: dict[str, Any]) -> None:
-    """AGH: say when the name is tombstoned by the agent or operator-disabled (SPEC §3.1, §8)."""
-    if runtime != "agh":
+    """Say when the name is tombstoned by the agent or operator-disabled (AGH; SPEC §3.1, §8)."""
+    from skill_ls.core.runtimes import RUNTIMES
+
+    rt = RUNTIMES.get(runtime)
+    if rt is None:
         return
-    if obj["name"] in index.config.agh_disabled:
+    if rt.operator_disabled is not None and obj["name"] in getattr(index.config, rt.operator_disabled):
         obj["disabled"] = True
-    decl = index.agent(agent, "agh") if agent else None
+    scoping = rt.agent_scoping
+    decl = index.agent(agent, scoping.family) if agent and scoping is not None and scoping.tombstones else None
     if decl is not None:
         from skill_ls.core.agents import analyse_agent
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from pathlib import Path
+
+from skill_ls.core.runtimes import RUNTIMES
 
 PACKAGE = Path(__file__).resolve().parent.parent / "skill_ls"
 # The presenters: the command line (with `check --fix` and the one module that writes files), the
@@ -97,3 +100,74 @@ def test_the_check_sees_imports() -> None:
     assert any(_within(n, LSP_LIBRARIES) for names in server.values() for n in names)
     analysis = _modules("analysis")
     assert any(_within(n, ("skill_ls.core",)) for names in analysis.values() for n in names)
+
+
+# -- runtimes are data ------------------------------------------------------------------------------
+DESCRIPTORS = PACKAGE / "core" / "runtimes"
+
+# Literals equal to a runtime id that are not about a runtime: (path under skill_ls/, literal) -> why.
+NOT_A_RUNTIME = {
+    ("core/discovery.py", "amp"): "a path component of Amp's toolbox default, $HOME/.config/amp/tools",
+}
+# Agent families are not data yet (issue 14, part B): their discovery, field tables and strictness
+# still name the family, whose ids are the runtime ids. Path -> how many such literals remain; the
+# agent-family descriptors remove them, and this table shrinks with them.
+AGENT_FAMILIES_PENDING = {
+    "analysis/navigation.py": 3,
+    "analysis/workspace.py": 1,
+    "core/agents.py": 6,
+    "core/index.py": 6,
+}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                out.add(id(first.value))
+    return out
+
+
+def runtime_id_literals() -> dict[str, list[tuple[int, str]]]:
+    """Every string literal equal to a runtime id in the package, outside the descriptors and
+    docstrings: path -> [(line, literal)]."""
+    ids = set(RUNTIMES)
+    found: dict[str, list[tuple[int, str]]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if DESCRIPTORS in path.parents:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        docs = _docstrings(tree)
+        rel = path.relative_to(PACKAGE).as_posix()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value in ids and id(node) not in docs:
+                if (rel, node.value) not in NOT_A_RUNTIME:
+                    found.setdefault(rel, []).append((node.lineno, node.value))
+    return found
+
+
+def test_no_runtime_id_outside_the_descriptors() -> None:
+    """Runtimes are data: no `if runtime == "amp"`, no table keyed by runtime ids, no hard-coded
+    runtime choice outside skill_ls/core/runtimes/ — code asks the descriptor."""
+    found = runtime_id_literals()
+    offending = {path: hits for path, hits in found.items() if len(hits) > AGENT_FAMILIES_PENDING.get(path, 0)}
+    assert not offending, "runtime ids named outside skill_ls/core/runtimes/ (ask the descriptor): " + "; ".join(
+        f"{path}:{line} {value!r}" for path, hits in offending.items() for line, value in hits)
+
+
+def test_the_runtime_id_scan_sees_a_branch() -> None:
+    """The scan itself: a comparison, a table key and a subscript are all found."""
+    source = 'if runtime == "amp":\n    pass\nX = {"codex": 1}\nY = RUNTIMES["agh"]\n"""a docstring: agh"""\n'
+    tree = ast.parse(source)
+    docs = _docstrings(tree)
+    hits = Counter(n.value for n in ast.walk(tree)
+                   if isinstance(n, ast.Constant) and n.value in RUNTIMES and id(n) not in docs)
+    assert hits == Counter({"amp": 1, "codex": 1, "agh": 1})
+
+
+def test_every_catalog_format_named_by_a_runtime_exists() -> None:
+    from skill_ls.analysis.catalog import FORMATS
+
+    assert {rt.catalog_format for rt in RUNTIMES.values()} <= set(FORMATS)

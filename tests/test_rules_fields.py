@@ -134,3 +134,51 @@ def test_merged_runtime_label_for_identical_findings(workspace):
     g = skill(workspace / ".agents" / "skills", "b", description="d" * 1100)
     res = check_tree(workspace, runtimes=["amp", "agentskills", "codex"])
     assert all(d.runtime for d in diags_for(res, g, "SK010"))
+
+
+def test_sk011_agrees_with_the_catalog_on_a_block_scalar_of_exactly_the_cut(workspace):
+    """Issue 12: a `description: |` block of exactly 1,536 characters ends in a line break that the
+    catalog strips; SK011 said "1537 characters… losing '\\n'" while the catalog said `truncated:
+    false`. Both read the catalog format's own entry now: nothing is cut."""
+    from skill_ls.analysis.catalog import catalog_cost, catalog_object
+    from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
+
+    text = "x" * 1536
+    f = write(workspace / ".claude" / "skills" / "a" / "SKILL.md",
+              f"---\nname: a\ndescription: |\n  {text}\n---\nBody.\n", dedent=False)
+    assert not diags_for(check_tree(workspace, runtimes=["claude-code"]), f, "SK011")
+    config = prepare_config(str(workspace), CheckOptions(workspace=str(workspace), runtimes=["claude-code"]))
+    index = build_index(str(workspace), config)
+    [entry] = catalog_object(index, "claude-code")["skills"]
+    assert entry["truncated"] is False
+    [decl] = index.by_name["claude-code"]["a"]
+    assert catalog_cost(decl).truncated is False
+    # One more character is cut, and both say so with the same length.
+    g = write(workspace / ".claude" / "skills" / "b" / "SKILL.md",
+              f"---\nname: b\ndescription: |\n  {text}y\n---\nBody.\n", dedent=False)
+    [d] = diags_for(check_tree(workspace, runtimes=["claude-code"]), g, "SK011")
+    assert "1537 characters" in d.message and 'losing: "y"' in d.message
+    index = build_index(str(workspace), config)
+    assert [e["truncated"] for e in catalog_object(index, "claude-code")["skills"]] == [False, True]
+
+
+def test_catalog_cost_is_the_rendered_entry(workspace):
+    """Every format costs an entry with the text it renders: hover and SK011 read the same entry
+    the catalog is made of."""
+    from skill_ls.analysis.catalog import catalog_cost, render_effective_set
+    from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
+    from skill_ls.analysis.effective import resolve_effective_set
+
+    for root in (".agh/skills", ".claude/skills", ".agents/skills", "workspace/agents/skills"):
+        skill(workspace / root, "alpha", description="Alpha <does> & things. " * 20)
+        skill(workspace / root, "beta", description="|\n  Beta line one\n  line two")
+    config = prepare_config(str(workspace), CheckOptions(workspace=str(workspace)))
+    index = build_index(str(workspace), config)
+    for rid in ("agh", "claude-code", "codex", "amp", "workspace-agents", "agentskills"):
+        eff = resolve_effective_set(index, rid)
+        rendered = render_effective_set(index, eff)
+        assert [e.name for e in rendered.entries] == ["alpha", "beta"], rid
+        for e, s in zip(rendered.entries, eff.enabled):
+            assert e.text and e.text in rendered.text, rid
+            cost = catalog_cost(s.decl)
+            assert (cost.chars, cost.truncated, cost.shown) == (e.chars, e.truncated, e.shown), rid

@@ -1,24 +1,26 @@
 """Catalog renderers: the exact text each runtime injects to advertise its effective set (SPEC §4, §8).
 
 `catalog_object(index, runtime, agent)` is the `skill-ls catalog --format json` object and the
-result of the `skillLs.renderCatalog` command; `render_catalog` is its `text`. Every format is data
-in `FORMATS` (a renderer per `Runtime.catalog_format`). Readings, documented in docs/catalog.md:
+result of the `skillLs.renderCatalog` command; `render_catalog` is its `text`. Every format is one
+`CatalogFormat` in `FORMATS` (keyed by `Runtime.catalog_format`) whose `entry` renders *and* costs one
+skill: the catalog, hover's cost line and SK011 all read it. Readings, documented in docs/catalog.md:
 an empty effective set renders an empty string in every format; every non-empty text ends with a
 newline (the reference `agentskills to-prompt` prints one too); Agentcy's enabled set defaults to
 every skill of its roots, by name, and its budget line is `Skills budget: USED/MAX characters`.
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, EffectiveSkill, effective_mcp_servers, \
     resolve_effective_set
 from skill_ls.core.index import Document, Index, SkillDecl
 from skill_ls.core.parse.text import collapse
 from skill_ls.core.parse.yaml12 import js_truthy
-from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.runtimes import RUNTIMES, Runtime
 
 SKILL_VIEW_TOOL = "agh__skill_view"
 
@@ -29,14 +31,20 @@ class CatalogError(EffectiveSetError):
 
 @dataclass
 class CatalogEntry:
+    """One skill as its runtime's catalog shows it. `text` is exactly what the entry adds to the
+    catalog (the renderer joins these texts), `chars` what it costs: the entry and its separator
+    (Agentcy: the characters charged to the prompt budget)."""
+
     name: str
     tier: str
     path: str
-    description: str  # the full description
+    description: str  # the full description (Claude Code: with `when_to_use`)
     shown: str  # what the catalog shows (after collapsing and cutting, before escaping)
     truncated: bool
+    text: str = ""
+    chars: int = 0
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "tier": self.tier, "path": self.path, "description": self.description,
                 "truncated": self.truncated}
 
@@ -45,6 +53,15 @@ class CatalogEntry:
 class Rendered:
     text: str
     entries: list[CatalogEntry]
+
+
+@dataclass
+class CatalogCost:
+    chars: int  # code points this skill adds to the catalog (Agentcy: charges to the prompt budget)
+    truncated: bool
+    cut: int | None
+    full: str = ""  # the description as the catalog composes it, before the cut
+    shown: str = ""  # what survives the cut
 
 
 # -- text helpers ---------------------------------------------------------------------------------
@@ -56,7 +73,7 @@ def escape_attr(text: str) -> str:
     return escape_text(text).replace('"', "&quot;")
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     if value is None:
         return ""
     return value if isinstance(value, str) else str(value)
@@ -66,36 +83,96 @@ def _description(s: EffectiveSkill) -> str:
     return _text(s.field("description"))
 
 
+def document_length(doc: Document) -> int:
+    """Agentcy's `content_length`: characters of the whole file (a BOM counts)."""
+    return len(doc.src.text) + (1 if doc.src.had_bom else 0)
+
+
+def _entry(s: EffectiveSkill, full: str, shown: str, truncated: bool, text: str, chars: int) -> CatalogEntry:
+    return CatalogEntry(s.name, s.tier, s.path, full, shown, truncated, text, chars)
+
+
+class CatalogFormat:
+    """One catalog layout. `entry` renders one skill (its text, what is shown, whether it is cut,
+    what it costs); `frame` puts the entries' texts together with the format's header and footer.
+    `render` (the catalog) and `cost` (hover, SK011) both go through `entry`, so they cannot differ."""
+
+    id: str = ""
+
+    def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
+        raise NotImplementedError
+
+    def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
+        raise NotImplementedError
+
+    def order(self, skills: list[EffectiveSkill]) -> list[EffectiveSkill]:
+        return skills
+
+    def render(self, index: Index, eff: EffectiveSet) -> Rendered:
+        runtime = RUNTIMES[eff.runtime]
+        skills = self.order([s for s in eff.enabled if not hidden(runtime, s)])
+        if not skills:
+            return Rendered("", [])
+        entries = [self.entry(runtime, s) for s in skills]
+        return Rendered(self.frame(index, eff, entries), entries)
+
+    def cost(self, decl: SkillDecl, doc: Document | None = None) -> CatalogCost:
+        """What `decl` costs in the catalog; `doc` (when given) is the text to read instead of `decl.doc`."""
+        if doc is not None and doc is not decl.doc:
+            decl = dataclasses.replace(decl, doc=doc)
+        runtime = RUNTIMES[decl.runtime]
+        s = EffectiveSkill(decl.name, decl)
+        e = self.entry(runtime, s)
+        if hidden(runtime, s):  # left out of the catalog: it costs nothing there
+            return CatalogCost(0, False, runtime.catalog_cut, e.description, "")
+        return CatalogCost(e.chars, e.truncated, runtime.catalog_cut, e.description, e.shown)
+
+
+def hidden(runtime: Runtime, s: EffectiveSkill) -> bool:
+    """Whether a field keeps the skill out of the runtime's catalog (`Runtime.catalog_hides`), the
+    field read as the runtime reads it (its YAML dialect and its truthiness)."""
+    for key, value in runtime.catalog_hides:
+        raw = s.field_in(runtime.yaml_dialect, key)
+        flag = js_truthy(raw) if runtime.truthiness == "javascript" else raw if isinstance(raw, bool) else None
+        if flag is value:
+            return True
+    return False
+
+
 # -- AGH ------------------------------------------------------------------------------------------
-def agh_entry(name: str, description: str, cut: int = 200) -> tuple[str, str, bool]:
-    """(line, shown description, truncated) of one `<skill>` line of AGH's catalog."""
-    collapsed = collapse(description)
-    shown = collapsed[:cut]
-    return f'  <skill name="{escape_attr(name)}">{escape_text(shown)}</skill>', shown, len(collapsed) > cut
+class AghLines(CatalogFormat):
+    """`<available-skills>` with one `<skill name="…">` line per skill: the description is
+    whitespace-collapsed and cut at `catalog_cut` code points, name and text escaped; then the
+    `agh__skill_view` guidance (the CLI's when the agent may not call the tool)."""
 
+    id = "agh_lines"
 
-def render_agh(eff: EffectiveSet) -> Rendered:
-    cut = RUNTIMES["agh"].catalog_cut or 200
-    skills = eff.enabled
-    if not skills:
-        return Rendered("", [])
-    lines = ["<available-skills>"]
-    entries = []
-    for s in skills:
+    def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
         description = _description(s)
-        line, shown, truncated = agh_entry(s.name, description, cut)
-        lines.append(line)
-        entries.append(CatalogEntry(s.name, s.tier, s.path, description, shown, truncated))
-    lines += ["</available-skills>", ""]
-    first = skills[0].name
-    if eff.definition is None or eff.definition.may_call(SKILL_VIEW_TOOL):
-        lines.append(f'Use `{SKILL_VIEW_TOOL}` with `{{ "name": "{first}" }}` to load full instructions for any skill.')
-        lines.append(f'Use `{SKILL_VIEW_TOOL}` with `{{ "name": "{first}", "file": "<path>" }}` to read a specific '
-                     "skill resource file.")
-    else:
-        lines.append("Use `agh skill view <name>` to load full instructions for any skill.")
-        lines.append("Use `agh skill view <name> --file <path>` to read a specific skill resource file.")
-    return Rendered("\n".join(lines) + "\n", entries)
+        collapsed = collapse(description)
+        cut = runtime.catalog_cut
+        shown = collapsed[:cut] if cut is not None else collapsed
+        line = f'  <skill name="{escape_attr(s.name)}">{escape_text(shown)}</skill>'
+        truncated = cut is not None and len(collapsed) > cut
+        return CatalogEntry(s.name, s.tier, s.path, description, shown, truncated, line, len(line) + 1)
+
+    def cost(self, decl: SkillDecl, doc: Document | None = None) -> CatalogCost:
+        cost = super().cost(decl, doc)
+        cost.full = collapse(cost.full)  # what is cut is the collapsed text
+        return cost
+
+    def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
+        lines = ["<available-skills>", *(e.text for e in entries), "</available-skills>", ""]
+        first = entries[0].name
+        if eff.definition is None or eff.definition.may_call(SKILL_VIEW_TOOL):
+            lines.append(f'Use `{SKILL_VIEW_TOOL}` with `{{ "name": "{first}" }}` to load full instructions for any '
+                         "skill.")
+            lines.append(f'Use `{SKILL_VIEW_TOOL}` with `{{ "name": "{first}", "file": "<path>" }}` to read a specific '
+                         "skill resource file.")
+        else:
+            lines.append("Use `agh skill view <name>` to load full instructions for any skill.")
+            lines.append("Use `agh skill view <name> --file <path>` to read a specific skill resource file.")
+        return "\n".join(lines) + "\n"
 
 
 # -- Amp ------------------------------------------------------------------------------------------
@@ -103,112 +180,107 @@ AMP_INTRO = ("The following skills provide specialized instructions for specific
              "Use the skill tool to load a skill when the task matches its description.")
 
 
-def render_amp(eff: EffectiveSet) -> Rendered:
-    # Amp's formatAvailableSkills: no escaping, argument-hint computed but never printed; a skill is
-    # hidden when `disable-model-invocation` is truthy in JavaScript, as Amp's YAML 1.2 reads it.
-    visible = [s for s in eff.enabled if not js_truthy(s.field_in("1.2", "disable-model-invocation"))]
-    if not visible:
-        return Rendered("", [])
-    items, entries = [], []
-    for s in visible:
+class AmpXml(CatalogFormat):
+    """Amp's formatAvailableSkills: no escaping, argument-hint computed but never printed; the
+    function returns its template literal as is, so there is no newline after `</available_skills>`."""
+
+    id = "amp_xml"
+
+    def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
         description = _description(s)
-        items.append(f"  <skill>\n    <name>{s.name}</name>\n    <description>{description}</description>\n  </skill>")
-        entries.append(CatalogEntry(s.name, s.tier, s.path, description, description, False))
-    # The function returns the template literal as is: no newline after `</available_skills>`.
-    text = f"{AMP_INTRO}\n\n<available_skills>\n" + "\n".join(items) + "\n</available_skills>"
-    return Rendered(text, entries)
+        item = f"  <skill>\n    <name>{s.name}</name>\n    <description>{description}</description>\n  </skill>"
+        return _entry(s, description, description, False, item, len(item) + 1)
+
+    def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
+        return f"{AMP_INTRO}\n\n<available_skills>\n" + "\n".join(e.text for e in entries) + "\n</available_skills>"
 
 
 # -- the reference `to-prompt` layout (agentskills, codex, claude-code) ---------------------------
-def reference_description(s: EffectiveSkill, runtime: str) -> tuple[str, str, bool]:
-    """(full, shown, truncated). Claude Code lists description + when_to_use, cut at 1,536."""
-    description = _description(s).strip()
-    cut = RUNTIMES[runtime].catalog_cut
-    if cut is None:
-        return description, description, False
-    when = s.field("when_to_use")
-    full = description + ("\n" + when.strip() if isinstance(when, str) and when.strip() else "")
-    return full, full[:cut], len(full) > cut
+class Reference(CatalogFormat):
+    """The reference `agentskills to-prompt` layout, one tag per line, HTML-escaped. The description
+    is stripped; each field of `catalog_appends` (Claude Code: `when_to_use`) follows on its own line,
+    and the whole is cut at `catalog_cut` characters."""
 
+    id = "reference"
 
-def render_reference(eff: EffectiveSet) -> Rendered:
-    skills = sorted(eff.enabled, key=lambda s: (s.name, s.path))
-    if not skills:
-        return Rendered("", [])
-    lines = ["<available_skills>"]
-    entries = []
-    for s in skills:
-        full, shown, truncated = reference_description(s, eff.runtime)
-        lines += ["<skill>", "<name>", html.escape(s.name), "</name>", "<description>", html.escape(shown),
-                  "</description>", "<location>", s.path, "</location>", "</skill>"]
-        entries.append(CatalogEntry(s.name, s.tier, s.path, full, shown, truncated))
-    lines.append("</available_skills>")
-    return Rendered("\n".join(lines) + "\n", entries)
+    def order(self, skills: list[EffectiveSkill]) -> list[EffectiveSkill]:
+        return sorted(skills, key=lambda s: (s.name, s.path))
+
+    def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
+        full = _description(s).strip()
+        cut = runtime.catalog_cut
+        shown, truncated = full, False
+        if cut is not None:
+            for key in runtime.catalog_appends:
+                extra = s.field(key)
+                if isinstance(extra, str) and extra.strip():
+                    full += "\n" + extra.strip()
+            shown, truncated = full[:cut], len(full) > cut
+        text = "\n".join(("<skill>", "<name>", html.escape(s.name), "</name>", "<description>", html.escape(shown),
+                          "</description>", "<location>", s.path, "</location>", "</skill>"))
+        return _entry(s, full, shown, truncated, text, len(text) + 1)
+
+    def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
+        return "\n".join(("<available_skills>", *(e.text for e in entries), "</available_skills>")) + "\n"
 
 
 # -- workspace-agents -----------------------------------------------------------------------------
 WORKSPACE_AGENTS_FOOTER = "Use the `skill_use` tool to load a skill's full instructions when needed."
 
 
-def render_workspace_agents(eff: EffectiveSet) -> Rendered:
-    visible = [s for s in eff.enabled if s.field("user-invocable", True) is not False]
-    if not visible:
-        return Rendered("", [])
-    lines, entries = ["## Available Skills", ""], []
-    for s in visible:
+class MarkdownList(CatalogFormat):
+    """`## Available Skills`, one `- **name** hint: description` line per skill, then the footer."""
+
+    id = "markdown_list"
+
+    def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
         description = _description(s).strip()
         hint = s.field("argument-hint")
         hint_text = f" {_text(hint).strip()}" if hint not in (None, "") else ""
-        lines.append(f"- **{s.name}**{hint_text}: {description}")
-        entries.append(CatalogEntry(s.name, s.tier, s.path, description, description, False))
-    lines += ["", WORKSPACE_AGENTS_FOOTER]
-    return Rendered("\n".join(lines) + "\n", entries)
+        line = f"- **{s.name}**{hint_text}: {description}"
+        return _entry(s, description, description, False, line, len(line) + 1)
+
+    def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
+        return "\n".join(("## Available Skills", "", *(e.text for e in entries), "", WORKSPACE_AGENTS_FOOTER)) + "\n"
 
 
 # -- Agentcy --------------------------------------------------------------------------------------
-def document_length(doc: Document) -> int:
-    """Agentcy's `content_length`: characters of the whole file (a BOM counts)."""
-    return len(doc.src.text) + (1 if doc.src.had_bom else 0)
+class FullContent(CatalogFormat):
+    """Agentcy injects every enabled skill's whole file, then the budget line; a set over the
+    budget (`prompt_budget_setting`) is refused. An entry costs its `content_length`."""
 
+    id = "full_content"
 
-def content_length(decl: SkillDecl) -> int:
-    return document_length(decl.doc) if decl.doc is not None else 0
-
-
-def render_agentcy(eff: EffectiveSet, budget: int) -> Rendered:
-    skills = eff.enabled
-    if not skills:
-        return Rendered("", [])
-    used = sum(content_length(s.decl) for s in skills)
-    if used > budget:
-        biggest = max(skills, key=lambda s: content_length(s.decl))
-        raise CatalogError(f"the enabled skills need {used} characters but agentcy.max_prompt_chars is {budget} "
-                           f"(largest: '{biggest.name}', {content_length(biggest.decl)}): Agentcy refuses to "
-                           "enable this set")
-    blocks, entries = [], []
-    for s in skills:
-        content = s.decl.doc.src.text if s.decl.doc is not None else ""
-        blocks.append(f'<skill name="{s.name}">\n{content.rstrip(chr(10) + chr(13))}\n</skill>')
+    def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
+        doc = s.decl.doc
+        content = doc.src.text if doc is not None else ""
+        block = f'<skill name="{s.name}">\n{content.rstrip(chr(10) + chr(13))}\n</skill>'
         description = _description(s)
-        entries.append(CatalogEntry(s.name, s.tier, s.path, description, description, False))
-    text = "\n".join(blocks) + f"\nSkills budget: {used}/{budget} characters\n"
-    return Rendered(text, entries)
+        return _entry(s, description, description, False, block, document_length(doc) if doc is not None else 0)
+
+    def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
+        runtime = RUNTIMES[eff.runtime]
+        setting = runtime.prompt_budget_setting
+        budget: int = getattr(index.config, setting) if setting else 0
+        used = sum(e.chars for e in entries)
+        if setting and used > budget:
+            biggest = max(entries, key=lambda e: e.chars)
+            raise CatalogError(f"the enabled skills need {used} characters but {runtime.setting_key(setting)} "
+                               f"is {budget} (largest: '{biggest.name}', {biggest.chars}): "
+                               f"{runtime.title} refuses to enable this set")
+        return "\n".join(e.text for e in entries) + f"\nSkills budget: {used}/{budget} characters\n"
 
 
-FORMATS: dict[str, Callable[..., Rendered]] = {
-    "agh": render_agh,
-    "amp": render_amp,
-    "reference": render_reference,
-    "workspace-agents": render_workspace_agents,
-}
+FORMATS: dict[str, CatalogFormat] = {f.id: f for f in (AghLines(), AmpXml(), Reference(), MarkdownList(), FullContent())}
+
+
+def catalog_format(runtime: Runtime) -> CatalogFormat:
+    return FORMATS[runtime.catalog_format]
 
 
 # -- public API -----------------------------------------------------------------------------------
 def render_effective_set(index: Index, eff: EffectiveSet) -> Rendered:
-    fmt = RUNTIMES[eff.runtime].catalog_format
-    if fmt == "agentcy":
-        return render_agentcy(eff, index.config.agentcy_max_prompt_chars)
-    return FORMATS[fmt](eff)
+    return catalog_format(RUNTIMES[eff.runtime]).render(index, eff)
 
 
 def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
@@ -250,31 +322,7 @@ def catalog_notes(index: Index, runtime: str, agent: str | None = None) -> list[
         return []
 
 
-@dataclass
-class CatalogCost:
-    chars: int  # code points this skill adds to the catalog
-    truncated: bool
-    cut: int | None
-
-
-def catalog_cost(decl: SkillDecl) -> CatalogCost:
-    """What one copy of a skill costs in its runtime's catalog (for hover and SK011)."""
-    runtime = RUNTIMES[decl.runtime]
-    s = EffectiveSkill(decl.name, decl)
-    fmt = runtime.catalog_format
-    if fmt == "agh":
-        line, _, truncated = agh_entry(decl.name, _description(s), runtime.catalog_cut or 200)
-        return CatalogCost(len(line) + 1, truncated, runtime.catalog_cut)
-    if fmt == "amp":
-        description = _description(s)
-        item = f"  <skill>\n    <name>{decl.name}</name>\n    <description>{description}</description>\n  </skill>\n"
-        return CatalogCost(len(item), False, None)
-    if fmt == "workspace-agents":
-        rendered = render_workspace_agents(EffectiveSet(decl.runtime, None, None, None, [s]))
-        return CatalogCost(len(rendered.text.splitlines()[2]) + 1 if rendered.text else 0, False, None)
-    if fmt == "agentcy":
-        return CatalogCost(content_length(decl), False, None)
-    _, shown, truncated = reference_description(s, decl.runtime)
-    parts = ["<skill>", "<name>", html.escape(decl.name), "</name>", "<description>", html.escape(shown),
-             "</description>", "<location>", decl.path, "</location>", "</skill>"]
-    return CatalogCost(sum(len(p) + 1 for p in parts), truncated, runtime.catalog_cut)
+def catalog_cost(decl: SkillDecl, doc: Document | None = None) -> CatalogCost:
+    """What one copy of a skill costs in its runtime's catalog (hover, SK011): the same `entry` the
+    catalog is rendered from. `doc` overrides `decl.doc` (a rule's document)."""
+    return catalog_format(RUNTIMES[decl.runtime]).cost(decl, doc)

@@ -19,7 +19,7 @@ from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for_scope
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
 from skill_ls.core.plugins import PluginFile
-from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES
 from skill_ls.core.paths import is_under
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
@@ -211,7 +211,7 @@ class Checker:
             plugin = plugin_of(path, "skills")
             if plugin is not None:
                 # A plugin skill: Claude Code reads it as `plugin:name` (it never collides).
-                decls = [SkillDecl(path, "claude-code", None, "plugin", f"{plugin.name}:{doc.dir_name}", doc=doc)]
+                decls = [SkillDecl(path, PLUGIN_RUNTIME, None, "plugin", f"{plugin.name}:{doc.dir_name}", doc=doc)]
         readers = tuple(decls)
         rep = Reporter(path, None, out)
         fctx = FileContext(doc, self.index, self.config, rep, readers=readers)
@@ -220,7 +220,7 @@ class Checker:
             r.func(fctx)
         if not decls:
             # A skill under no runtime root: the Agent Skills standard's base rules.
-            decls = [SkillDecl(path, "agentskills", None, "standalone", doc.dir_name, doc=doc)]
+            decls = [SkillDecl(path, BASE_RUNTIME, None, "standalone", doc.dir_name, doc=doc)]
         for decl in decls:
             runtime = RUNTIMES[decl.runtime]
             rrep = Reporter(path, runtime.id, out)
@@ -263,7 +263,7 @@ class Checker:
         if agent is None:
             doc = self.index.store.get(path, agent=True)
             name = os.path.basename(os.path.dirname(path))
-            agent = AgentDecl(path, "agh", name, "standalone", doc)
+            agent = AgentDecl(path, DEFAULT_AGENT_FAMILY, name, "standalone", doc)
         rep = Reporter(path, agent.family, out)
         ctx = AgentContext(agent, self.index, self.config, rep)
         for r in self._agent_rules:
@@ -279,7 +279,7 @@ class Checker:
             name = declared if isinstance(declared, str) and declared.strip() else stem
             plugin = pf.plugin.name if pf.plugin else "plugin"
             # A plugin subagent: Claude Code reads it as `plugin:name` (it never collides).
-            return self.check_agent_file(pf.path, AgentDecl(pf.path, "claude-code", f"{plugin}:{name}", "plugin", doc))
+            return self.check_agent_file(pf.path, AgentDecl(pf.path, PLUGIN_AGENT_FAMILY, f"{plugin}:{name}", "plugin", doc))
         return self.check_sidecar(pf.path, kind=pf.kind)
 
     def check_sidecar(self, path: str, kind: str | None = None) -> list[Diagnostic]:

@@ -12,17 +12,20 @@
 - Codex: deduplicated by path, so two copies of a name are both in the set (noted as ambiguous).
 - workspace-agents: the agent's `skills:` list, in its order; without an agent, every skill.
 - Blocked and undiscovered copies are never in the set.
+Each of these is a property of the runtime's descriptor (`agent_scoping`, `operator_disabled`,
+`catalog_order`, `conflict`, `mcp_merge`); nothing here names a runtime.
 Pure with respect to the index: reads `SkillDecl`/`AgentDecl` values and the files they name.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
-from skill_ls.core.agents import AGENT_FAMILY, AgentDefinition, SkillRef, analyse_agent, fail_closed_reason
+from skill_ls.core.agents import AgentDefinition, SkillRef, analyse_agent, fail_closed_reason
 from skill_ls.core.index import AgentDecl, Index, SkillDecl
 from skill_ls.core.resolve import effective_names, resolve_name
-from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.runtimes import RUNTIMES, Runtime, scoping_for_family
 
 
 class EffectiveSetError(Exception):
@@ -89,10 +92,10 @@ class EffectiveSet:
 
 
 def find_agent(index: Index, runtime: str, agent: str) -> AgentDecl:
-    family = AGENT_FAMILY.get(runtime)
-    if family is None:
+    scoping = RUNTIMES[runtime].agent_scoping
+    if scoping is None:
         raise EffectiveSetError(f"runtime '{runtime}' has no agent definitions; drop --agent")
-    decl = index.agent(agent, family)
+    decl = index.agent(agent, scoping.family)
     if decl is None:
         raise EffectiveSetError(f"no {RUNTIMES[runtime].title} agent named '{agent}' in {index.workspace}")
     return decl
@@ -114,45 +117,44 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
         reason = fail_closed_reason(index, definition)
         if reason:
             raise EffectiveSetError(reason)
-    agent_name = agent_decl.name if agent_decl is not None and agent_decl.family == "agh" else None
-    resolutions = effective_names(index, runtime, agent_name)
+    rt = RUNTIMES[runtime]
+    scoping = rt.agent_scoping
+    resolutions = effective_names(index, runtime, _resolution_agent(agent_decl))
     eff = EffectiveSet(runtime, agent_decl.name if agent_decl else None, agent_decl, definition, [])
     available: list[EffectiveSkill] = []
     for res in resolutions:
         copies = [d for d in res.loaded if not d.builtin]
         available.extend(EffectiveSkill(res.name, d) for d in copies)
-        if len(copies) > 1 and RUNTIMES[runtime].conflict == "load_both":
+        if len(copies) > 1 and rt.conflict == "load_both":
             paths = ", ".join(index.display_path(d.path) for d in copies)
-            eff.notes.append(f"'{res.name}' is declared {len(copies)} times and {RUNTIMES[runtime].title} "
+            eff.notes.append(f"'{res.name}' is declared {len(copies)} times and {rt.title} "
                              f"loads every copy: {paths}")
-    by_name: dict[str, list[EffectiveSkill]] = {}
-    for s in available:
-        by_name.setdefault(s.name, []).append(s)
 
-    if runtime == "agh":
-        disabled = set(index.config.agh_disabled)
-        tombs = {t.name for t in definition.tombstones} if definition else set()
-        for s in available:
-            if s.name in tombs:
-                eff.tombstoned.append(s)
-                continue
-            s.disabled = s.name in disabled
-            eff.skills.append(s)
-        eff.skills.sort(key=lambda s: (s.name, s.path))
-    elif runtime == "workspace-agents" and definition is not None:
+    disabled: set[str] = set(getattr(index.config, rt.operator_disabled)) if rt.operator_disabled else set()
+    tombs = {t.name for t in definition.tombstones} if definition and scoping and scoping.tombstones else set()
+    pool: list[EffectiveSkill] = []
+    for s in available:
+        if s.name in tombs:
+            eff.tombstoned.append(s)
+            continue
+        s.disabled = s.name in disabled
+        pool.append(s)
+    listing = scoping.skills_list if scoping is not None and definition is not None else "none"
+    if listing == "ordered" and definition is not None:  # the agent's list, in its order, is the set
+        by_name: dict[str, list[EffectiveSkill]] = {}
+        for s in pool:
+            by_name.setdefault(s.name, []).append(s)
         seen: set[str] = set()
         for ref in definition.skills:
             if ref.name in seen:
                 continue
             seen.add(ref.name)
             eff.skills.extend(by_name.get(ref.name, ()))
-    elif runtime == "claude-code" and definition is not None and "skills" in _declared(definition):
+    elif listing == "filter" and definition is not None and "skills" in _declared(definition):
         wanted = {ref.name for ref in definition.skills}
-        eff.skills = sorted((s for s in available if s.name in wanted), key=lambda s: (s.name, s.path))
-    elif runtime == "amp":
-        eff.skills = sorted(available, key=_discovery_key)
+        eff.skills = sorted((s for s in pool if s.name in wanted), key=catalog_order_key(rt))
     else:
-        eff.skills = sorted(available, key=lambda s: (s.name, s.path))
+        eff.skills = sorted(pool, key=catalog_order_key(rt))
     if definition is not None:
         eff.missing = missing_references(index, runtime, definition)
     return eff
@@ -161,14 +163,33 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
 def missing_references(index: Index, runtime: str, definition: AgentDefinition) -> list[MissingRef]:
     """The skills an agent names (its `skills:` list; AGH: its tombstones) that are not in its set.
     Resolves only the names referenced, so it stays cheap while an agent file is being edited."""
-    agent_name = definition.decl.name if definition.decl.family == "agh" else None
-    refs = definition.tombstones if runtime == "agh" else definition.skills
+    agent_name = _resolution_agent(definition.decl)
+    scoping = RUNTIMES[runtime].agent_scoping
+    refs = definition.tombstones if scoping is not None and scoping.tombstones else definition.skills
     out = []
     for ref in refs:
         res = resolve_name(index, runtime, ref.name, agent_name)
         if not any(not d.builtin for d in res.loaded):
             out.append(MissingRef(ref, _absent_reason(res, runtime, ref.name)))
     return out
+
+
+def _resolution_agent(agent: AgentDecl | None) -> str | None:
+    """The agent name names resolve under: only for a family whose agents carry their own skills
+    (agent-local overlays); other agents see the base stack."""
+    if agent is None:
+        return None
+    scoping = scoping_for_family(agent.family)
+    return agent.name if scoping is not None and scoping.per_agent_resolution else None
+
+
+def catalog_order_key(runtime: Runtime) -> Callable[[EffectiveSkill], tuple[Any, ...]]:
+    """The sort key of the runtime's catalog order: by name (then path), or Amp's discovery order."""
+    return _discovery_key if runtime.catalog_order == "discovery" else _name_key
+
+
+def _name_key(s: EffectiveSkill) -> tuple[Any, ...]:
+    return (s.name, s.path)
 
 
 def _declared(definition: AgentDefinition) -> set[str]:
@@ -187,7 +208,7 @@ def _absent_reason(res, runtime: str, name: str) -> str:
     return f"'{name}' is not discovered by {title} ({entries[0].undiscovered})"
 
 
-def _discovery_key(s: EffectiveSkill) -> tuple:
+def _discovery_key(s: EffectiveSkill) -> tuple[Any, ...]:
     """Amp's discovery order: roots in order, then each root's directories by name."""
     d = s.decl
     rank, subrank, _ = d.precedence()
@@ -224,7 +245,8 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict]:
             entry["replaces"] = previous["source"]
         merged[name] = entry
 
-    if eff.runtime == "agh":
+    merge = RUNTIMES[eff.runtime].mcp_merge
+    if merge == "agh_layers":
         home = index.env.agh_home
         config = read_agh_config(home)
         config_path = os.path.join(home, "config.toml") if home else None
@@ -255,7 +277,7 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict]:
                              "skills.allowed_marketplace_mcp (MC002)")
             for name, server in servers.items():
                 add(name, server, "skill", s.path, s.name, block)
-    elif eff.runtime == "amp":
+    elif merge == "skill_sidecars":
         for s in eff.skills:
             sidecar = read_sidecar(os.path.join(os.path.dirname(s.path), "mcp.json")) if s.path else None
             if sidecar is not None and sidecar.ok:

@@ -17,11 +17,10 @@ from skill_ls.core.config import CONFIG_FILE, Config, ConfigError, find_config_f
 from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment, Walker
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, DocumentStore, Index, blocked_reason, skill_name_for
 from skill_ls.core.model import Diagnostic
-from skill_ls.core.runtimes import RUNTIMES, default_runtime
+from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 from skill_ls.core.paths import is_under
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
-AGENT_FAMILY_RUNTIME = {"agh": "agh", "claude-code": "claude-code", "workspace-agents": "workspace-agents"}
 # Files whose change on disk can change analysis results.
 RELEVANT_NAMES = WANTED | CONFIG_NAMES | {"config.toml"}
 
@@ -182,7 +181,7 @@ class WorkspaceState:
             if agent.family == "agh" or declared == agent.name or not isinstance(declared, str) or not declared:
                 # Same identity: swap the parsed document without rediscovering every agent.
                 agent.doc = doc
-                return {(AGENT_FAMILY_RUNTIME[agent.family], f"@agent:{agent.name}")}
+                return {(runtime_for_family(agent.family), f"@agent:{agent.name}")}
         if os.path.basename(path) == SKILL_FILE and self._refresh_in_place(path):
             return set()
         try:
@@ -269,7 +268,7 @@ class WorkspaceState:
         rids = {d.runtime for d in self.index.decls_for_path(path)}
         for a in self.index.agents:
             if a.path == path:
-                rids.add(AGENT_FAMILY_RUNTIME[a.family])
+                rids.add(runtime_for_family(a.family))
         first = self.default_runtime()
         return sorted(rids, key=lambda r: (r != first, list(RUNTIMES).index(r)))
 

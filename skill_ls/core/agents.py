@@ -27,6 +27,7 @@ import yaml
 
 from skill_ls.core.index import AgentDecl, Document, Index
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
+from skill_ls.core.runtimes import runtime_for_family, scoping_for_family
 
 PERMISSIONS = ("deny-all", "approve-reads", "approve-all")
 _SEGMENT = r"[a-z0-9][a-z0-9_-]*"
@@ -547,20 +548,18 @@ def _kind_problem(kind: str, value: Any) -> str | None:
 
 
 # -- queries used by resolution ---------------------------------------------------------------------
-AGENT_FAMILY = {"agh": "agh", "claude-code": "claude-code", "workspace-agents": "workspace-agents"}
-
-
 def fail_closed_reason(index: Index, definition: AgentDefinition) -> str | None:
     """Why AGH refuses this agent's catalog (SPEC §8), as one line, or None."""
     agent = definition.decl
-    if agent.family != "agh":
+    scoping = scoping_for_family(agent.family)
+    if scoping is None or not scoping.fail_closed:
         return None
     problem = definition.blocking_problem
     if problem is not None:
         path = problem.path or agent.path
         where = f"{index.display_path(path)}:{problem.span.start_line + 1}"
         return f"agent '{agent.name}' fails closed: {where}: {problem.code} {_one_line(problem.message)}"
-    for decl in index.decls.get("agh", ()):
+    for decl in index.decls.get(runtime_for_family(agent.family), ()):
         if decl.agent == agent.name and decl.blocked is not None and decl.undiscovered is None:
             return (f"agent '{agent.name}' fails closed: agent-local skill '{decl.name}' is blocked "
                     f"({_one_line(decl.blocked)}) at {index.display_path(decl.path)}")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_ls.core.model import Severity
+from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -19,7 +20,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 CONFIG_FILE = ".skill-ls.toml"
-RUNTIME_IDS = ("agh", "agentskills", "amp", "claude-code", "codex", "agentcy", "workspace-agents")
+RUNTIME_IDS = tuple(RUNTIMES)
 DRAFT_SEVERITIES = ("error", "warning", "ignore")
 
 
@@ -68,16 +69,11 @@ _SCHEMA: dict[tuple[str, str], tuple[str, str]] = {
     ("", "no_user_roots"): ("no_user_roots", "bool"),
     ("rules", "select"): ("select", "codes"),
     ("rules", "ignore"): ("ignore", "codes"),
-    ("agh", "home"): ("agh_home", "path"),
-    ("agh", "bundled_roots"): ("agh_bundled_roots", "paths"),
-    ("agh", "additional_roots"): ("agh_additional_roots", "paths"),
-    ("agh", "disabled"): ("agh_disabled", "strs"),
-    ("agh", "draft_fields"): ("agh_draft_fields", "draft"),
-    ("amp", "skills_path"): ("amp_skills_path", "paths"),
-    ("claude-code", "enterprise_roots"): ("claude_enterprise_roots", "paths"),
-    ("agentcy", "max_prompt_chars"): ("agentcy_max_prompt_chars", "int"),
+    # Each runtime's own keys, `[<runtime id>] key = …`, come from its descriptor's `settings`.
+    **{(rt.id, key): (s.attr, s.kind) for rt in RUNTIMES.values() for key, s in rt.settings.items()},
 }
-_SECTIONS = {"rules", "agh", "amp", "claude-code", "agentcy", "roots", "codex", "agentskills", "workspace-agents"}
+_SECTIONS = {"rules", "roots", *RUNTIMES}
+_CAMEL_SECTIONS = {rid.replace("-", "_"): rid for rid in RUNTIMES}  # claudeCode -> claude_code -> claude-code
 _CODE = re.compile(r"^[A-Z]{1,3}[0-9]{0,3}$")
 
 
@@ -153,8 +149,8 @@ def _apply(cfg: Config, data: dict[str, Any], base: Path, camel: bool) -> None:
         if camel and _unset(value):
             continue
         key = norm(raw_key)
-        if camel and key == "claude_code":
-            key = "claude-code"
+        if camel:
+            key = _CAMEL_SECTIONS.get(key, key)
         if key in ("roots",):
             cfg.roots = tuple(_extra_root(r, base) for r in _as_list(value, "roots"))
             continue
@@ -166,13 +162,14 @@ def _apply(cfg: Config, data: dict[str, Any], base: Path, camel: bool) -> None:
                 if key == "rules" and sk == "severity":
                     cfg.severity = _severities(sub)
                     continue
-                if key == "agentcy" and sk == "roots":
-                    extra = tuple(ExtraRoot(p, "agentcy", "configured") for p in _convert("paths", sub, "agentcy.roots", base))
-                    cfg.roots = cfg.roots + extra
-                    continue
                 spec = _SCHEMA.get((key, sk))
                 if spec is None:
                     raise ConfigError(f"unknown key '{raw_sub}' in [{raw_key}]")
+                if spec[1] == "roots":  # a runtime's own list of roots (Agentcy: `[agentcy] roots`)
+                    tier = RUNTIMES[key].extra_root_tier
+                    paths = _convert("paths", sub, f"{key}.{sk}", base)
+                    cfg.roots = cfg.roots + tuple(ExtraRoot(p, key, tier) for p in paths)
+                    continue
                 setattr(cfg, spec[0], _convert(spec[1], sub, f"{key}.{sk}", base))
             continue
         spec = _SCHEMA.get(("", key))
@@ -195,15 +192,13 @@ def _extra_root(item: Any, base: Path) -> ExtraRoot:
     unknown = set(item) - {"path", "runtime", "tier"}
     if unknown:
         raise ConfigError(f"unknown key '{sorted(unknown)[0]}' in [[roots]]")
-    path, runtime, tier = item.get("path"), item.get("runtime", "agentskills"), item.get("tier")
+    path, runtime, tier = item.get("path"), item.get("runtime", BASE_RUNTIME), item.get("tier")
     if not isinstance(path, str) or not path:
         raise ConfigError("[[roots]] entry needs a 'path' string")
     if runtime not in RUNTIME_IDS:
         raise ConfigError(f"[[roots]] entry names unknown runtime '{runtime}'")
     if tier is not None and not isinstance(tier, str):
         raise ConfigError("[[roots]] 'tier' must be a string")
-    from skill_ls.core.runtimes import RUNTIMES  # local: runtimes imports config's constants
-
     if tier is not None and tier not in RUNTIMES[runtime].tier_names():
         raise ConfigError(f"[[roots]] tier '{tier}' is not a tier of {runtime} "
                           f"(tiers: {', '.join(RUNTIMES[runtime].tier_names())})")

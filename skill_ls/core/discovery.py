@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
-from skill_ls.core.runtimes import RUNTIMES, Runtime
+from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime
 
 NEVER_ENTER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 SKILL_FILE = "SKILL.md"
@@ -105,7 +105,7 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             roots.append(RootDir(path, runtime.id, spec.tier, i if spec.ordered else 0, spec.origin))
     for extra in config.roots:
         if extra.runtime == runtime.id:
-            tier = extra.tier or _default_extra_tier(runtime)
+            tier = extra.tier or runtime.extra_root_tier
             roots.append(RootDir(os.path.normpath(str(extra.path)), runtime.id, tier, 0, "config"))
     return _distinct(runtime, roots)
 
@@ -127,11 +127,6 @@ def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
     return [r for r in roots if id(r) in chosen]
 
 
-def _default_extra_tier(runtime: Runtime) -> str:
-    return {"agh": "additional", "amp": "skills_path", "claude-code": "project", "codex": "repo"}.get(
-        runtime.id, runtime.tiers[-1] if runtime.id != "agentcy" else "configured")
-
-
 def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[str, list[RootDir]]:
     """Runtime id -> its roots, for every runtime that is active (SPEC §3 intro)."""
     out: dict[str, list[RootDir]] = {}
@@ -144,20 +139,18 @@ def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[st
             out[rid] = roots
         elif auto and runtime.active_by_config_only and roots:
             out[rid] = roots
-    if auto and "agh" not in out and _agh_agents_exist(workspace, env, config):
-        out["agh"] = runtime_roots(RUNTIMES["agh"], workspace, env, config)
     # Agent directories alone make their runtime active too: their definitions need checking.
-    for rid, agents_dir in (("claude-code", (".claude", "agents")), ("workspace-agents", ("workspace", "agents"))):
-        if auto and rid not in out and os.path.isdir(os.path.join(workspace, *agents_dir)):
-            out[rid] = runtime_roots(RUNTIMES[rid], workspace, env, config)
+    for rid, runtime in RUNTIMES.items():
+        if auto and rid not in out and runtime.activating_dirs and any(
+                os.path.isdir(d) for d in expand_roots(runtime.activating_dirs, workspace, env, config)):
+            out[rid] = runtime_roots(runtime, workspace, env, config)
     return out
 
 
-def _agh_agents_exist(workspace: str, env: Environment, config: Config) -> bool:
-    dirs = [os.path.join(workspace, ".agh", "agents")]
-    if env.agh_home and not config.no_user_roots:
-        dirs.append(os.path.join(env.agh_home, "agents"))
-    return any(os.path.isdir(d) for d in dirs)
+def expand_roots(specs: tuple[RootSpec, ...], workspace: str, env: Environment, config: Config) -> list[str]:
+    """The directories of `specs` (user and system ones left out under `no_user_roots`)."""
+    return [path for spec in specs if not (config.no_user_roots and spec.origin in ("user", "system"))
+            for path in _expand(spec.template, workspace, env, config)]
 
 
 @dataclass(slots=True)

@@ -336,10 +336,11 @@ class Index:
         doc = self.store.get(path)
         tier = root.tier
         meta = None
-        if runtime.id == "agh" and root.tier == "user":
-            meta_path = os.path.join(os.path.dirname(path), META_FILE)
+        market = runtime.marketplace
+        if market is not None and root.tier == market.from_tier:
+            meta_path = os.path.join(os.path.dirname(path), market.meta_file)
             if os.path.exists(meta_path):
-                tier = "marketplace"
+                tier = market.tier
                 meta = read_marketplace_meta(meta_path, path)
         decl = SkillDecl(path, runtime.id, root, tier, skill_name_for(doc, runtime), depth, doc, meta=meta, agent=agent)
         decl.blocked = blocked_reason(doc, runtime)
@@ -384,19 +385,25 @@ class Index:
                     stem = name if is_dir else os.path.splitext(name)[0]
                     self._add_agent(path, "workspace-agents", declared if isinstance(declared, str) and declared else stem,
                                     "workspace")
-        # Agent-local skill overlays (AGH): only the winning AGENT.md's skills/ directory counts.
-        if "agh" in self.roots:
-            runtime = RUNTIMES["agh"]
-            for agent in self.agents:
-                if agent.family != "agh" or not agent.winner:
-                    continue
-                root = RootDir(os.path.join(os.path.dirname(agent.path), "skills"), "agh", "agent_local",
-                               origin="workspace", agent=agent.name)
+        # Agent-local skill overlays (AGH): only the winning agent file's skills directory counts.
+        for rid in self.roots:
+            runtime = RUNTIMES[rid]
+            for root in self._agent_local_roots(runtime):
                 result = self.walker.walk(root.path, frozenset({SKILL_FILE}))
-                decls = [self._decl(runtime, root, f.path, f.depth, agent=agent.name)
+                decls = [self._decl(runtime, root, f.path, f.depth, agent=root.agent)
                          for f in result.files.get(SKILL_FILE, []) if f.depth > 0]
                 self._apply_scan_limits(runtime, decls)
-                self.decls["agh"].extend(decls)
+                self.decls[rid].extend(decls)
+
+    def _agent_local_roots(self, runtime: Runtime) -> list[RootDir]:
+        """The agent-local overlay roots of a runtime whose agents carry their own skills: one per
+        winning agent definition of its family, next to the agent file."""
+        scoping = runtime.agent_scoping
+        if scoping is None or scoping.local_skills_dir is None or scoping.local_tier is None:
+            return []
+        return [RootDir(os.path.join(os.path.dirname(a.path), scoping.local_skills_dir), runtime.id, scoping.local_tier,
+                        origin="workspace", agent=a.name)
+                for a in self.agents if a.family == scoping.family and a.winner]
 
     def _md_files(self, base: str) -> list[str]:
         if not os.path.isdir(base):
@@ -493,11 +500,8 @@ class Index:
 
     def _roots_containing(self, rid: str, path: str) -> list[RootDir]:
         roots = list(self.roots.get(rid, ()))
-        if rid == "agh":
-            for a in self.agents:
-                if a.family == "agh" and a.winner:
-                    roots.append(RootDir(os.path.join(os.path.dirname(a.path), "skills"), "agh", "agent_local",
-                                         agent=a.name))
+        if rid in self.roots:
+            roots += self._agent_local_roots(RUNTIMES[rid])
         return [r for r in roots if path.startswith(r.path.rstrip(os.sep) + os.sep)]
 
     def _rebuild_all_names(self) -> set[tuple[str, str]]:

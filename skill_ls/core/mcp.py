@@ -9,6 +9,7 @@ from typing import Any
 
 from skill_ls.core.index import Document, read_bytes, read_json
 from skill_ls.core.model import Span
+from skill_ls.core.runtimes import MCP_METADATA_KEY
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -47,7 +48,7 @@ def frontmatter_servers(doc: Document) -> dict[str, dict[str, Any]]:
     if doc.fm is None or doc.fm.status != "ok":
         return {}
     meta = doc.fm.value("metadata")
-    agh = meta.get("agh") if isinstance(meta, dict) else None
+    agh = meta.get(MCP_METADATA_KEY) if isinstance(meta, dict) else None
     return servers_in(agh.get("mcp_servers") if isinstance(agh, dict) else None)
 
 

@@ -9,8 +9,7 @@ from lsprotocol import types
 from skill_ls.core.index import Document
 from skill_ls.analysis.navigation import SkillRef, ref_at, skill_refs
 from skill_ls.core.resolve import NameResolution, resolve_name
-from skill_ls.core.runtimes import RUNTIMES
-from skill_ls.analysis.workspace import AGENT_FAMILY_RUNTIME
+from skill_ls.core.runtimes import RUNTIMES, runtime_for_family, scoping_for_family
 
 
 @dataclass
@@ -55,9 +54,11 @@ def context_of(ls, path: str) -> tuple[list[str], str | None]:
     state = ls.state
     agent = agent_of(ls, path)
     if agent is not None:
-        rid = AGENT_FAMILY_RUNTIME[agent.family]
+        rid = runtime_for_family(agent.family)
         others = [r for r in state.index.active if r != rid]
-        return ([rid] if rid in state.index.active else []) + others, agent.name if agent.family == "agh" else None
+        scoping = scoping_for_family(agent.family)
+        per_agent = scoping is not None and scoping.per_agent_resolution
+        return ([rid] if rid in state.index.active else []) + others, agent.name if per_agent else None
     decls = state.index.decls_for_path(path)
     local_agent = next((d.agent for d in decls if d.agent), None)
     rids = state.runtimes_for(path)

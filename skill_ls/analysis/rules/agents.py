@@ -5,6 +5,7 @@ from __future__ import annotations
 from skill_ls.core.model import Severity
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import AgentContext
+from skill_ls.core.runtimes import runtime_for_family
 
 
 def _report(ctx: AgentContext, code: str) -> None:
@@ -155,7 +156,7 @@ def agent_names_unavailable_skill(ctx: AgentContext):
     agent = ctx.agent
     if not agent.winner or ctx.index is None:
         return
-    runtime = {"agh": "agh", "claude-code": "claude-code", "workspace-agents": "workspace-agents"}[agent.family]
+    runtime = runtime_for_family(agent.family)
     if runtime not in ctx.index.active:
         return
     from skill_ls.analysis.effective import missing_references

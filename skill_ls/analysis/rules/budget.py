@@ -17,9 +17,10 @@ def larger_than_prompt_budget(ctx: RuntimeContext):
     `content_length` (characters of the whole file) exceeds `agentcy.max_prompt_chars`
     (default 16,000). A single skill over the budget can never be enabled.
     """
-    if ctx.runtime.id != "agentcy":
+    setting = ctx.runtime.prompt_budget_setting
+    if setting is None:
         return
-    budget = ctx.config.agentcy_max_prompt_chars
+    budget: int = getattr(ctx.config, setting)
     size = document_length(ctx.doc)
     if size > budget:
         ctx.out.report(header_span(ctx.doc), f"skill is {size} characters; Agentcy's prompt budget is {budget}, so "

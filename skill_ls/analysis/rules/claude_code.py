@@ -85,10 +85,11 @@ def unknown_model(ctx: RuntimeContext) -> None:
         ctx.out.report(entry.value_span, problem)
 
 
-def known_subagents(ctx_index: Any) -> set[str]:
-    if ctx_index is None:
+def known_subagents(ctx_index: Any, family: str | None) -> set[str]:
+    """Names of the agents of `family` (the runtime's own agent family) in the index."""
+    if ctx_index is None or family is None:
         return set()
-    return {a.name for a in getattr(ctx_index, "agents", ()) if getattr(a, "family", "") == "claude-code"}
+    return {a.name for a in getattr(ctx_index, "agents", ()) if getattr(a, "family", "") == family}
 
 
 @rule("CC002", Severity.WARNING, "runtime")
@@ -132,7 +133,8 @@ def agent_without_fork(ctx: RuntimeContext) -> None:
     name = entry.value.strip()
     if ":" in name or name in vocab.builtin_agents:
         return
-    agents = known_subagents(ctx.index)
+    scoping = ctx.runtime.agent_scoping
+    agents = known_subagents(ctx.index, scoping.family if scoping is not None else None)
     if name in agents:
         return
     hint = _close(name, tuple(vocab.builtin_agents) + tuple(sorted(agents)))

@@ -8,14 +8,13 @@ import json
 import os
 
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
+from skill_ls.analysis.catalog import catalog_cost
 from skill_ls.analysis.rules import replace_fix, rule
-from skill_ls.core.parse.text import collapse
 from skill_ls.core.spans import closing_insert_span, header_span, name_span, node_span
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.shape import shape_refusal
 from skill_ls.analysis.rules.frontmatter import DESCRIPTION_PLACEHOLDER
 from skill_ls.core.runtimes import RUNTIMES, FieldSpec, Runtime, all_known_fields
-
 
 
 def _fm_ok(ctx: RuntimeContext) -> bool:
@@ -480,14 +479,11 @@ def description_cut_in_catalog(ctx: RuntimeContext):
     entry = ctx.doc.fm.fields.get("description")
     if entry is None or not isinstance(entry.value, str):
         return
+    cost = catalog_cost(ctx.decl, ctx.doc)  # the catalog's own entry: what it shows is what is reported
     cut = ctx.runtime.catalog_cut
-    if ctx.runtime.id == "claude-code":
-        extra = ctx.doc.fm.value("when_to_use")
-        text = entry.value + ("\n" + extra if isinstance(extra, str) and extra else "")
-    else:
-        text = collapse(entry.value)
-    if len(text) <= cut:
+    if not cost.truncated:
         return
+    text = cost.full
     lost = text[cut:]
     shown = lost if len(lost) <= 80 else lost[:77] + "..."
     ctx.out.report(entry.value_span, f"description is {len(text)} characters; {ctx.runtime.title}'s catalog cuts it "

@@ -15,6 +15,7 @@ from skill_ls.analysis.values import map_child, node_span, seq_items
 from skill_ls.core.index import Document
 from skill_ls.core.mcp_servers import ServerFinding, locate_in_json, read_server_file, server_findings
 from skill_ls.core.model import Severity, Span
+from skill_ls.core.runtimes import MCP_METADATA_KEY
 
 Found = tuple[str, Span, str, bool]  # code, span, message, weaker
 
@@ -83,11 +84,11 @@ def _file_findings(ctx: FileContext) -> list[Found]:
     if fm is None or fm.status != "ok" or "metadata" not in fm.fields:
         return []
     meta = fm.fields["metadata"]
-    agh = meta.value.get("agh") if isinstance(meta.value, dict) else None
+    agh = meta.value.get(MCP_METADATA_KEY) if isinstance(meta.value, dict) else None
     servers = agh.get("mcp_servers") if isinstance(agh, dict) else None
     if servers is None:
         return []
-    _, agh_node = map_child(meta.node, "agh")
+    _, agh_node = map_child(meta.node, MCP_METADATA_KEY)
     _, snode = map_child(agh_node, "mcp_servers")
     return _yaml_findings(ctx.doc, servers, snode, meta.key_span, shape_checked=True)
 

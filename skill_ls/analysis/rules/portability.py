@@ -13,7 +13,7 @@ from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import FileContext
 from skill_ls.core.model import Severity
 from skill_ls.core.parse.frontmatter import Frontmatter
-from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES
 
 # claude.ai upload and the Skills API (https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview,
 # "Skill structure": name cannot contain XML tags or the reserved words "anthropic", "claude";
@@ -58,7 +58,7 @@ def field_ignored_by_some_runtimes(ctx: FileContext) -> None:
     for key, entry in fm.fields.items():
         if not readers:
             knowers = knowing_runtimes(key)
-            if knowers and "agentskills" not in knowers:
+            if knowers and BASE_RUNTIME not in knowers:
                 ctx.out.report(entry.key_span, f"'{key}' is read only by {titles(knowers)}; other runtimes ignore it")
             continue
         if not any(key in RUNTIMES[r.runtime].fields or (r.host and key in RUNTIMES[r.host].fields)

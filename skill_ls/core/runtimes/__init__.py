@@ -1,7 +1,8 @@
 """The runtimes of SPEC §3 as data: one module per runtime, each building one `Runtime` descriptor.
 
-Nothing outside this package branches on a runtime's id; code asks the descriptor. Root templates are
-expanded by `skill_ls.core.discovery`.
+Nothing outside this package branches on a runtime's id (tests/test_architecture.py checks it); code
+asks the descriptor. Root templates are expanded by `skill_ls.core.discovery`; catalog formats are
+rendered by `skill_ls.analysis.catalog.FORMATS[runtime.catalog_format]`.
 """
 from __future__ import annotations
 
@@ -9,27 +10,54 @@ import functools
 
 from skill_ls.core.runtimes.agentcy import AGENTCY
 from skill_ls.core.runtimes.agentskills import AGENTSKILLS
-from skill_ls.core.runtimes.agh import AGH
+from skill_ls.core.runtimes.agh import AGH, MCP_METADATA_KEY
 from skill_ls.core.runtimes.amp import AMP
 from skill_ls.core.runtimes.claude_code import CLAUDE_CODE
 from skill_ls.core.runtimes.codex import CODEX
-from skill_ls.core.runtimes.spec import STANDARD_FIELDS, FieldSpec, NameRule, RootSpec, Runtime
+from skill_ls.core.runtimes.spec import STANDARD_FIELDS, AgentScoping, FieldSpec, Marketplace, NameRule, RootSpec, \
+    Runtime, Setting
 from skill_ls.core.runtimes.workspace_agents import WORKSPACE_AGENTS
 
-__all__ = ["RUNTIMES", "STANDARD_FIELDS", "FieldSpec", "NameRule", "RootSpec", "Runtime", "DEFAULT_ORDER",
-           "default_runtime", "all_known_fields"]
+__all__ = ["RUNTIMES", "STANDARD_FIELDS", "AgentScoping", "FieldSpec", "Marketplace", "NameRule", "RootSpec", "Runtime",
+           "Setting", "DEFAULT_ORDER", "BASE_RUNTIME", "DEFAULT_AGENT_FAMILY", "PLUGIN_RUNTIME", "PLUGIN_AGENT_FAMILY", "MCP_METADATA_KEY", "default_runtime", "all_known_fields",
+           "runtime_for_family", "scoping_for_family"]
 
 RUNTIMES: dict[str, Runtime] = {r.id: r for r in (AGH, AGENTSKILLS, AMP, CLAUDE_CODE, CODEX, AGENTCY, WORKSPACE_AGENTS)}
 
+# The Agent Skills standard: what a SKILL.md outside every root is checked against, the runtime of a
+# `[[roots]]` entry that names none, and the default when no runtime is active.
+BASE_RUNTIME = AGENTSKILLS.id
+
 # SPEC §8: the default runtime for catalog/where/list when several are active.
-DEFAULT_ORDER = ("agh", "claude-code", "codex", "amp", "agentskills", "workspace-agents", "agentcy")
+DEFAULT_ORDER: tuple[str, ...] = tuple(r.id for r in (AGH, CLAUDE_CODE, CODEX, AMP, AGENTSKILLS, WORKSPACE_AGENTS, AGENTCY))
+
+# The runtime that reads a plugin's skills (`<plugin>/skills/<s>/SKILL.md`) and agents as `plugin:name`.
+PLUGIN_RUNTIME: str = CLAUDE_CODE.id
+PLUGIN_AGENT_FAMILY: str = CLAUDE_CODE.agent_scoping.family if CLAUDE_CODE.agent_scoping else CLAUDE_CODE.id
+
+# The family a standalone AGENT.md (outside every agent directory) is read as.
+DEFAULT_AGENT_FAMILY: str = AGH.agent_scoping.family if AGH.agent_scoping else AGH.id
 
 
 def default_runtime(active: list[str] | tuple[str, ...]) -> str:
     for rid in DEFAULT_ORDER:
         if rid in active:
             return rid
-    return "agentskills"
+    return BASE_RUNTIME
+
+
+_BY_FAMILY: dict[str, Runtime] = {r.agent_scoping.family: r for r in RUNTIMES.values() if r.agent_scoping is not None}
+
+
+def runtime_for_family(family: str) -> str:
+    """The id of the runtime whose effective set an agent of `family` scopes."""
+    return _BY_FAMILY[family].id
+
+
+def scoping_for_family(family: str) -> AgentScoping | None:
+    """How an agent of `family` scopes its runtime's set (None for an unknown family)."""
+    runtime = _BY_FAMILY.get(family)
+    return runtime.agent_scoping if runtime is not None else None
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,7 +1,7 @@
 """Agentcy: configured roots only; unique per organisation; a prompt budget (sources/agentcy-skills.txt)."""
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, FieldSpec, NameRule, Runtime
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, FieldSpec, NameRule, Runtime, Setting
 
 AGENTCY_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", "Display name of the skill row.", required=True, min_len=1),
@@ -18,5 +18,8 @@ AGENTCY = Runtime(
     roots=(),
     fields=AGENTCY_FIELDS,
     name_rule=NameRule(None, "", None, None, "frontmatter"),
-    conflict="unique", catalog_format="agentcy", active_by_config_only=True,
+    settings={"max_prompt_chars": Setting("agentcy_max_prompt_chars", "int"), "roots": Setting("roots", "roots")},
+    conflict="unique", identity_key="slug", active_by_config_only=True,
+    prompt_budget_setting="agentcy_max_prompt_chars",
+    catalog_format="full_content", catalog_order="name",
 )

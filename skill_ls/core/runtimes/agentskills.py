@@ -12,4 +12,5 @@ AGENTSKILLS = Runtime(
     ),
     fields=STANDARD_FIELDS,
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and single hyphens", 64, "error", "frontmatter"),
+    catalog_format="reference", catalog_order="name",
 )

@@ -1,7 +1,8 @@
 """AGH: tiers bundled < marketplace < user < additional < workspace < agent-local (sources/agh-skills-overview.txt)."""
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import STANDARD_NAME, DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, FieldSpec, NameRule, RootSpec, Runtime
+from skill_ls.core.runtimes.spec import STANDARD_NAME, DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
+    Marketplace, NameRule, RootSpec, Runtime, Setting
 
 AGH_SKILL_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", NAME_DOC + " The catalog key; the highest tier with this name wins.", required=True, min_len=1),
@@ -12,6 +13,9 @@ AGH_SKILL_FIELDS: dict[str, FieldSpec] = {
     "metadata": FieldSpec("map", "Metadata; `metadata.agh.mcp_servers` declares MCP servers for AGH."),
     "allowed-tools": STANDARD_FIELDS["allowed-tools"],
 }
+
+# SKILL.md frontmatter declares MCP servers for AGH under `metadata.<this key>.mcp_servers`.
+MCP_METADATA_KEY = "agh"
 
 AGH = Runtime(
     id="agh", title="AGH",
@@ -24,5 +28,24 @@ AGH = Runtime(
     ),
     fields=AGH_SKILL_FIELDS,
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and single hyphens", 64, "warning", "frontmatter"),
-    scan_depth=4, scan_cap=300, catalog_format="agh", catalog_cut=200,
+    settings={
+        "home": Setting("agh_home", "path"),
+        "bundled_roots": Setting("agh_bundled_roots", "paths"),
+        "additional_roots": Setting("agh_additional_roots", "paths"),
+        "disabled": Setting("agh_disabled", "strs"),
+        "draft_fields": Setting("agh_draft_fields", "draft"),
+    },
+    default_extra_tier="additional",
+    # AGENT.md definitions alone make AGH active (they need checking).
+    activating_dirs=(RootSpec("workspace", "{workspace}/.agh/agents"), RootSpec("user", "{agh_home}/agents", origin="user")),
+    marketplace=Marketplace(from_tier="user", tier="marketplace", meta_file=".agh-meta.json"),
+    scan_depth=4, scan_cap=300,
+    # The winning AGENT.md's skills/ directory is an overlay for that agent; skills.disabled tombstones;
+    # an agent with a blocking problem (or a blocked agent-local skill) fails closed.
+    agent_scoping=AgentScoping(family="agh", local_skills_dir="skills", local_tier="agent_local", tombstones=True,
+                               fail_closed=True),
+    operator_disabled="agh_disabled",
+    yaml_dialect="1.1",
+    catalog_format="agh_lines", catalog_order="name", catalog_cut=200,
+    mcp_merge="agh_layers",
 )

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import re
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, FileShape, NameRule, RootSpec, Runtime
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, FileShape, NameRule, RootSpec, Runtime, \
+    Setting
 
 AMP_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", NAME_DOC + " Unique; the first location with this name wins.", required=True,
@@ -37,8 +38,14 @@ AMP = Runtime(
     ),
     fields=AMP_FIELDS,
     name_rule=NameRule(None, "", 64, None, "frontmatter"),
-    catalog_format="amp", escapes_catalog=False, file_shape=AMP_FILE_SHAPE,
+    settings={"skills_path": Setting("amp_skills_path", "paths")},
+    default_extra_tier="skills_path",
+    conflict="precedence",  # the first location (root order, then directory name) wins
     yaml_dialect="1.2",  # `yaml.parse` of the JavaScript `yaml` package: YAML 1.2, core schema
+    file_shape=AMP_FILE_SHAPE, truthiness="javascript",
+    catalog_format="amp_xml", catalog_order="discovery", escapes_catalog=False,
+    catalog_hides=(("disable-model-invocation", True),),
+    mcp_merge="skill_sidecars",  # each skill's bundled mcp.json
     builtin_names=("building-skills", "bookkeeper", "painter", "code-review", "migrating-to-skills"),
     file_limits={"files": 100, "file_bytes": 512 * 1024, "skill_bytes": 2 * 1024 * 1024},
 )

@@ -7,10 +7,12 @@ from skill_ls.core.runtimes.spec import (
     DESCRIPTION_DOC,
     STANDARD_FIELDS,
     STANDARD_NAME,
+    AgentScoping,
     FieldSpec,
     NameRule,
     RootSpec,
     Runtime,
+    Setting,
     Vocabulary,
 )
 
@@ -95,5 +97,11 @@ CLAUDE_CODE = Runtime(
     ),
     fields=CLAUDE_FIELDS,
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and hyphens", 64, "warning", "directory"),
-    catalog_cut=1536, vocabulary=CLAUDE_VOCABULARY,
+    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths")},
+    default_extra_tier="project",
+    activating_dirs=(RootSpec("workspace", "{workspace}/.claude/agents"),),
+    # A subagent with a `skills:` list sees those skills; one without sees the whole set.
+    agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),
+    vocabulary=CLAUDE_VOCABULARY,  # !`cmd` lines run before the model sees the skill (executes_shell_lines)
+    catalog_format="reference", catalog_order="name", catalog_cut=1536, catalog_appends=("when_to_use",),
 )

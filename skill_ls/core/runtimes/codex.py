@@ -25,5 +25,7 @@ CODEX = Runtime(
     ),
     fields=CODEX_FIELDS,
     name_rule=NameRule(None, "", 64, None, "frontmatter_or_directory"),
+    default_extra_tier="repo",
     conflict="load_both", scan_depth=6, unknown_field_severity="information",
+    catalog_format="reference", catalog_order="name",
 )

@@ -1,18 +1,37 @@
-"""The shape of a runtime descriptor: fields, roots, name rules, and the standard's shared fields.
+"""The shape of a runtime descriptor: roots, tiers, precedence, agent scoping, catalog, fields, names,
+limits, MCP, and the standard's shared fields.
 
 Every runtime module in this package builds one `Runtime` from these types; nothing else in skill-ls
-decides precedence, fields or limits.
+decides precedence, fields, limits or catalog layout per runtime: code asks the descriptor.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 # Field kinds: str, bool, int, number, scalar (str/number), str_list, str_or_list, map, str_map,
 # list, list_of_maps, any
+FieldKind = Literal["str", "bool", "int", "number", "scalar", "str_list", "str_or_list", "map", "str_map", "list",
+                    "list_of_maps", "any"]
+Origin = Literal["workspace", "user", "system", "config"]
+Conflict = Literal["precedence", "load_both", "unique"]
+CatalogOrder = Literal["name", "discovery"]
+SkillsList = Literal["none", "filter", "ordered"]
+McpMerge = Literal["none", "agh_layers", "skill_sidecars"]
+YamlDialect = Literal["1.1", "1.2"]
+IdentityKey = Literal["name", "slug"]
+Truthiness = Literal["strict", "javascript"]
+NameSource = Literal["frontmatter", "directory", "frontmatter_or_directory"]
+SettingKind = Literal["path", "paths", "strs", "int", "draft", "roots"]
+
+
 @dataclass(frozen=True)
 class FieldSpec:
-    kind: str = "str"
+    """One frontmatter field as one runtime reads it. Which runtimes accept a field is the set of
+    descriptors whose `fields` hold it (`all_known_fields()`)."""
+
+    kind: FieldKind = "str"
     doc: str = ""
     required: bool = False
     enum: tuple[str, ...] = ()
@@ -29,7 +48,7 @@ class RootSpec:
 
     tier: str
     template: str
-    origin: str = "workspace"  # workspace | user | system | config
+    origin: Origin = "workspace"
     ordered: bool = False  # several expanded dirs: the earlier one wins (else: same tier, ambiguous)
     # The runtime whose directory this root borrows (Amp reads `.claude/skills`): a key that runtime
     # knows is expected there, so a guest that ignores it reports nothing (SK007, PT001).
@@ -65,8 +84,54 @@ class NameRule:
     pattern: re.Pattern[str] | None
     pattern_text: str
     max_len: int | None
-    dir_match: str | None  # "error" | "warning" | None
-    source: str  # frontmatter | directory | frontmatter_or_directory
+    dir_match: Literal["error", "warning"] | None  # severity when the name differs from the directory
+    source: NameSource  # where the skill's name (its catalog key) comes from
+
+
+@dataclass(frozen=True)
+class AgentScoping:
+    """How one agent definition narrows or extends the runtime's effective set (SPEC §3, §8).
+
+    - `family`: the agent family (`AgentDecl.family`) whose definitions scope this runtime.
+    - `local_skills_dir`: a directory next to the winning agent file whose skills are an overlay for
+      that agent only, in tier `local_tier` (AGH: `<agent dir>/skills`, tier `agent_local`).
+      Resolution is then per agent name, and agent-local copies override base copies for their agent.
+    - `tombstones`: the agent's `skills.disabled` removes names from its set (AGH).
+    - `fail_closed`: an agent with a blocking problem, or a blocked agent-local skill, has no set.
+    - `skills_list`: what the agent's `skills:` list does: "filter" (a declared list narrows the set,
+      Claude Code), "ordered" (the list, in its order, is the set: workspace agents), "none".
+    """
+
+    family: str
+    local_skills_dir: str | None = None
+    local_tier: str | None = None
+    tombstones: bool = False
+    fail_closed: bool = False
+    skills_list: SkillsList = "none"
+
+    @property
+    def per_agent_resolution(self) -> bool:
+        """Whether names resolve per agent (agent-local copies exist only for their agent)."""
+        return self.local_skills_dir is not None
+
+
+@dataclass(frozen=True)
+class Marketplace:
+    """Installed-from-a-marketplace copies: a root of tier `from_tier` whose skill directory holds
+    `meta_file` is a copy of tier `tier` (AGH: `$AGH_HOME/skills/<s>/.agh-meta.json`)."""
+
+    from_tier: str
+    tier: str
+    meta_file: str
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A runtime's own configuration key (`[<runtime id>] key = …` in `.skill-ls.toml`), stored in
+    the `Config` attribute `attr`."""
+
+    attr: str
+    kind: SettingKind
 
 
 @dataclass(frozen=True)
@@ -81,25 +146,48 @@ class FileShape:
 
 @dataclass(frozen=True)
 class Runtime:
+    # -- identity and roots ---------------------------------------------------------------------
     id: str
     title: str
     tiers: tuple[str, ...]  # lowest precedence first
     roots: tuple[RootSpec, ...]
     fields: dict[str, FieldSpec]
     name_rule: NameRule
-    conflict: str = "precedence"  # precedence | load_both | unique
+    settings: dict[str, Setting] = field(default_factory=dict)
+    default_extra_tier: str | None = None  # tier of a `[[roots]]` entry without one (None: the highest tier)
+    # Directories that make the runtime active on their own (agent definitions need checking even
+    # without a skill root), e.g. `{workspace}/.claude/agents`.
+    activating_dirs: tuple[RootSpec, ...] = ()
+    active_by_config_only: bool = False  # never auto-detected from directories (Agentcy)
+    marketplace: Marketplace | None = None
+    # -- precedence -----------------------------------------------------------------------------
+    conflict: Conflict = "precedence"  # precedence: highest tier wins | load_both | unique
+    identity_key: IdentityKey = "name"  # what makes two skills "the same skill" (Agentcy: slug)
     scan_depth: int | None = None
     scan_cap: int | None = None
-    unknown_field_severity: str = "warning"  # warning | information
-    catalog_format: str = "reference"
-    catalog_cut: int | None = None
-    escapes_catalog: bool = True
-    yaml_dialect: str = "1.1"  # "1.1": PyYAML-like readers; "1.2": the core schema (JavaScript `yaml`)
+    builtin_names: tuple[str, ...] = ()  # names the runtime ships (they take part in resolution)
+    agent_scoping: AgentScoping | None = None
+    operator_disabled: str | None = None  # Config attribute listing names the operator disabled
+    # -- parsing and fields ---------------------------------------------------------------------
+    yaml_dialect: YamlDialect = "1.1"  # "1.1": PyYAML-like readers; "1.2": the core schema (JavaScript `yaml`)
     file_shape: FileShape | None = None  # None: SPEC §2.1's tolerant split is what the runtime accepts
-    builtin_names: tuple[str, ...] = ()
-    file_limits: dict[str, int] = field(default_factory=dict)
-    active_by_config_only: bool = False
+    # How a flag field reads: "strict" (only a YAML boolean is true or false) or "javascript" (Amp
+    # tests `if (frontmatter[key])`: JavaScript truthiness of the value its YAML 1.2 reader gives).
+    truthiness: Truthiness = "strict"
+    unknown_field_severity: Literal["warning", "information"] = "warning"
+    file_limits: dict[str, int] = field(default_factory=dict)  # files, file_bytes, skill_bytes
+    prompt_budget_setting: str | None = None  # Config attribute: the budget on enabled content
+    # Values accepted inside fields, body substitution, `!`cmd`` execution, listing budget.
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    # -- catalog --------------------------------------------------------------------------------
+    catalog_format: str = "reference"  # a key of skill_ls.analysis.catalog.FORMATS
+    catalog_order: CatalogOrder = "name"  # name (then path) | discovery (root order, then directory)
+    catalog_cut: int | None = None  # the description is cut at this many code points
+    catalog_appends: tuple[str, ...] = ()  # fields appended to the description on their own line
+    catalog_hides: tuple[tuple[str, bool], ...] = ()  # (field, value): a skill with it is left out
+    escapes_catalog: bool = True
+    # -- MCP ------------------------------------------------------------------------------------
+    mcp_merge: McpMerge = "none"  # agh_layers: config → provider → agent → skills | skill_sidecars
 
     def tier_names(self) -> tuple[str, ...]:
         return self.tiers
@@ -110,6 +198,15 @@ class Runtime:
     @property
     def required_fields(self) -> tuple[str, ...]:
         return tuple(k for k, f in self.fields.items() if f.required)
+
+    def setting_key(self, attr: str) -> str:
+        """`<runtime id>.<key>` of the setting stored in Config attribute `attr` (for messages)."""
+        return next((f"{self.id}.{key}" for key, s in self.settings.items() if s.attr == attr), attr)
+
+    @property
+    def extra_root_tier(self) -> str:
+        """The tier of a configured extra root that names none."""
+        return self.default_extra_tier or self.tiers[-1]
 
 
 STANDARD_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -1,7 +1,8 @@
 """workspace agents: `<ws>/workspace/agents/skills`; agents list skills (sources/workspace-agents-skills.txt)."""
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import WORKSPACE_AGENTS_NAME, FieldSpec, NameRule, RootSpec, Runtime
+from skill_ls.core.runtimes.spec import WORKSPACE_AGENTS_NAME, AgentScoping, FieldSpec, NameRule, RootSpec, Runtime, \
+    Vocabulary
 
 WORKSPACE_AGENTS_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", "Skill name; defaults to the directory name (letters, digits, '-', '_')."),
@@ -17,5 +18,11 @@ WORKSPACE_AGENTS = Runtime(
     roots=(RootSpec("workspace", "{workspace}/workspace/agents/skills"),),
     fields=WORKSPACE_AGENTS_FIELDS,
     name_rule=NameRule(WORKSPACE_AGENTS_NAME, "letters, digits, '-' and '_'", None, "warning", "frontmatter_or_directory"),
-    catalog_format="workspace-agents",
+    activating_dirs=(RootSpec("workspace", "{workspace}/workspace/agents"),),
+    # An agent's `skills:` list, in its order, is its set.
+    agent_scoping=AgentScoping(family="workspace-agents", skills_list="ordered"),
+    # !`cmd` lines run before the agent sees the skill: "Dynamic context injection"
+    # (sources/workspace-agents-skills.txt).
+    vocabulary=Vocabulary(executes_shell_lines=True),
+    catalog_format="markdown_list", catalog_order="name", catalog_hides=(("user-invocable", False),),
 )

@@ -12,7 +12,8 @@ from pygls.exceptions import JsonRpcException
 from skill_ls.core.config import RUNTIME_IDS
 from skill_ls.core.index import Index
 from skill_ls.core.resolve import where
-from skill_ls.analysis.workspace import AGENT_FAMILY_RUNTIME, WorkspaceState
+from skill_ls.analysis.workspace import WorkspaceState
+from skill_ls.core.runtimes import runtime_for_family
 
 COMMAND_ERROR = -32602  # invalid params: the request named something that does not exist
 
@@ -73,7 +74,7 @@ def register(server) -> None:
         agent = _str_opt(arg, "agent")
         runtime = _runtime(index, arg)
         if agent and _str_opt(arg, "runtime") in (None, "auto") and index.agent(agent) is not None:
-            runtime = AGENT_FAMILY_RUNTIME[index.agent(agent).family]  # like the CLI: the agent's runtime
+            runtime = runtime_for_family(index.agent(agent).family)  # like the CLI: the agent's runtime
         from skill_ls.analysis.catalog import CatalogError, catalog_object  # written alongside; imported lazily
 
         try:
@@ -120,7 +121,7 @@ def register(server) -> None:
         runtime = _str_opt(arg, "runtime")
         if runtime is not None and runtime != "auto" and runtime not in RUNTIME_IDS:
             raise CommandError(f"unknown runtime '{runtime}' (known: auto, {', '.join(RUNTIME_IDS)})")
-        agents = [{"name": a.name, "runtime": AGENT_FAMILY_RUNTIME[a.family], "path": a.path}
+        agents = [{"name": a.name, "runtime": runtime_for_family(a.family), "path": a.path}
                   for a in index.agents if a.winner and (runtime in (None, "auto") or
-                                                         AGENT_FAMILY_RUNTIME[a.family] == runtime)]
+                                                         runtime_for_family(a.family) == runtime)]
         return {"runtimes": index.active, "default_runtime": ls.state.default_runtime(), "agents": agents}

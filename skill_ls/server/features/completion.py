@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from skill_ls.analysis.navigation import AGENT_FIELDS_BY_FAMILY, BUILTIN_TOOL_IDS, enclosing_key, in_frontmatter
 from skill_ls.core.resolve import effective_names
-from skill_ls.core.runtimes import RUNTIMES, STANDARD_FIELDS
+from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, RUNTIMES, STANDARD_FIELDS
 from skill_ls.server.lookup import agent_of, context_of, cursor
 
 _KEY_PREFIX = re.compile(r"^([A-Za-z0-9_.-]*)$")
@@ -21,7 +21,7 @@ def _key_items(ls, path: str, existing: set[str]) -> list[types.CompletionItem]:
     agent = agent_of(ls, path)
     items = []
     if agent is not None or ls.state.is_agent_file(path):
-        family = agent.family if agent else "agh"
+        family = agent.family if agent else DEFAULT_AGENT_FAMILY
         for key, (doc, _) in AGENT_FIELDS_BY_FAMILY.get(family, {}).items():
             if key not in existing:
                 items.append(types.CompletionItem(key, kind=types.CompletionItemKind.Property, detail=f"{family} agent",
@@ -31,7 +31,7 @@ def _key_items(ls, path: str, existing: set[str]) -> list[types.CompletionItem]:
     fields: dict[str, tuple[str, list[str]]] = {}
     if not rids:
         for key, spec in STANDARD_FIELDS.items():
-            fields[key] = (spec.doc, ["agentskills"])
+            fields[key] = (spec.doc, [BASE_RUNTIME])
     for rid in rids:
         for key, spec in RUNTIMES[rid].fields.items():
             doc, owners = fields.setdefault(key, (spec.doc, []))
@@ -48,7 +48,7 @@ def _enum_items(ls, path: str, key: str) -> list[types.CompletionItem]:
     agent = agent_of(ls, path)
     values: set[str] = set()
     if agent is not None or ls.state.is_agent_file(path):
-        family = agent.family if agent else "agh"
+        family = agent.family if agent else DEFAULT_AGENT_FAMILY
         spec = AGENT_FIELDS_BY_FAMILY.get(family, {}).get(key)
         values.update(spec[1] if spec else ())
     else:

@@ -7,7 +7,7 @@ import os
 from lsprotocol import types
 
 from skill_ls.analysis.navigation import AGENT_FIELDS_BY_FAMILY, key_at
-from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.runtimes import DEFAULT_AGENT_FAMILY, RUNTIMES
 from skill_ls.server.lookup import agent_of, at_position, resolutions, runtime_title
 
 
@@ -24,13 +24,19 @@ def _catalog_cost(decl, config) -> str | None:
     if decl.doc is None or decl.doc.fm is None or not decl.doc.fm.ok:
         return None
     cost = catalog_cost(decl)
-    if RUNTIMES[decl.runtime].catalog_format == "agentcy":
-        budget = config.agentcy_max_prompt_chars
+    setting = RUNTIMES[decl.runtime].prompt_budget_setting
+    if setting is not None:
+        budget = getattr(config, setting)
         return f"{cost.chars:,} chars = {100 * cost.chars / max(budget, 1):.1f}% of the {budget:,}-char prompt budget"
     text = f"{cost.chars:,} chars in the catalog"
     if cost.truncated:
         text += f"; description cut at {cost.cut} code points"
     return text
+
+
+def _setting_key(runtime: str, attr: str) -> str:
+    """`section.key` of the runtime setting stored in Config attribute `attr`."""
+    return next((f"{runtime}.{key}" for key, s in RUNTIMES[runtime].settings.items() if s.attr == attr), attr)
 
 
 def skill_hover(ls, name: str, path: str) -> str:
@@ -66,8 +72,9 @@ def skill_hover(ls, name: str, path: str) -> str:
             cost = _catalog_cost(res.winner, state.config)
             if cost:
                 lines.append(f"- catalog: {cost}")
-        if res.runtime == "agh" and name in state.config.agh_disabled:
-            lines.append("- disabled by the operator (`agh.disabled`): omitted from catalogs")
+        disabled = RUNTIMES[res.runtime].operator_disabled
+        if disabled is not None and name in getattr(state.config, disabled):
+            lines.append(f"- disabled by the operator (`{_setting_key(res.runtime, disabled)}`): omitted from catalogs")
         lines.append("")
     if not found:
         lines.append(f"not declared in any root of the active runtimes ({', '.join(state.index.active) or 'none'})")
@@ -77,7 +84,7 @@ def skill_hover(ls, name: str, path: str) -> str:
 def key_hover(ls, key: str, path: str) -> str | None:
     agent = agent_of(ls, path)
     if agent is not None or ls.state.is_agent_file(path):
-        family = agent.family if agent else "agh"
+        family = agent.family if agent else DEFAULT_AGENT_FAMILY
         spec = AGENT_FIELDS_BY_FAMILY.get(family, {}).get(key)
         if spec is None:
             return f"**`{key}`** — not a known {family} agent field"

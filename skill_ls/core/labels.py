@@ -1,0 +1,138 @@
+"""One place that labels a declaration: what one copy of a skill name is to one runtime (and agent).
+
+`label_decl(res, decl)` gives a `DeclLabel` — winner, shadowed, blocked, not discovered, also loaded
+(a runtime that loads every copy), or overridden (for an agent, by its agent-local copy) — with the
+reason, the copy that wins over it, and the range of its name. `where()` (the `where --format json`
+object and the `skillLs.where` command) carries the label of every entry; hover, code lens and the
+CLI's text output print it; the editors display what the server says instead of deriving it.
+Pure: reads `NameResolution`/`SkillDecl` values (and, for tombstones, the agent definition).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from skill_ls.core.index import Index, SkillDecl
+from skill_ls.core.model import Span
+from skill_ls.core.resolve import NameResolution, resolve_name
+from skill_ls.core.runtimes import RUNTIMES
+
+LabelState = Literal["winner", "shadowed", "blocked", "not discovered", "also loaded", "overridden"]
+
+
+@dataclass(frozen=True)
+class DeclLabel:
+    state: LabelState
+    decl: SkillDecl
+    reason: str | None = None  # blocked / not discovered: why
+    by: SkillDecl | None = None  # shadowed / overridden: the copy that wins over this one
+    agent: str | None = None  # overridden: the agent whose local copy wins
+    shadows: int = 0  # winner: how many loadable copies it shadows
+
+    @property
+    def detail(self) -> str | None:
+        """What follows the state in one line: the reason, the winner, or what the winner shadows."""
+        if self.state == "winner":
+            return f"shadows {self.shadows}" if self.shadows else None
+        if self.state in ("blocked", "not discovered"):
+            return self.reason
+        if self.state == "also loaded":
+            return "ambiguous"
+        if self.state == "overridden":
+            return f"for agent '{self.agent}'"
+        return f"by {self.by.tier}" if self.by is not None else None
+
+    @property
+    def summary(self) -> str:
+        """One line: `state · tier — detail` (the code lens title)."""
+        detail = self.detail
+        head = f"{self.state} · {self.decl.tier}"
+        if self.state == "not discovered":  # the reason is long; hover and `where` show it
+            return head
+        return head + (f" — {detail}" if detail else "")
+
+    @property
+    def name_span(self) -> Span | None:
+        return name_span(self.decl)
+
+
+def name_span(decl: SkillDecl) -> Span | None:
+    """Where a copy's name is written: the `name:` value, else the frontmatter's opening line (the
+    name then comes from the directory). None for built-ins and unreadable files."""
+    doc = decl.doc
+    if decl.builtin or doc is None:
+        return None
+    fm = doc.fm
+    if fm is not None and "name" in fm.fields:
+        return fm.fields["name"].value_span
+    line = fm.open_line if fm is not None and fm.open_line is not None else 0
+    return Span(line, 0, line, len(doc.src.line_text(line)))
+
+
+def label_decl(res: NameResolution, decl: SkillDecl) -> DeclLabel:
+    """The label of `decl` in `res` (the resolution of its name for one runtime and agent)."""
+    winner = res.winner
+    if decl is winner:
+        return DeclLabel("winner", decl, shadows=len(res.shadowed))
+    if decl.undiscovered is not None:
+        return DeclLabel("not discovered", decl, reason=decl.undiscovered)
+    if decl.blocked is not None:
+        return DeclLabel("blocked", decl, reason=decl.blocked)
+    if decl in res.loaded:
+        return DeclLabel("also loaded", decl, by=winner)
+    if res.agent is not None and winner is not None and winner.agent is not None and decl.agent is None:
+        base = [d for d in res.shadowed if d.agent is None]
+        if base and decl is base[0]:  # the copy the agent-local overlay replaces
+            return DeclLabel("overridden", decl, by=winner, agent=winner.agent)
+    return DeclLabel("shadowed", decl, by=winner)
+
+
+def label_resolution(res: NameResolution) -> list[DeclLabel]:
+    """Every copy of the name, in `where` order (winner, loadable, blocked, undiscovered)."""
+    return [label_decl(res, d) for d in res.entries]
+
+
+def json_range(decl: SkillDecl) -> dict[str, dict[str, int]] | None:
+    """The 0-based LSP range (UTF-16 columns) of the copy's name, as the JSON outputs write ranges."""
+    span = name_span(decl)
+    if span is None or decl.doc is None:
+        return None
+    src = decl.doc.src
+    return {"start": {"line": span.start_line, "character": src.utf16_col(span.start_line, span.start_col)},
+            "end": {"line": span.end_line, "character": src.utf16_col(span.end_line, span.end_col)}}
+
+
+def where(index: Index, runtime_id: str, name: str, agent: str | None = None) -> dict[str, Any]:
+    """The `skill-ls where --format json` object (SPEC §6.1) and the `skillLs.where` result: every
+    declaration, winner first, each with its `label`, one-line `summary` and the `range` of its name;
+    `disabled` / `tombstoned` when the operator or the agent turns the name off (AGH)."""
+    res = resolve_name(index, runtime_id, name, agent)
+    entries = []
+    for lab in label_resolution(res):
+        d = lab.decl
+        entries.append({
+            "tier": d.tier,
+            "path": d.path or f"(built-in {name})",
+            "resolved_to_winner": d is res.winner,
+            "blocked": d.blocked is not None,
+            **({"reason": d.blocked} if d.blocked else {}),
+            **({"not_discovered": d.undiscovered} if d.undiscovered else {}),
+            **({"agent": d.agent} if d.agent else {}),
+            "label": lab.state,
+            "summary": lab.summary,
+            "range": json_range(d),
+        })
+    obj: dict[str, Any] = {"name": name, "runtime": runtime_id, "agent": agent, "entries": entries}
+    runtime = RUNTIMES.get(runtime_id)
+    if runtime is None:
+        return obj
+    if runtime.operator_disabled is not None and name in getattr(index.config, runtime.operator_disabled):
+        obj["disabled"] = True
+    scoping = runtime.agent_scoping
+    decl = index.agent(agent, scoping.family) if agent and scoping is not None and scoping.tombstones else None
+    if decl is not None:
+        from skill_ls.core.agents import analyse_agent  # agents imports the index; only `where --agent` needs it
+
+        if any(t.name == name for t in analyse_agent(decl, index).tombstones):
+            obj["tombstoned"] = True
+    return obj
