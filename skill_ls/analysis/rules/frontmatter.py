@@ -5,7 +5,9 @@ import os
 
 import re
 
+from skill_ls.core.index import Document
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
+from skill_ls.core.parse.frontmatter import Problem
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.spans import header_span
 from skill_ls.analysis.rules.context import FileContext
@@ -21,13 +23,13 @@ TOKEN_BUDGET = 5000
 CHARS_PER_TOKEN = 4  # the usual rough estimate for English prose
 
 
-def _problems(ctx: FileContext, *kinds: str):
+def _problems(ctx: FileContext, *kinds: str) -> list[Problem]:
     fm = ctx.doc.fm
     return [p for p in (fm.problems if fm else ()) if p.kind in kinds]
 
 
 @rule("SK001", Severity.ERROR, "file", fix="unsafe")
-def missing_frontmatter(ctx: FileContext):
+def missing_frontmatter(ctx: FileContext) -> None:
     """The file does not start with a `---` frontmatter block.
 
     ## What it does
@@ -68,7 +70,7 @@ def missing_frontmatter(ctx: FileContext):
 
 
 @rule("SK002", Severity.ERROR, "file")
-def unterminated_frontmatter(ctx: FileContext):
+def unterminated_frontmatter(ctx: FileContext) -> None:
     """The frontmatter block is opened with `---` but never closed.
 
     ## What it does
@@ -92,7 +94,7 @@ def unterminated_frontmatter(ctx: FileContext):
 
 
 @rule("SK003", Severity.ERROR, "file", fix="mixed")
-def yaml_syntax_error(ctx: FileContext):
+def yaml_syntax_error(ctx: FileContext) -> None:
     """The frontmatter is not valid YAML (or the file is not valid UTF-8).
 
     ## What it does
@@ -137,7 +139,7 @@ def yaml_syntax_error(ctx: FileContext):
         ctx.out.report(p.span, message, fix=fix)
 
 
-def _split_fix(doc, value_span: Span) -> Fix | None:
+def _split_fix(doc: Document, value_span: Span) -> Fix | None:
     """Split `key: text.other-key: value` back into two lines when `other-key` is a known key."""
     line = value_span.start_line
     text = doc.src.line_text(line)
@@ -165,14 +167,14 @@ def _split_fix(doc, value_span: Span) -> Fix | None:
                (TextEdit(doc.path, Span(line, start, line, len(text)), "\n" + indent + rest),), safe=False)
 
 
-def _char_offset_of_byte(doc, byte_offset: int) -> int:
+def _char_offset_of_byte(doc: Document, byte_offset: int) -> int:
     # Replacement characters make decoded offsets differ from bytes only after the first bad byte.
     prefix = doc.src.text.encode("utf-8", errors="surrogatepass")[:byte_offset]
     return len(prefix.decode("utf-8", errors="replace"))
 
 
 @rule("SK004", Severity.ERROR, "file")
-def frontmatter_shape(ctx: FileContext):
+def frontmatter_shape(ctx: FileContext) -> None:
     """The frontmatter is not a mapping, or it repeats a key.
 
     ## What it does
@@ -196,7 +198,7 @@ def frontmatter_shape(ctx: FileContext):
 
 
 @rule("SK012", Severity.WARNING, "file")
-def body_too_long(ctx: FileContext):
+def body_too_long(ctx: FileContext) -> None:
     """The body is over 500 lines or about 5,000 tokens.
 
     ## What it does
@@ -223,7 +225,7 @@ def body_too_long(ctx: FileContext):
                        "move detail into references/ files (marked: where the budget runs out)")
 
 
-def _budget_span(doc, start: int, end: int, by_lines: bool) -> Span:
+def _budget_span(doc: Document, start: int, end: int, by_lines: bool) -> Span:
     """The first non-empty line past the budget (lines, else characters), whole; else the header."""
     src = doc.src
     if by_lines:
@@ -240,7 +242,7 @@ def _budget_span(doc, start: int, end: int, by_lines: bool) -> Span:
 
 
 @rule("SK013", Severity.INFORMATION, "file", fix="safe")
-def portability_note(ctx: FileContext):
+def portability_note(ctx: FileContext) -> None:
     """Portability notes: a UTF-8 BOM, a `skill.md` spelling, CRLF under Amp.
 
     ## What it does

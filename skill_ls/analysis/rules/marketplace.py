@@ -14,7 +14,7 @@ from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 
 
 @rule("MC001", Severity.ERROR, "sidecar")
-def malformed_sidecar(ctx: SidecarContext):
+def malformed_sidecar(ctx: SidecarContext) -> None:
     """An `mcp.json`, `.agh-meta.json` or `agents/openai.yaml` next to a skill is unreadable or malformed.
 
     ## What it does
@@ -86,7 +86,7 @@ def _openai_yaml_problem(path: str) -> tuple[str | None, Span]:
 
 
 @rule("MC002", Severity.WARNING, "runtime")
-def marketplace_mcp_blocked(ctx: RuntimeContext):
+def marketplace_mcp_blocked(ctx: RuntimeContext) -> None:
     """A marketplace skill declares MCP servers that AGH will not start.
 
     ## What it does

@@ -7,8 +7,10 @@ paths in inline code. A target that escapes the skill directory is reported and 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
-from skill_ls.core.body import body_references, local_target
+from skill_ls.core.body import Reference, body_references, local_target
+from skill_ls.core.index import Document
 from skill_ls.core.model import Severity
 from skill_ls.core.references import resolve_reference
 from skill_ls.analysis.rules import rule
@@ -17,7 +19,7 @@ from skill_ls.analysis.rules.context import FileContext
 RUNNABLE = (".py", ".sh", ".bash", ".js")
 
 
-def _targets(ctx: FileContext):
+def _targets(ctx: FileContext) -> Iterator[tuple[Reference, str, str]]:
     doc = ctx.doc
     if doc.read_error or doc.fm is None:
         return
@@ -49,7 +51,7 @@ def _resolve(ctx: FileContext, base: str, target: str) -> tuple[str | None, str 
     return resolve_reference(base, target)
 
 
-def _own_name(doc) -> str:
+def _own_name(doc: Document) -> str:
     name = doc.fm.value("name") if doc.fm and doc.fm.status == "ok" else None
     return name if isinstance(name, str) else doc.dir_name
 
@@ -65,7 +67,7 @@ def _skill_dir_named(ctx: FileContext, name: str | None) -> str | None:
 
 
 @rule("RF001", Severity.WARNING, "file")
-def missing_reference(ctx: FileContext):
+def missing_reference(ctx: FileContext) -> None:
     """A file the skill references does not exist.
 
     ## What it does
@@ -86,7 +88,7 @@ def missing_reference(ctx: FileContext):
 
 
 @rule("RF002", Severity.ERROR, "file")
-def reference_escapes_skill(ctx: FileContext):
+def reference_escapes_skill(ctx: FileContext) -> None:
     """A reference leaves the skill directory (`..`, an absolute path, or a symlink out).
 
     ## What it does
@@ -104,7 +106,7 @@ def reference_escapes_skill(ctx: FileContext):
 
 
 @rule("RF003", Severity.WARNING, "file")
-def shell_execution(ctx: FileContext):
+def shell_execution(ctx: FileContext) -> None:
     """A `` !`command` `` line runs a shell command, or a `skill_run_script` target is not runnable.
 
     ## What it does
