@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from skill_ls import __version__
+from skill_ls.core.escape import json_text, safe_text
 
 if TYPE_CHECKING:
     from skill_ls.core.index import Index
@@ -98,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return EXIT_OK
     except _KnownError as exc:
-        print(f"skill-ls: {exc}", file=sys.stderr)
+        print(f"skill-ls: {safe_text(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
 
 
@@ -160,7 +161,7 @@ def _check(args: argparse.Namespace) -> int:
     scope = [os.path.abspath(p) for p in args.paths] or [result.index.workspace]
     for path, reason in sorted(set(result.index.skipped)):
         if any(path == s or path.startswith(s.rstrip(os.sep) + os.sep) for s in scope):
-            print(f"skill-ls: note: skipped {path!r}: {reason}", file=sys.stderr)
+            print(f"skill-ls: note: skipped {safe_text(path)}: {safe_text(reason)}", file=sys.stderr)
     worst = min((d.severity for d in diags), default=None)
     if worst is None:
         return EXIT_OK
@@ -203,16 +204,16 @@ def _where(args: argparse.Namespace) -> int:
     obj = where(index, runtime, args.name, agent)
     _mark_disabled(index, runtime, agent, obj)
     if args.format == "json":
-        print(json.dumps(obj, indent=2, ensure_ascii=False))
+        print(json_text(obj))
         return EXIT_OK
     if not obj["entries"]:
-        print(f"{args.name}: not declared in any {runtime} root", file=sys.stderr)
+        print(f"{safe_text(args.name)}: not declared in any {runtime} root", file=sys.stderr)
         return EXIT_FINDINGS
     for e in obj["entries"]:
         state = "winner" if e["resolved_to_winner"] else ("blocked" if e["blocked"] else
                                                            "not discovered" if e.get("not_discovered") else "shadowed")
         extra = f" ({e['reason']})" if e.get("reason") else (f" ({e['not_discovered']})" if e.get("not_discovered") else "")
-        print(f"{state:<15} {e['tier']:<12} {e['path']}{extra}")
+        print(safe_text(f"{state:<15} {e['tier']:<12} {e['path']}{extra}"))
     if obj.get("tombstoned"):
         print(f"note: agent '{agent}' disables '{args.name}' (skills.disabled): not in its set or catalog")
     if obj.get("disabled"):
@@ -249,11 +250,11 @@ def _list(args: argparse.Namespace) -> int:
     rows = [{"name": s.name, "tier": s.tier, "runtime": runtime, "path": s.path, "disabled": s.disabled}
             for s in eff.skills]
     if args.format == "json":
-        print(json.dumps({"runtime": runtime, "agent": agent, "skills": rows}, indent=2, ensure_ascii=False))
+        print(json_text({"runtime": runtime, "agent": agent, "skills": rows}))
         return EXIT_OK
     for r in rows:
         flag = "  disabled" if r["disabled"] else ""
-        print(f"{r['name']}\t{r['tier']}\t{r['runtime']}\t{r['path']}{flag}")
+        print("\t".join(safe_text(str(v)) for v in (r["name"], r["tier"], r["runtime"], r["path"])) + flag)
     return EXIT_OK
 
 
@@ -266,11 +267,11 @@ def _catalog(args: argparse.Namespace) -> int:
     except CatalogError as exc:
         raise _KnownError(str(exc)) from None
     for note in catalog_notes(index, runtime, agent):
-        print(f"skill-ls: warning: {note}", file=sys.stderr)
+        print(f"skill-ls: warning: {safe_text(note)}", file=sys.stderr)
     if args.format == "json":
-        sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(obj) + "\n")
     else:
-        sys.stdout.write(obj["text"])
+        sys.stdout.write(safe_text(obj["text"], keep_newlines=True))
     sys.stdout.flush()
     return EXIT_OK
 

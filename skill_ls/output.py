@@ -1,11 +1,11 @@
 """Formatting check results: text, JSON (0-based LSP ranges), SARIF 2.1.0, GitHub annotations."""
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
 from skill_ls import __version__
+from skill_ls.core.escape import json_text, safe_text
 from skill_ls.core.index import DocumentStore
 from skill_ls.core.model import Diagnostic, Severity, Span
 from skill_ls.analysis.rules import all_rules
@@ -16,11 +16,19 @@ _GITHUB = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORM
            Severity.HINT: "notice"}
 
 
-def display_path(path: str, cwd: str | None = None) -> str:
+def relative_path(path: str, cwd: str | None = None) -> str:
+    """The path relative to the working directory when under it (JSON output: exact, its bytes that
+    are not UTF-8 become `\\udcXX` escapes in `json_text`, which `os.fsencode` turns back into them)."""
     cwd = cwd or os.getcwd()
     if path.startswith(cwd.rstrip(os.sep) + os.sep):
         return os.path.relpath(path, cwd)
     return path
+
+
+def display_path(path: str, cwd: str | None = None) -> str:
+    """A path as shown to people (text and GitHub output): relative when under the working directory,
+    undecodable bytes and control characters escaped (`t/\\xff/SKILL.md`, `a\\nb`)."""
+    return safe_text(relative_path(path, cwd))
 
 
 class Positions:
@@ -55,9 +63,10 @@ def format_text(diags: list[Diagnostic], files_checked: int) -> str:
     for d in diags:
         rt = f" [{d.runtime}]" if d.runtime else ""
         lines.append(f"{display_path(d.path)}:{d.span.start_line + 1}:{d.span.start_col + 1}: {d.code} "
-                     f"{d.message}{rt}")
+                     f"{safe_text(d.message)}{rt}")
         for r in d.related:
-            lines.append(f"    {display_path(r.path)}:{r.span.start_line + 1}:{r.span.start_col + 1}: {r.message}")
+            lines.append(f"    {display_path(r.path)}:{r.span.start_line + 1}:{r.span.start_col + 1}: "
+                         f"{safe_text(r.message)}")
     c = summary(diags)
     lines.append(f"{files_checked} file(s) checked: {c['error']} error(s), {c['warning']} warning(s), "
                  f"{c['information']} information, {c['hint']} hint(s)")
@@ -66,18 +75,18 @@ def format_text(diags: list[Diagnostic], files_checked: int) -> str:
 
 def diagnostic_json(d: Diagnostic, pos: Positions) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "path": display_path(d.path),
+        "path": relative_path(d.path),
         "range": pos.lsp_range(d.path, d.span),
         "severity": d.severity.label,
         "code": d.code,
         "message": d.message,
         "runtime": d.runtime,
-        "related": [{"path": display_path(r.path), "range": pos.lsp_range(r.path, r.span), "message": r.message}
+        "related": [{"path": relative_path(r.path), "range": pos.lsp_range(r.path, r.span), "message": r.message}
                     for r in d.related],
     }
     if d.fix is not None:
         out["fix"] = {"title": d.fix.title, "edits": [
-            {"path": display_path(e.path), "range": pos.lsp_range(e.path, e.span), "new_text": e.new_text}
+            {"path": relative_path(e.path), "range": pos.lsp_range(e.path, e.span), "new_text": e.new_text}
             for e in d.fix.edits]}
     return out
 
@@ -90,7 +99,7 @@ def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStor
         "diagnostics": [diagnostic_json(d, pos) for d in diags],
         "summary": summary(diags),
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_text(doc) + "\n"
 
 
 def format_sarif(diags: list[Diagnostic], store: DocumentStore) -> str:
@@ -144,20 +153,22 @@ def format_sarif(diags: list[Diagnostic], store: DocumentStore) -> str:
             "results": results,
         }],
     }
-    return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
+    return json_text(sarif) + "\n"
 
 
 def _uri(path: str) -> str:
     from urllib.parse import quote
 
-    shown = display_path(path)
-    if os.path.isabs(shown):
-        return "file://" + quote(shown)
-    return quote(shown.replace(os.sep, "/"))
+    # Percent-encode the file name's real bytes (`%FF`): exact, and ASCII whatever the name holds.
+    cwd = os.getcwd()
+    if path.startswith(cwd.rstrip(os.sep) + os.sep):
+        return quote(os.fsencode(os.path.relpath(path, cwd).replace(os.sep, "/")))
+    return "file://" + quote(os.fsencode(path))
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = safe_text(text)  # other controls (ESC, C1) would reach the log viewer raw
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text

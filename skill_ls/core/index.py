@@ -16,12 +16,11 @@ from skill_ls.core.config import Config
 from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes
 from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
-from skill_ls.core.parse.text import SourceText
+from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
 from skill_ls.core.references import ReferenceResolver
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.shape import shape_refusal
 
-MAX_READ_BYTES = 16 * 1024 * 1024
 SKILL_FILE_LOWER = "skill.md"
 META_FILE = ".agh-meta.json"
 MCP_FILE = "mcp.json"
@@ -112,37 +111,23 @@ class DocumentStore:
         return Document(path, src, fm, read_error=error, truncated=truncated, size=len(data), is_agent=agent)
 
 
-def read_bytes(path: str) -> tuple[bytes, str | None, bool]:
-    """Read a file safely: (data, error, truncated). Never raises, never blocks on a FIFO."""
+def read_inside(path: str, base: str) -> tuple[bytes, str | None, bool]:
+    """`read_bytes`, refusing a file that a symlink leads out of `base` (a sidecar of a skill is read
+    only while it stays inside the skill directory, like the references the body makes)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        return b"", f"cannot read file: {exc.strerror or exc}", False
-    try:
-        st = os.fstat(fd)
-        import stat as _stat
-
-        if not _stat.S_ISREG(st.st_mode):
-            return b"", "not a regular file", False
-        chunks, total = [], 0
-        while total < MAX_READ_BYTES:
-            chunk = os.read(fd, min(1 << 20, MAX_READ_BYTES - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        truncated = total >= MAX_READ_BYTES and st.st_size > total
-        return b"".join(chunks), None, truncated
-    except OSError as exc:
-        return b"", f"cannot read file: {exc.strerror or exc}", False
-    finally:
-        os.close(fd)
+        real, real_base = os.path.realpath(path), os.path.realpath(base)
+    except (OSError, ValueError):
+        return b"", "cannot resolve the path", False
+    if not (real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)):
+        return b"", "is a symlink that leads outside the skill directory (not read)", False
+    return read_bytes(path)
 
 
-def read_json(path: str, encoding: str = "utf-8-sig") -> tuple[Any, str | None, Span]:
+def read_json(path: str, encoding: str = "utf-8-sig", *, inside: str | None = None) -> tuple[Any, str | None, Span]:
     """Read and parse a JSON file: (value, problem, where the problem is). Never raises; the value is
-    None when there is a problem (unreadable, undecodable, not JSON)."""
-    data, error, _ = read_bytes(path)
+    None when there is a problem (unreadable, undecodable, not JSON, or, with `inside`, a symlink
+    that leads out of that directory)."""
+    data, error, _ = read_bytes(path) if inside is None else read_inside(path, inside)
     if error:
         return None, error, Span(0, 0, 0, 0)
     try:

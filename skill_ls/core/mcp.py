@@ -30,7 +30,7 @@ def read_sidecar(path: str) -> Sidecar | None:
     """Parse an `mcp.json` sidecar (`mcpServers` or `mcp_servers`: name -> server). None if absent."""
     if not os.path.lexists(path):
         return None
-    value, problem, span = read_json(path)
+    value, problem, span = read_json(path, inside=os.path.dirname(path))
     if problem:
         return Sidecar(path, False, problem=problem, span=span)
     if not isinstance(value, dict):

@@ -5,7 +5,9 @@ the client offered UTF-8 or UTF-32 first), so every conversion goes through the 
 """
 from __future__ import annotations
 
+import os
 from typing import Any
+from urllib.parse import quote, unquote_to_bytes, urlsplit
 
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
@@ -17,12 +19,25 @@ SOURCE = "skill-ls"
 
 
 def uri_of(path: str) -> str:
-    return from_fs_path(path) or f"file://{path}"
+    """A file URI for a path. A name that is not UTF-8 (surrogateescape) is percent-encoded from its
+    real bytes (`%FF`); pygls's `from_fs_path` raises on it, which once aborted a whole publish."""
+    try:
+        return from_fs_path(path) or f"file://{path}"
+    except UnicodeError:
+        return "file://" + quote(os.fsencode(path))
 
 
 def path_of(uri: str) -> str | None:
+    """The file system path of a `file:` URI; percent-escapes that are not UTF-8 come back as the
+    same bytes (so `uri_of(path_of(u))` round-trips), where pygls would substitute U+FFFD."""
+    if not isinstance(uri, str) or not uri.startswith("file:"):
+        return None
     try:
-        return to_fs_path(uri) if uri.startswith("file:") else None
+        path = to_fs_path(uri)
+        if path is not None and "\ufffd" in path and "%" in uri:
+            raw = unquote_to_bytes(urlsplit(uri).path)
+            path = os.path.normpath(os.fsdecode(raw)) if raw.startswith(b"/") else path
+        return path
     except Exception:
         return None
 

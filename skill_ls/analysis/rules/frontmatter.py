@@ -8,6 +8,7 @@ import re
 from skill_ls.core.index import Document
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.parse.frontmatter import Problem
+from skill_ls.core.parse.text import MAX_READ_BYTES
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.spans import header_span
 from skill_ls.analysis.rules.context import FileContext
@@ -199,10 +200,12 @@ def frontmatter_shape(ctx: FileContext) -> None:
 
 @rule("SK012", Severity.WARNING, "file")
 def body_too_long(ctx: FileContext) -> None:
-    """The body is over 500 lines or about 5,000 tokens.
+    """The body is over 500 lines or about 5,000 tokens (or the file is too large to check at all).
 
     ## What it does
-    Counts the lines after the frontmatter and estimates tokens as characters / 4.
+    Counts the lines after the frontmatter and estimates tokens as characters / 4. A file larger
+    than 16 MiB is read and checked only up to that size; the finding then says so, with how much
+    was not checked, and the counts are lower bounds ("at least").
 
     ## Why is this bad?
     The Agent Skills standard recommends keeping SKILL.md under 500 lines and ~5,000 tokens; the whole
@@ -210,6 +213,15 @@ def body_too_long(ctx: FileContext) -> None:
     that are read on demand.
     """
     doc = ctx.doc
+    if doc.truncated:
+        read = MAX_READ_BYTES  # a file is truncated exactly there
+        try:
+            total = os.stat(doc.path).st_size
+        except OSError:
+            total = 0
+        rest = f"the remaining {total - read:,} bytes" if total > read else "the rest"
+        ctx.out.report(header_span(doc), f"file is {total:,} bytes: only the first {read:,} bytes "
+                       f"were read and checked, {rest} were not checked", data={"truncated": True})
     if doc.fm is None or doc.fm.status != "ok":
         return
     start, end = doc.body_lines()
@@ -220,6 +232,8 @@ def body_too_long(ctx: FileContext) -> None:
     tokens = chars // CHARS_PER_TOKEN
     if lines > LINE_BUDGET or tokens > TOKEN_BUDGET:
         what = f"{lines} lines" if lines > LINE_BUDGET else f"about {tokens} tokens"
+        if doc.truncated:
+            what = "at least " + what.replace("about ", "")
         span = _budget_span(doc, start, end, lines > LINE_BUDGET)
         ctx.out.report(span, f"body is {what} (recommended: under {LINE_BUDGET} lines and ~{TOKEN_BUDGET} tokens); "
                        "move detail into references/ files (marked: where the budget runs out)")

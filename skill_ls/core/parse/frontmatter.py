@@ -154,16 +154,55 @@ def node_value(node: Any, budget: list[int] | None = None) -> Any:
             memo[key] = val
             for k, v in n.value:
                 kv = conv(k)
-                try:
-                    hash(kv)
-                except TypeError:
-                    kv = str(kv)
+                if isinstance(kv, (dict, list)):
+                    kv = key_text(kv)
+                    charge(0, len(kv))
                 val[kv] = conv(v)
         memo[key] = val
         sizes[key] = (before[0] - budget[0], before[1] - budget[1])
         return val
 
     return conv(node)
+
+
+def key_text(value: Any) -> str:
+    """A complex key (`? [a, b]`, `? {k: v}`) as one flat, hashable string, e.g. `{k: [a, b]}`.
+
+    Never `str()`/`repr()`: each of those escapes the quotes and backslashes of the level below, so
+    the string doubles per nesting level (28 levels of `? ` took 5.5 GB). This rendering adds a few
+    characters per level and nothing else; it is linear in the size of the key."""
+    parts: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Lit):
+            parts.append(item.text)
+        elif isinstance(item, dict):
+            stack.append(_Lit("}"))
+            entries = list(item.items())
+            for i in range(len(entries) - 1, -1, -1):
+                k, v = entries[i]
+                stack.extend((v, _Lit(": "), k))
+                if i:
+                    stack.append(_Lit(", "))
+            stack.append(_Lit("{"))
+        elif isinstance(item, list):
+            stack.append(_Lit("]"))
+            for i in range(len(item) - 1, -1, -1):
+                stack.append(item[i])
+                if i:
+                    stack.append(_Lit(", "))
+            stack.append(_Lit("["))
+        else:
+            parts.append("null" if item is None else str(item))
+    return "".join(parts)
+
+
+class _Lit:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 _constructor = yaml.constructor.SafeConstructor()
@@ -221,6 +260,45 @@ def nesting_too_deep(text: str) -> bool:
     except (yaml.YAMLError, RecursionError, MemoryError, ValueError):
         return False  # compose reports the error (it stops at the same place, before any deep nesting)
     return False
+
+
+_YAML_ONLY_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+class _YamlLines:
+    """YAML 1.1 (PyYAML, libyaml) also breaks lines at U+0085, U+2028 and U+2029; LSP and our line
+    table break only at `\n`, `\r\n` and `\r`. A block containing one of those characters gets its
+    marks recomputed from their code point index (which both loaders count the same way), so a key
+    after a description containing U+2028 is reported on its real line, never past the end."""
+
+    def __init__(self, block: str) -> None:
+        self.src = SourceText(block, has_crlf="\r" in block)
+
+    @classmethod
+    def of(cls, block: str) -> "_YamlLines | None":
+        return cls(block) if any(c in block for c in _YAML_ONLY_BREAKS) else None
+
+    def mark(self, mark: Any) -> Any:
+        if mark is None:
+            return None
+        line, col = self.src.offset_to_pos(mark.index)
+        return yaml.error.Mark(mark.name, mark.index, line, col, None, None)
+
+    def fix_marks(self, root: Any) -> None:
+        seen: set[int] = set()
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            node.start_mark = self.mark(node.start_mark)
+            node.end_mark = self.mark(node.end_mark)
+            if isinstance(node, yaml.MappingNode):
+                for k, v in node.value:
+                    stack.extend((k, v))
+            elif isinstance(node, yaml.SequenceNode):
+                stack.extend(node.value)
 
 
 def _suppressions(src: SourceText, first: int, last: int) -> dict[int, frozenset[str]]:
@@ -295,6 +373,11 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
         root = yaml.compose(block, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         fm.status = "invalid"
+        if exc.problem_mark is not None or exc.context_mark is not None:
+            relines = _YamlLines.of(block)
+            if relines is not None:
+                exc.problem_mark = relines.mark(exc.problem_mark)
+                exc.context_mark = relines.mark(exc.context_mark)
         fm.problems.append(_syntax_problem(exc, src, offset))
         return
     except (yaml.YAMLError, RecursionError, MemoryError, ValueError) as exc:
@@ -303,6 +386,9 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
         return
     if root is None or (isinstance(root, yaml.ScalarNode) and root.tag == "tag:yaml.org,2002:null"):
         return  # empty frontmatter: a mapping with no keys
+    relines = _YamlLines.of(block)
+    if relines is not None:
+        relines.fix_marks(root)
     if not isinstance(root, yaml.MappingNode):
         fm.status = "not_mapping"
         kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
@@ -314,8 +400,8 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
         if check_duplicates:
             _check_duplicates(root, fm, offset, budget)
         for knode, vnode in root.value:
-            key = knode.value if isinstance(knode, yaml.ScalarNode) else str(node_value(knode, budget))
-            key = str(key)
+            key = knode.value if isinstance(knode, yaml.ScalarNode) else node_value(knode, budget)
+            key = key_text(key) if isinstance(key, (dict, list)) else str(key)
             if key in fm.fields:
                 continue  # first occurrence keeps its position; SK004 reports the duplicate
             # Collections keep their node (nested positions: skills lists, mcp_servers); a scalar's

@@ -4,7 +4,9 @@ Decoding never fails: invalid UTF-8 is replaced and the fact is recorded for a d
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from array import array
 from bisect import bisect_right
 from itertools import accumulate
@@ -15,14 +17,42 @@ _WS = re.compile(r"\s+")
 _SCAN_LINES = 64  # lines reachable by scanning without a line table
 
 
+MAX_READ_BYTES = 16 * 1024 * 1024
+
+
+def read_bytes(path: str) -> tuple[bytes, str | None, bool]:
+    """Read a file safely: (data, error, truncated). Never raises, never blocks on a FIFO or a
+    device (even one that replaced a regular file behind a symlink), reads at most MAX_READ_BYTES."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError) as exc:
+        return b"", f"cannot read file: {getattr(exc, 'strerror', None) or exc}", False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return b"", "not a regular file", False
+        chunks, total = [], 0
+        while total < MAX_READ_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_READ_BYTES - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        truncated = total >= MAX_READ_BYTES and st.st_size > total
+        return b"".join(chunks), None, truncated
+    except OSError as exc:
+        return b"", f"cannot read file: {exc.strerror or exc}", False
+    finally:
+        os.close(fd)
+
+
 def _reread(path: str | None) -> str:
-    """The text of a released SourceText, read again (never raises: a vanished file reads as '')."""
+    """The text of a released SourceText, read again with the same guards as the first read (a FIFO
+    or device that replaced the file reads as ''; never raises, never blocks)."""
     if path is None:
         return ""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:
+    data, error, _ = read_bytes(path)
+    if error is not None:
         return ""
     text = data.decode("utf-8", errors="replace")
     return text[1:] if text.startswith(BOM) else text
@@ -36,7 +66,7 @@ class SourceText:
     A long-lived index may `release()` the text of files read from disk; it is read again from the
     file on next use (the language server does this for files that are not open in the editor)."""
 
-    __slots__ = ("_text", "had_bom", "invalid_utf8_at", "has_crlf", "_starts", "_count", "_path")
+    __slots__ = ("_text", "had_bom", "invalid_utf8_at", "has_crlf", "_starts", "_count", "_path", "_size")
 
     def __init__(self, text: str, had_bom: bool = False, invalid_utf8_at: int | None = None,
                  has_crlf: bool = False, path: str | None = None):
@@ -47,6 +77,7 @@ class SourceText:
         self._starts: array[int] | None = None
         self._count = -1
         self._path = path  # where the text can be read again after release()
+        self._size = -1  # length of the released text (a re-read of another length drops the tables)
 
     def __repr__(self) -> str:
         return f"SourceText({len(self.text)} chars, bom={self.had_bom}, crlf={self.has_crlf})"
@@ -56,6 +87,9 @@ class SourceText:
         text = self._text
         if text is None:
             text = self._text = _reread(self._path)
+            if len(text) != self._size:  # changed on disk since: the kept line table would lie
+                self._starts, self._count = None, -1
+                self.has_crlf = "\r" in text
         return text
 
     def release(self) -> bool:
@@ -63,6 +97,7 @@ class SourceText:
         if self._path is None or self._text is None:
             return False
         self.line_count  # noqa: B018 - keep the count: it is cheap and often asked for
+        self._size = len(self._text)
         self._text = None
         return True
 

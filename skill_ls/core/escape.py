@@ -1,0 +1,51 @@
+"""Escaping for every place text leaves the program: terminals, line-oriented formats, JSON.
+
+File names that are not UTF-8 arrive as lone surrogates (Python's surrogateescape); names and
+descriptions can hold any character. Nothing here knows about a format's syntax: callers decide
+which slot they fill, these functions make the characters safe for it."""
+from __future__ import annotations
+
+import json
+import re
+
+# What a terminal or a log must never receive raw: C0 controls (ESC starts terminal sequences; a
+# newline inside a field forges a new diagnostic line), DEL, C1 controls (8-bit CSI and friends),
+# Unicode line/paragraph separators, bidirectional overrides and isolates ("Trojan Source"), and
+# lone surrogates (a file name that is not UTF-8 arrives as U+DC80-U+DCFF: not encodable at all).
+_CONTROLS = r"\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+UNSAFE = re.compile(rf"[\n{_CONTROLS}]")
+_UNSAFE_KEEP_NL = re.compile(rf"[{_CONTROLS}]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _escape_char(m: re.Match[str]) -> str:
+    c = m.group()
+    if "\udc80" <= c <= "\udcff":  # a byte of a file name that is not UTF-8 (surrogateescape)
+        return f"\\x{ord(c) - 0xDC00:02x}"
+    if c == "\n":
+        return "\\n"
+    if c == "\r":
+        return "\\r"
+    if c == "\t":
+        return "\\t"
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
+def safe_text(text: str, *, keep_newlines: bool = False) -> str:
+    r"""Text for a terminal or a line-oriented format: every control character, bidi override and
+    undecodable byte becomes a visible escape (`\x1b`, `\n`, `\u202e`, `\xff`). Printable text,
+    including non-ASCII, is unchanged; tabs are kept."""
+    pattern = _UNSAFE_KEEP_NL if keep_newlines else UNSAFE
+    return pattern.sub(_escape_char, text) if pattern.search(text) else text
+
+
+def has_unsafe(text: str) -> bool:
+    """True when `text` holds a character `safe_text` would escape (newlines included)."""
+    return UNSAFE.search(text) is not None
+
+
+def json_text(obj: object, indent: int | None = 2) -> str:
+    r"""JSON that is valid UTF-8 whatever the strings hold: lone surrogates (file names that are not
+    UTF-8, half of an emoji from an editor) are written as `\udcff` escapes, never as raw bytes."""
+    text = json.dumps(obj, indent=indent, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
