@@ -282,7 +282,7 @@ class _YamlLines:
         if mark is None:
             return None
         line, col = self.src.offset_to_pos(mark.index)
-        return yaml.error.Mark(mark.name, mark.index, line, col, None, None)
+        return yaml.error.Mark(mark.name, mark.index, line, col, None, None)  # type: ignore[arg-type]  # buffer, pointer unknown (as with the C loader)
 
     def fix_marks(self, root: Any) -> None:
         seen: set[int] = set()
