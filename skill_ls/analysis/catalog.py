@@ -284,7 +284,7 @@ def render_effective_set(index: Index, eff: EffectiveSet) -> Rendered:
 
 
 def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
-                   enabled: list[str] | None = None) -> dict:
+                   enabled: list[str] | None = None) -> dict[str, Any]:
     """The `catalog --format json` object (SPEC §6.1). Raises `CatalogError` with a one-line reason for
     an unknown runtime, a missing agent, an agent that fails closed, or an Agentcy set over budget.
     `enabled` narrows the set to these names (Agentcy's chosen enabled set)."""
@@ -311,7 +311,8 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
 
 
 def render_catalog(index: Index, runtime: str, agent: str | None = None) -> str:
-    return catalog_object(index, runtime, agent)["text"]
+    text: str = catalog_object(index, runtime, agent)["text"]
+    return text
 
 
 def catalog_notes(index: Index, runtime: str, agent: str | None = None) -> list[str]:

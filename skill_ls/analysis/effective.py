@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from skill_ls.core.agents import AgentDefinition, SkillRef, analyse_agent, fail_closed_reason
 from skill_ls.core.index import AgentDecl, Index, SkillDecl
-from skill_ls.core.resolve import effective_names, resolve_name
+from skill_ls.core.resolve import NameResolution, effective_names, resolve_name
 from skill_ls.core.runtimes import RUNTIMES, Runtime, scoping_for_family
 
 
@@ -52,13 +52,13 @@ class EffectiveSkill:
     def path(self) -> str:
         return self.decl.path
 
-    def field(self, key: str, default=None):
+    def field(self, key: str, default: Any = None) -> Any:
         doc = self.decl.doc
         if doc is None or doc.fm is None or not doc.fm.ok:
             return default
         return doc.fm.value(key, default)
 
-    def field_in(self, dialect: str, key: str, default=None):
+    def field_in(self, dialect: str, key: str, default: Any = None) -> Any:
         """`field` as a reader of the YAML `dialect` sees it ("1.2": Amp)."""
         doc = self.decl.doc
         if doc is None or doc.fm is None or not doc.fm.ok:
@@ -197,7 +197,7 @@ def _declared(definition: AgentDefinition) -> set[str]:
     return set(doc.fm.fields) if doc.fm is not None and doc.fm.ok else set()
 
 
-def _absent_reason(res, runtime: str, name: str) -> str:
+def _absent_reason(res: NameResolution | None, runtime: str, name: str) -> str:
     title = RUNTIMES[runtime].title
     entries = [d for d in res.entries if not d.builtin] if res is not None else []
     if not entries:
@@ -218,16 +218,16 @@ def _discovery_key(s: EffectiveSkill) -> tuple[Any, ...]:
 
 
 # -- MCP servers --------------------------------------------------------------------------------------
-def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict]:
+def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict[str, Any]]:
     """The MCP servers a session starts with (SPEC §3.1): AGH merges config → provider → agent →
     skills, a later layer replacing a same-name server; marketplace skills' servers are blocked
     without consent (MC002). Amp starts each skill's bundled `mcp.json` servers. Other runtimes: []."""
     from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, read_sidecar, servers_in, skill_servers
 
-    merged: dict[str, dict] = {}
-    blocked: list[dict] = []
+    merged: dict[str, dict[str, Any]] = {}
+    blocked: list[dict[str, Any]] = []
 
-    def add(name: str, server: dict, source: str, path: str | None, skill: str | None = None,
+    def add(name: str, server: dict[str, Any], source: str, path: str | None, skill: str | None = None,
             block: str | None = None) -> None:
         args, env = server.get("args"), server.get("env")
         entry = {
@@ -286,12 +286,12 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict]:
     return list(merged.values()) + blocked
 
 
-def _plain(value):
+def _plain(value: object) -> str | int | float | bool | None:
     """JSON-safe scalars (TOML dates, nested tables) for the catalog object."""
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 
-def _default_provider(config: dict) -> str | None:
+def _default_provider(config: dict[str, Any]) -> str | None:
     defaults = config.get("defaults")
     value = defaults.get("provider") if isinstance(defaults, dict) else None
     return value if isinstance(value, str) else None

@@ -9,7 +9,7 @@ from skill_ls.analysis.rules.context import RuntimeContext
 
 
 @rule("BG001", Severity.ERROR, "runtime")
-def larger_than_prompt_budget(ctx: RuntimeContext):
+def larger_than_prompt_budget(ctx: RuntimeContext) -> None:
     """Agentcy: the skill is larger than the prompt budget, so it can never be enabled.
 
     ## What it does
