@@ -15,8 +15,13 @@
 
 local uv = vim.uv or vim.loop
 
---- Workspace root markers, all of equal priority: the nearest ancestor holding any of them wins.
-local root_markers = { '.skill-ls.toml', '.agh', '.agents', '.claude', '.git' }
+--- Workspace root markers. Project markers win over skill directories: the nearest ancestor holding a
+--- project marker is the workspace, so a skill in an additional root inside the project (the demo's
+--- `shared/.agh/...`) or in a nested `.agh/` joins the project's client instead of becoming its own root.
+--- Only without any project marker does the nearest skill directory (`.agh`, `.agents`, `.claude`) decide.
+local project_markers = { '.skill-ls.toml', 'pyproject.toml', '.git' }
+local skill_markers = { '.agh', '.agents', '.claude' }
+local root_markers = { '.skill-ls.toml', 'pyproject.toml', '.git', '.agh', '.agents', '.claude' }
 
 --- Directories that hold skills/agents *inside* a workspace; an ancestor inside one of them is never
 --- the workspace root (a skill checked out as a git submodule must not become its own workspace).
@@ -60,17 +65,76 @@ local function inside_skill_dir(dir)
   return false
 end
 
---- Nearest ancestor of `path` that holds a root marker and is not inside .agh/.claude/.agents/.codex.
+--- Does `dir` hold a project marker? `pyproject.toml` counts only with a `[tool.skill-ls]` table.
+local function has_project_marker(dir)
+  for _, marker in ipairs(project_markers) do
+    local file = dir .. '/' .. marker
+    if uv.fs_stat(file) then
+      if marker ~= 'pyproject.toml' then
+        return true
+      end
+      local f = io.open(file, 'r')
+      if f then
+        local text = f:read('*a') or ''
+        f:close()
+        if text:find('%[tool%.skill%-ls[%].]') then
+          return true
+        end
+      end
+    end
+  end
+  return false
+end
+
+--- The workspace root for `path`: the nearest ancestor with a project marker, else the nearest one with a
+--- skill directory marker (never a directory inside .agh/.claude/.agents/.codex). Second value: whether a
+--- project marker decided.
 ---@param path string
----@return string?
+---@return string?, boolean
 local function find_root(path)
+  local fallback
   for dir in vim.fs.parents(path) do
     if not inside_skill_dir(dir) then
-      for _, marker in ipairs(root_markers) do
-        if uv.fs_stat(dir .. '/' .. marker) then
+      if has_project_marker(dir) then
+        return dir, true
+      end
+      if not fallback then
+        for _, marker in ipairs(skill_markers) do
+          if uv.fs_stat(dir .. '/' .. marker) then
+            fallback = dir
+            break
+          end
+        end
+      end
+    end
+  end
+  return fallback, false
+end
+
+--- Is some running skill_ls client's workspace folder an ancestor of `path`? Returns its root.
+local function running_client_for(path)
+  local running = vim.lsp.get_clients({ name = 'skill_ls' })
+  for i = #running, 1, -1 do
+    local client = running[i]
+    if not client:is_stopped() then
+      for _, folder in ipairs(client.workspace_folders or {}) do
+        local dir = vim.uri_to_fname(folder.uri)
+        if path:sub(1, #dir + 1) == dir .. '/' then
           return dir
         end
       end
+    end
+  end
+  return nil
+end
+
+--- The most recently started running skill_ls client's root, if any.
+local function any_running_root()
+  local running = vim.lsp.get_clients({ name = 'skill_ls' })
+  for i = #running, 1, -1 do
+    local client = running[i]
+    if not client:is_stopped() and client.root_dir then
+      return client.root_dir
     end
   end
   return nil
@@ -115,15 +179,20 @@ return {
     if not path or not is_skill_file(path) then
       return
     end
-    local root = find_root(path)
+    -- A folder of a running client (its root or one added with vim.lsp.buf.add_workspace_folder) holds
+    -- the file: that client (reuse_client matches on the workspace folder).
+    local owner = running_client_for(path)
+    if owner then
+      return on_dir(owner)
+    end
+    local root, by_project = find_root(path)
     local home = normalize(vim.env.HOME or uv.os_homedir())
-    if not root or root == home or in_user_root(path) then
-      local running = vim.lsp.get_clients({ name = 'skill_ls' })
-      for i = #running, 1, -1 do
-        local client = running[i]
-        if not client:is_stopped() and client.root_dir then
-          return on_dir(client.root_dir)
-        end
+    -- No project of its own (a user root, an additional root outside any project): join the running
+    -- client, whose configuration says how this file is read.
+    if not by_project or root == home or in_user_root(path) then
+      local running = any_running_root()
+      if running then
+        return on_dir(running)
       end
     end
     on_dir(root or vim.fs.dirname(path))
@@ -131,6 +200,22 @@ return {
   -- Section `skillLs` (docs/lsp-protocol.md). vim.empty_dict(): an empty Lua table would be sent as a
   -- JSON array (`"skillLs": []`), which the server rejects as a settings object.
   settings = { skillLs = vim.empty_dict() },
+  -- Client-side commands: running the code lens shows the declarations (quickfix list, winner first)
+  -- instead of sending skillLs.where and dropping the answer.
+  commands = {
+    ['skillLs.where'] = function(command, ctx)
+      local ok, skill_ls = pcall(require, 'skill_ls')
+      if ok and type(skill_ls) == 'table' and skill_ls.run_where_lens then
+        return skill_ls.run_where_lens(command, ctx)
+      end
+      local client = vim.lsp.get_client_by_id(ctx.client_id)
+      if client then
+        client:request('workspace/executeCommand', command, function(err, result)
+          vim.notify(err and ('skill-ls: ' .. (err.message or vim.inspect(err))) or vim.inspect(result))
+        end, ctx.bufnr)
+      end
+    end,
+  },
   handlers = {
     -- Refresh open :SkillCatalog previews and the agent-name cache (lua/skill_ls, if installed).
     ['skillLs/indexChanged'] = function(err, result, ctx)

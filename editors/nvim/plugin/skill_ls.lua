@@ -42,13 +42,37 @@ vim.api.nvim_create_user_command('SkillStatus', function()
   sl().status()
 end, { nargs = 0, desc = 'skill-ls: number of skills and agents, active runtimes' })
 
+-- A server that cannot start is reported when a skill/agent file is opened (not only in :checkhealth).
+vim.api.nvim_create_autocmd('FileType', {
+  group = vim.api.nvim_create_augroup('skill_ls_server_check', { clear = true }),
+  pattern = 'markdown',
+  callback = function(ev)
+    sl().check_server(ev.buf)
+  end,
+})
+
 -- `gd` in skill/agent buffers: go to the winning declaration (winner-first quickfix list), unless the
 -- buffer already has a `gd` mapping or vim.g.skill_ls_no_mappings is set.
 vim.api.nvim_create_autocmd('LspAttach', {
   group = vim.api.nvim_create_augroup('skill_ls_attach', { clear = true }),
   callback = function(ev)
     local client = vim.lsp.get_client_by_id(ev.data.client_id)
-    if not client or client.name ~= 'skill_ls' or vim.g.skill_ls_no_mappings then
+    if not client or client.name ~= 'skill_ls' then
+      return
+    end
+    -- Code lens ("winner · workspace — shadows 2") kept fresh without :lua vim.lsp.codelens.refresh():
+    -- on attach, when entering the buffer, after edits, and on skillLs/indexChanged (lua/skill_ls).
+    if vim.g.skill_ls_codelens ~= false and client:supports_method('textDocument/codeLens') then
+      sl().refresh_codelens(ev.buf)
+      vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'TextChanged', 'BufWritePost' }, {
+        group = vim.api.nvim_create_augroup('skill_ls_codelens_' .. ev.buf, { clear = true }),
+        buffer = ev.buf,
+        callback = function(args)
+          sl().refresh_codelens(args.buf)
+        end,
+      })
+    end
+    if vim.g.skill_ls_no_mappings then
       return
     end
     local existing = vim.api.nvim_buf_call(ev.buf, function()

@@ -315,11 +315,28 @@ export class SkillLsExtension implements vscode.Disposable {
     void vscode.window.showErrorMessage(`Skill LS: ${what}: ${L.errorMessage(err)}`);
   }
 
+  /**
+   * The workspace folder a command is about, for a multi-root workspace: the active editor's folder, else
+   * the one the user picks. undefined: a single folder (the server's default); null: the pick was cancelled.
+   */
+  async commandFolder(): Promise<string | undefined | null> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.length <= 1) return undefined;
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const folder = active && active.scheme === 'file' ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+    if (folder) return folder.uri.fsPath;
+    const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Workspace folder whose skills to use' });
+    return picked ? picked.uri.fsPath : null;
+  }
+
   async previewCatalog(): Promise<void> {
     if (!(await this.ensureClient())) return;
+    const workspace = await this.commandFolder();
+    if (workspace === null) return;
+    const scope = workspace ? { workspace } : {};
     let list: L.AgentList;
     try {
-      list = L.parseListAgents(await this.executeServerCommand(L.SERVER_COMMANDS.listAgents, {}));
+      list = L.parseListAgents(await this.executeServerCommand(L.SERVER_COMMANDS.listAgents, scope));
     } catch (err) {
       this.showCommandError('could not list agents', err);
       return;
@@ -345,12 +362,7 @@ export class SkillLsExtension implements vscode.Disposable {
       if (!pick) return;
       runtime = pick.value;
     }
-    const params: L.CatalogParams = { agent: agentPick.value.agent, runtime };
-    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) {
-      const active = vscode.window.activeTextEditor?.document.uri;
-      const folder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
-      if (folder) params.workspace = folder.uri.fsPath;
-    }
+    const params: L.CatalogParams = { agent: agentPick.value.agent, runtime, ...scope };
     const uri = vscode.Uri.from({ scheme: L.CATALOG_SCHEME, path: L.catalogPath(params), query: L.catalogQuery(params) });
     this.catalog.refresh(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -371,9 +383,11 @@ export class SkillLsExtension implements vscode.Disposable {
       )?.trim();
       if (!name) return;
     }
+    const workspace = await this.commandFolder();
+    if (workspace === null) return;
     let where: L.WhereResult;
     try {
-      where = L.parseWhere(await this.executeServerCommand(L.SERVER_COMMANDS.where, { name }));
+      where = L.parseWhere(await this.executeServerCommand(L.SERVER_COMMANDS.where, workspace ? { name, workspace } : { name }));
     } catch (err) {
       this.showCommandError(`could not resolve "${name}"`, err);
       return;

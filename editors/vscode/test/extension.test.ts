@@ -305,6 +305,45 @@ describe('Preview Agent Catalog', () => {
   });
 });
 
+describe('multi-root: commands name the workspace folder', () => {
+  const folders = () => [
+    { uri: Uri.file('/a'), name: 'a', index: 0 },
+    { uri: Uri.file('/b'), name: 'b', index: 1 },
+  ];
+
+  it('Preview Agent Catalog lists and renders for the active editor\'s folder', async () => {
+    const e = await started();
+    vs.workspaceFolders = folders();
+    vs.activeTextEditor = { document: vs.doc('/b/.agh/skills/x/SKILL.md', '---\nname: x\n---\n') };
+    lc.responses['skillLs.listAgents'] = () => ({ runtimes: ['agh'], default_runtime: 'agh', agents: [] });
+    lc.responses['skillLs.renderCatalog'] = (arg) => ({ text: `catalog of ${arg.workspace}\n` });
+    await vs.registered.get('skillLs.previewCatalog')!();
+    const sent = lc.last.requests.map((r) => r.params).filter((p) => p.command !== 'skillLs.status');
+    assert.deepEqual(sent[0], { command: 'skillLs.listAgents', arguments: [{ workspace: '/b' }] });
+    assert.deepEqual(sent[1].arguments[0].workspace, '/b');
+    const doc = vs.textDocuments.find((d) => d.uri.scheme === 'skill-ls-catalog')!;
+    assert.equal(doc.getText(), 'catalog of /b\n');
+    assert.equal(vs.folderPicks.length, 0);
+    e.dispose();
+  });
+
+  it('asks for the folder when no editor is in one, and a cancelled pick does nothing', async () => {
+    const e = await started();
+    vs.workspaceFolders = folders();
+    lc.responses['skillLs.where'] = (arg) => ({ name: arg.name, runtime: 'agh', entries: [] });
+    vs.inputBoxAnswer = 'pdf-tools';
+    vs.folderPickAnswer = vs.workspaceFolders[0];
+    await vs.registered.get('skillLs.showShadows')!();
+    assert.deepEqual(lc.last.requests.at(-1)!.params, { command: 'skillLs.where', arguments: [{ name: 'pdf-tools', workspace: '/a' }] });
+    assert.equal(vs.folderPicks.length, 1);
+    vs.folderPickAnswer = undefined;
+    const before = lc.last.requests.length;
+    await vs.registered.get('skillLs.previewCatalog')!();
+    assert.equal(lc.last.requests.length, before, 'cancelled: nothing sent');
+    e.dispose();
+  });
+});
+
 describe('Show Skill Shadows', () => {
   const WHERE = {
     name: 'pdf-tools',

@@ -100,6 +100,8 @@ export const vs = {
   activeTextEditor: undefined as { document: FakeDoc } | undefined,
   workspaceFolders: [{ uri: Uri.file('/w'), name: 'w', index: 0 }] as any[] | undefined,
   findFilesResult: [] as Uri[],
+  folderPicks: [] as any[],
+  folderPickAnswer: undefined as any,
   configListeners: [] as Listener<any>[],
   openListeners: [] as Listener<FakeDoc>[],
   status: { text: '', tooltip: '' as any, command: undefined as any, visible: false, name: '' },
@@ -122,6 +124,8 @@ export const vs = {
     this.activeTextEditor = undefined;
     this.workspaceFolders = [{ uri: Uri.file('/w'), name: 'w', index: 0 }];
     this.findFilesResult = [];
+    this.folderPicks = [];
+    this.folderPickAnswer = undefined;
     this.configListeners = [];
     this.openListeners = [];
     this.status = { text: '', tooltip: '', command: undefined, visible: false, name: '' };
@@ -183,6 +187,10 @@ export const vscodeStub = {
       const chooser = vs.quickPickChoosers.shift();
       return chooser ? chooser(resolved) : undefined;
     },
+    showWorkspaceFolderPick: async (options: any) => {
+      vs.folderPicks.push(options);
+      return vs.folderPickAnswer;
+    },
     showInputBox: async (options: any) => {
       vs.inputBoxes.push(options);
       return vs.inputBoxAnswer;
@@ -237,7 +245,8 @@ export const vscodeStub = {
       return doc;
     },
     asRelativePath: (p: string) => (p.startsWith('/w/') ? p.slice(3) : p),
-    getWorkspaceFolder: () => vs.workspaceFolders?.[0],
+    getWorkspaceFolder: (uri: Uri) =>
+      (vs.workspaceFolders ?? []).find((f: any) => uri.path === f.uri.path || uri.path.startsWith(f.uri.path + '/')),
   },
   commands: {
     registerCommand: (id: string, fn: (...a: any[]) => any) => {

@@ -73,6 +73,59 @@ function M.get_client(bufnr)
   return nil
 end
 
+--- The workspace folder (of `client`) that holds the file in `bufnr`, or nil (a file outside every
+--- folder: the server's default workspace answers). Commands pass it so a multi-root client answers
+--- for the folder the user is looking at.
+---@param bufnr integer
+---@param client vim.lsp.Client
+---@return string?
+function M.workspace_for(bufnr, client)
+  local arg = M.catalog_buffers[bufnr]
+  if arg and arg.workspace then
+    return arg.workspace
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' or name:match('^%a[%w+.-]*://') then
+    return nil
+  end
+  local path = vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
+  local best
+  for _, folder in ipairs(client.workspace_folders or {}) do
+    local dir = vim.fs.normalize(vim.uri_to_fname(folder.uri))
+    if (path == dir or path:sub(1, #dir + 1) == dir .. '/') and (not best or #dir > #best) then
+      best = dir
+    end
+  end
+  return best
+end
+
+--- Neovim 0.11's vim.lsp.enable() silently skips a config whose `cmd` is not executable: only
+--- :checkhealth would say why nothing happens. Say it once per command, when a skill file is opened.
+local reported_missing = {}
+---@param bufnr integer
+---@return boolean missing
+function M.check_server(bufnr)
+  local enabled = (vim.lsp.is_enabled and vim.lsp.is_enabled(M.name))
+    or (vim.lsp._enabled_configs ~= nil and vim.lsp._enabled_configs[M.name] ~= nil)
+  if not enabled or not M.is_skill_file(vim.api.nvim_buf_get_name(bufnr)) then
+    return false
+  end
+  local config = vim.lsp.config[M.name] or {}
+  local cmd = config.cmd
+  if type(cmd) ~= 'table' or type(cmd[1]) ~= 'string' or vim.fn.executable(cmd[1]) == 1 then
+    return false
+  end
+  if not reported_missing[cmd[1]] then
+    reported_missing[cmd[1]] = true
+    notify(
+      ("the language server '%s' is not on PATH or not executable: pip install skill-ls, or point "
+        .. "vim.lsp.config('skill_ls', { cmd = { '/path/to/skill-language-server' } }) at it (:checkhealth skill_ls)"):format(cmd[1]),
+      vim.log.levels.ERROR
+    )
+  end
+  return true
+end
+
 local NO_CLIENT = 'no skill_ls client is running. Open a SKILL.md or AGENT.md in a workspace '
   .. "(with vim.lsp.enable('skill_ls')), or run :checkhealth skill_ls"
 
@@ -95,7 +148,7 @@ end
 ---@param command string
 ---@param arg table
 ---@param callback fun(result: any, client: vim.lsp.Client)
----@param opts? {bufnr?: integer, quiet?: boolean}
+---@param opts? {bufnr?: integer, quiet?: boolean, no_workspace?: boolean}
 ---@return boolean started
 function M.execute(command, arg, callback, opts)
   opts = opts or {}
@@ -104,6 +157,10 @@ function M.execute(command, arg, callback, opts)
   if not client then
     notify(NO_CLIENT, vim.log.levels.ERROR)
     return false
+  end
+  arg = vim.deepcopy(arg or {})
+  if arg.workspace == nil and not opts.no_workspace then
+    arg.workspace = M.workspace_for(bufnr, client)
   end
   local params = { command = command, arguments = { obj(arg) } }
   local ok = client:request('workspace/executeCommand', params, function(err, result)
@@ -126,6 +183,10 @@ function M.execute_sync(command, arg, timeout_ms, bufnr)
   local client = M.get_client(bufnr)
   if not client then
     return nil, NO_CLIENT
+  end
+  arg = vim.deepcopy(arg or {})
+  if arg.workspace == nil then
+    arg.workspace = M.workspace_for(bufnr, client)
   end
   local params = { command = command, arguments = { obj(arg) } }
   local resp, err = client:request_sync('workspace/executeCommand', params, timeout_ms or 5000, bufnr)
@@ -314,7 +375,12 @@ end
 ---@param arg table {agent?, runtime?, workspace?}
 ---@param done? fun(bufnr: integer)
 function M.catalog(arg, done)
-  arg = arg or {}
+  arg = vim.deepcopy(arg or {})
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.get_client(bufnr)
+  if arg.workspace == nil and client then
+    arg.workspace = M.workspace_for(bufnr, client)
+  end
   return M.execute(M.commands.renderCatalog, arg, function(result)
     if type(result) ~= 'table' or type(result.text) ~= 'string' then
       notify('skillLs.renderCatalog returned no catalog text', vim.log.levels.ERROR)
@@ -400,7 +466,7 @@ end
 
 ---@param arg table {name, runtime?, agent?}
 ---@param done? fun(items: table[])
-function M.where(arg, done)
+function M.where(arg, done, bufnr)
   if not arg or not arg.name or arg.name == '' then
     notify('usage: :SkillWhere {name} [runtime=R] [agent=A]', vim.log.levels.ERROR)
     return false
@@ -421,7 +487,7 @@ function M.where(arg, done)
     if done then
       done(items)
     end
-  end)
+  end, { bufnr = bufnr })
 end
 
 --- Parse `:SkillWhere {name} [runtime=R] [agent=A]`; without a name, the word under the cursor.
@@ -436,12 +502,37 @@ function M.parse_where_args(fargs)
     end
   end
   if not arg.name or arg.name == '' then
-    local word = vim.fn.expand('<cword>')
-    if word ~= '' then
+    local word = M.name_under_cursor()
+    if word then
       arg.name = word
     end
   end
   return arg
+end
+
+--- The skill name under the cursor: letters, digits, '-', '_' and ':' (plugin:name), so a hyphenated
+--- name is taken whole (<cword> stops at '-'). Leading/trailing '-' and ':' are not part of it.
+---@return string?
+function M.name_under_cursor()
+  local line = vim.api.nvim_get_current_line()
+  local col = vim.api.nvim_win_get_cursor(0)[2] + 1 -- 1-based byte
+  local function is_name(c)
+    return c ~= '' and c:match('[%w_:%-]') ~= nil
+  end
+  if not is_name(line:sub(col, col)) then
+    return nil
+  end
+  local s, e = col, col
+  while s > 1 and is_name(line:sub(s - 1, s - 1)) do
+    s = s - 1
+  end
+  while e < #line and is_name(line:sub(e + 1, e + 1)) do
+    e = e + 1
+  end
+  local word = line:sub(s, e)
+  -- 'name:' -> 'name'; a word is cut at a ':' followed by nothing (YAML keys)
+  word = word:gsub('^[:%-]+', ''):gsub('[:%-]+$', '')
+  return word ~= '' and word or nil
 end
 
 -- ---------------------------------------------------------------------------------------------
@@ -524,9 +615,44 @@ end
 
 M.last_index = nil
 
-function M.on_index_changed(_, result, _)
+--- Refresh the code lens of `bufnr` (debounced: edits and index changes come in bursts).
+local lens_timers = {}
+function M.refresh_codelens(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) then
+    return
+  end
+  if lens_timers[bufnr] then
+    lens_timers[bufnr]:stop()
+  end
+  lens_timers[bufnr] = vim.defer_fn(function()
+    lens_timers[bufnr] = nil
+    if vim.api.nvim_buf_is_valid(bufnr) and #vim.lsp.get_clients({ name = M.name, bufnr = bufnr }) > 0 then
+      vim.lsp.codelens.refresh({ bufnr = bufnr })
+    end
+  end, 150)
+end
+
+--- Running a code lens (vim.lsp.codelens.run()): show the declarations it names, winner first, in the
+--- quickfix list, as :SkillWhere does (the server's answer would otherwise be dropped silently).
+function M.run_where_lens(command, ctx)
+  local arg = type(command.arguments) == 'table' and command.arguments[1] or nil
+  if type(arg) ~= 'table' or not arg.name then
+    notify('this code lens has no skill name', vim.log.levels.WARN)
+    return
+  end
+  return M.where(arg, nil, ctx and ctx.bufnr)
+end
+
+function M.on_index_changed(_, result, ctx)
   M.last_index = result
   cache.agents, cache.skills = nil, nil
+  -- Shadowing changed somewhere: the code lens of every attached buffer may be stale.
+  local client = ctx and ctx.client_id and vim.lsp.get_client_by_id(ctx.client_id)
+  if client then
+    for bufnr in pairs(client.attached_buffers or {}) do
+      M.refresh_codelens(bufnr)
+    end
+  end
   -- Refresh the open catalog previews.
   for buf, arg in pairs(M.catalog_buffers) do
     if vim.api.nvim_buf_is_valid(buf) and vim.fn.bufwinid(buf) ~= -1 then

@@ -1,0 +1,366 @@
+"""Neovim 0.11 end to end over the demo workspace (issue 10): what a person sees, headless.
+
+Each test copies `examples/demo` into tmp_path (a private HOME/AGH_HOME from conftest), starts a real
+`nvim --headless` with editors/nvim on 'runtimepath' and compares what Neovim holds with what
+`skill-ls check` says for the same tree: diagnostics for files never opened, a file in an additional
+root joining the same client, a change on disk reaching an open buffer without typing, a multi-root
+session, a paste that Neovim splits inside a multi-byte character, the code lens, :SkillWhere's
+default name and a server that is not installed. tests/editors/test_nvim_tmux.py drives the same
+client through a real terminal.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.editors.test_nvim import NVIM, NVIM_SKIP_REASON, Fixture, _lua_str, _same, _uri_path, run_nvim
+
+pytestmark = pytest.mark.skipif(NVIM is None, reason=NVIM_SKIP_REASON)
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO = REPO / "examples" / "demo"
+
+
+class Demo(Fixture):
+    """The demo workspace (three AGH tiers, an agent-local override) plus the base fixture's files."""
+
+    def __init__(self, tmp_path: Path):
+        super().__init__(tmp_path)
+        self.demo = tmp_path / "demo"
+        shutil.copytree(DEMO, self.demo)
+        self.ws_review = self.demo / ".agh" / "skills" / "code-review" / "SKILL.md"
+        self.shared_review = self.demo / "shared" / ".agh" / "skills" / "code-review" / "SKILL.md"
+        self.release_notes = self.demo / ".agh" / "skills" / "release-notes" / "SKILL.md"
+        self.user_review = self.agh_home / "skills" / "code-review" / "SKILL.md"
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Demo:
+    return Demo(tmp_path)
+
+
+def check(workspace: Path, *paths: Path) -> list[tuple[str, str, int]]:
+    """(path, code, line) from `skill-ls check --format json` over the same HOME/AGH_HOME."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "skill_ls", "check", "--format", "json", *map(str, paths)],
+        cwd=workspace, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    out = []
+    for d in json.loads(proc.stdout)["diagnostics"]:
+        p = Path(d["path"])
+        out.append((os.path.realpath(p if p.is_absolute() else workspace / p), d["code"], d["range"]["start"]["line"]))
+    return sorted(out)
+
+
+ALL_DIAGNOSTICS_LUA = r"""
+function all_diagnostics()
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get()) do
+    local name = vim.api.nvim_buf_get_name(d.bufnr)
+    out[#out + 1] = { path = vim.uv.fs_realpath(name) or name, code = tostring(d.code), line = d.lnum, message = d.message }
+  end
+  table.sort(out, function(a, b)
+    if a.path ~= b.path then return a.path < b.path end
+    if a.code ~= b.code then return a.code < b.code end
+    return a.line < b.line
+  end)
+  return out
+end
+
+function key(ds)
+  local parts = {}
+  for _, d in ipairs(ds) do parts[#parts + 1] = d.path .. ':' .. d.code .. ':' .. d.line end
+  return table.concat(parts, '\n')
+end
+
+--- Wait until the diagnostics stop changing for `quiet_ms` (they arrive in batches).
+function settle(quiet_ms, ms)
+  local last, since = key(all_diagnostics()), vim.uv.now()
+  vim.wait(ms or WAIT_MS, function()
+    local now = key(all_diagnostics())
+    if now ~= last then last, since = now, vim.uv.now() end
+    return now ~= '' and vim.uv.now() - since >= quiet_ms
+  end, 100)
+  return all_diagnostics()
+end
+
+function write_file(path, text)
+  vim.fn.mkdir(vim.fs.dirname(path), 'p')
+  local f = assert(io.open(path, 'w'))
+  f:write(text)
+  f:close()
+end
+"""
+
+
+# Server-side parts of issues 10 and 15 still landing (helpers lsp, rel): marked so main stays green
+# meanwhile; each reason names what the flow needs.
+PENDING_PUSH = pytest.mark.xfail(reason="needs push diagnostics for clients without workspace.diagnostics.refreshSupport (lsp)", strict=False)
+PENDING_MULTIROOT = pytest.mark.xfail(reason="needs multi-root workspace folders in the server (lsp)", strict=False)
+PENDING_UTF8 = pytest.mark.xfail(reason="needs the server to survive a message split inside a UTF-8 character (rel)", strict=False)
+
+
+def triples(ds: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
+    return sorted((os.path.realpath(d["path"]), d["code"], d["line"]) for d in ds)
+
+
+@PENDING_PUSH
+def test_diagnostics_for_files_never_opened_equal_check(demo: Demo) -> None:
+    r = run_nvim(
+        demo,
+        ALL_DIAGNOSTICS_LUA
+        + f"""
+        local b = open({_lua_str(demo.ws_review)})
+        R.attached = wait_client(b) ~= nil
+        R.diagnostics = settle(3000)
+        R.loaded = #vim.tbl_filter(function(x) return vim.api.nvim_buf_is_loaded(x) end, vim.api.nvim_list_bufs())
+        """,
+    )
+    assert r["attached"]
+    assert r["loaded"] == 1  # one file opened; every other row comes from the server's index
+    assert triples(r["diagnostics"]) == check(demo.demo), r["_logs"]()
+
+
+def test_file_in_additional_root_joins_the_same_client(demo: Demo) -> None:
+    r = run_nvim(
+        demo,
+        f"""
+        local ws = open({_lua_str(demo.ws_review)})
+        local c = wait_client(ws)
+        local shared = open({_lua_str(demo.shared_review)})
+        local sc = wait_client(shared)
+        R.root = c and c.root_dir
+        R.same = c ~= nil and sc ~= nil and c.id == sc.id
+        R.clients = #vim.lsp.get_clients({{ name = 'skill_ls' }})
+        R.codes = wait_diag(shared, 'SH001')
+        R.messages_sh = {{}}
+        for _, d in ipairs(vim.diagnostic.get(shared)) do R.messages_sh[#R.messages_sh + 1] = d.message end
+        vim.cmd('SkillCatalog reviewer')
+        local cat
+        vim.wait(WAIT_MS, function()
+          cat = vim.fn.bufnr('skill-ls://catalog/reviewer')
+          return cat ~= -1 and buf_text(cat):find('code-review', 1, true) ~= nil
+        end, 50)
+        R.catalog = cat ~= -1 and buf_text(cat) or ''
+        """,
+    )
+    assert _same(r["root"], demo.demo), r["root"]
+    assert r["same"] and r["clients"] == 1, r
+    assert "SH001" in r["codes"], r["codes"]
+    assert any("shadowed by the workspace copy" in m for m in r["messages_sh"]), r["messages_sh"]
+    assert "The reviewer agent's own code review procedure" in r["catalog"]
+    assert [c for c in check(demo.demo) if c[0] == os.path.realpath(demo.shared_review)][0][1] == "SH001"
+
+
+@PENDING_PUSH
+def test_disk_change_reaches_an_open_buffer_without_typing(demo: Demo) -> None:
+    user_copy = "---\nname: code-review\ndescription: My own review notes. Use when reviewing anything.\n---\nMine.\n"
+    r = run_nvim(
+        demo,
+        ALL_DIAGNOSTICS_LUA
+        + f"""
+        local b = open({_lua_str(demo.ws_review)})
+        R.attached = wait_client(b) ~= nil
+        local function sh002()
+          for _, d in ipairs(vim.diagnostic.get(b)) do
+            if d.code == 'SH002' and d.message:find('shadows') then return d.message end
+          end
+        end
+        vim.wait(WAIT_MS, function() return sh002() ~= nil end, 50)
+        R.before = sh002()
+        R.tick = vim.b[b].changedtick
+        write_file({_lua_str(demo.user_review)}, {_lua_str(user_copy)})
+        vim.wait(WAIT_MS, function() return (sh002() or ''):find('3 other') ~= nil end, 100)
+        R.after_add = sh002()
+        R.user_copy = {{}}
+        for _, d in ipairs(all_diagnostics()) do
+          if d.path:find('/home/.agh/skills/code-review/', 1, true) then R.user_copy[#R.user_copy + 1] = d.code end
+        end
+        os.remove({_lua_str(demo.user_review)})
+        vim.wait(WAIT_MS, function() return (sh002() or ''):find('2 other') ~= nil end, 100)
+        R.after_delete = sh002()
+        R.typed = vim.b[b].changedtick ~= R.tick
+        """,
+    )
+    assert r["attached"]
+    assert "2 other copies" in r["before"], r["before"]
+    assert not r["typed"]
+    assert "3 other copies" in (r["after_add"] or ""), r["after_add"]
+    assert r["user_copy"] == ["SH001"], r["user_copy"]  # the new user copy, never opened
+    assert "2 other copies" in (r["after_delete"] or ""), r["after_delete"]
+
+
+@PENDING_MULTIROOT
+def test_multi_root_session(demo: Demo, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    (other / ".agh" / "skills" / "deploy").mkdir(parents=True)
+    (other / ".skill-ls.toml").write_text('runtimes = ["agh"]\n[rules]\nignore = ["SK007"]\n')
+    other_skill = other / ".agh" / "skills" / "deploy" / "SKILL.md"
+    other_skill.write_text("---\nname: deploy\ndescription: Deploys the other service. Use when shipping.\nalowed-tools: Read\n---\nShip.\n")
+    r = run_nvim(
+        demo,
+        f"""
+        local a = open({_lua_str(demo.release_notes)})
+        local c = wait_client(a)
+        R.a_codes = wait_diag(a, 'SK007')
+        vim.lsp.buf.add_workspace_folder({_lua_str(other)})
+        local b = open({_lua_str(other_skill)})
+        local cb = wait_client(b)
+        R.same = c ~= nil and cb ~= nil and c.id == cb.id
+        R.clients = #vim.lsp.get_clients({{ name = 'skill_ls' }})
+        R.folders = vim.tbl_map(function(f) return f.name end, (c and c.workspace_folders) or {{}})
+        vim.wait(3000, function() return false end, 100)
+        R.b_codes = {{}}
+        for _, d in ipairs(vim.diagnostic.get(b)) do R.b_codes[#R.b_codes + 1] = tostring(d.code) end
+        vim.cmd('SkillCatalog')
+        local cat
+        vim.wait(WAIT_MS, function()
+          cat = vim.fn.bufnr('skill-ls://catalog')
+          return cat ~= -1 and buf_text(cat) ~= ''
+        end, 50)
+        R.catalog = cat ~= -1 and buf_text(cat) or ''
+        """,
+    )
+    assert "SK007" in r["a_codes"]
+    assert r["same"] and r["clients"] == 1, r
+    assert len(r["folders"]) == 2, r["folders"]
+    # The other folder's own configuration ignores SK007, exactly as `skill-ls check` there does.
+    assert "SK007" not in r["b_codes"], r["b_codes"]
+    assert [c for c in check(other) if c[1] == "SK007"] == []
+    # :SkillCatalog from the other folder's buffer renders that folder's catalog.
+    assert "deploy" in r["catalog"] and "release-notes" not in r["catalog"], r["catalog"]
+
+
+@PENDING_UTF8
+def test_paste_split_inside_a_multibyte_character_keeps_the_server_in_sync(demo: Demo) -> None:
+    """vim.paste in phases, as the TUI delivers a large paste: the chunks split 'é' and '—' in the middle
+    of their bytes. Afterwards the server's copy must equal the buffer: same diagnostics as `skill-ls
+    check` of the written file, and a later edit lands where the buffer has it."""
+    target = demo.demo / ".agh" / "skills" / "notes" / "SKILL.md"
+    target.parent.mkdir(parents=True)
+    target.write_text("---\nname: notes\n---\n# Notes\n")
+    text = "description: Résumé des notes — à lire. Use when summarising café meetings.\n"
+    raw = text.encode()
+    cuts = [raw.index("é".encode()) + 1, raw.index("—".encode()) + 2, raw.index("à".encode()) + 1]
+    chunks = [raw[i:j] for i, j in zip([0, *cuts], [*cuts, len(raw)])]
+    assert all(c for c in chunks)
+    missing = sorted(code for _, code, _ in check(demo.demo, target))  # no description yet
+    assert missing
+    lua_chunks = "{" + ", ".join('"' + "".join(f"\\{b}" for b in c) + '"' for c in chunks) + "}"
+    r = run_nvim(
+        demo,
+        f"""
+        local b = open({_lua_str(target)})
+        R.attached = wait_client(b) ~= nil
+        wait_diag(b, {_lua_str(missing[0])})
+        R.before = diag_codes(b)
+        vim.api.nvim_win_set_cursor(0, {{ 3, 0 }})  -- start of the closing '---'
+        local chunks = {lua_chunks}
+        for i, chunk in ipairs(chunks) do
+          local phase = i == 1 and 1 or (i == #chunks and 3 or 2)
+          vim.api.nvim_paste(chunk, false, phase)
+        end
+        R.buffer = buf_text(b)
+        vim.wait(WAIT_MS, function() return not vim.tbl_contains(diag_codes(b), {_lua_str(missing[0])}) end, 50)
+        R.after_paste = diag_codes(b)
+        -- a later incremental edit after the multi-byte text: append to the heading
+        vim.api.nvim_buf_set_text(b, 4, 7, 4, 7, {{ ' — été' }})
+        vim.wait(1500, function() return false end, 50)
+        vim.cmd('write')
+        vim.wait(1500, function() return false end, 50)
+        R.final = diag_codes(b)
+        R.final_text = buf_text(b)
+        R.symbols = request(b, 'textDocument/documentSymbol', {{ textDocument = vim.lsp.util.make_text_document_params(b) }})
+        """,
+    )
+    assert r["attached"]
+    assert sorted(r["before"]) == missing, r["before"]
+    assert "description: Résumé des notes — à lire." in r["buffer"], r["buffer"]
+    assert missing[0] not in r["after_paste"], (r["after_paste"], r["_logs"]())
+    assert r["final_text"] == target.read_text().rstrip("\n")
+    expected = sorted(code for _, code, _ in check(demo.demo, target))
+    assert sorted(r["final"]) == expected, (r["final"], expected, r["_logs"]())
+    names = json.dumps(r["symbols"], ensure_ascii=False)
+    assert "Notes — été" in names, names
+
+
+def test_code_lens_refreshes_by_itself_and_running_it_shows_the_declarations(demo: Demo) -> None:
+    user_copy = "---\nname: code-review\ndescription: My own review notes. Use when reviewing anything.\n---\nMine.\n"
+    r = run_nvim(
+        demo,
+        ALL_DIAGNOSTICS_LUA
+        + f"""
+        local b = open({_lua_str(demo.ws_review)})
+        R.attached = wait_client(b) ~= nil
+        local function titles()
+          local out = {{}}
+          for _, l in ipairs(vim.lsp.codelens.get(b)) do
+            if l.command and l.command.title then out[#out + 1] = l.command.title end
+          end
+          return out
+        end
+        vim.wait(WAIT_MS, function() return #titles() > 0 end, 50)
+        R.before = titles()
+        write_file({_lua_str(demo.user_review)}, {_lua_str(user_copy)})
+        vim.wait(WAIT_MS, function() return table.concat(titles(), ' '):find('3') ~= nil end, 100)
+        R.after = titles()
+        local lens = vim.lsp.codelens.get(b)[1]
+        vim.api.nvim_win_set_cursor(0, {{ (lens and lens.range.start.line or 0) + 1, 0 }})
+        vim.lsp.codelens.run()
+        vim.wait(WAIT_MS, function() return #vim.fn.getqflist() > 0 end, 50)
+        R.qf = vim.tbl_map(function(i) return {{ text = i.text, path = vim.api.nvim_buf_get_name(i.bufnr) }} end, vim.fn.getqflist())
+        R.qf_open = vim.fn.getqflist({{ winid = 0 }}).winid ~= 0
+        """,
+    )
+    assert r["attached"]
+    assert r["before"], "no code lens without a manual refresh"
+    assert r["after"] != r["before"] and "3" in " ".join(r["after"]), (r["before"], r["after"])
+    assert len(r["qf"]) == 4 and "winner" in r["qf"][0]["text"], r["qf"]
+    assert r["qf_open"], "running the lens shows nothing"
+
+
+def test_skill_where_without_argument_takes_the_hyphenated_name_under_the_cursor(demo: Demo) -> None:
+    r = run_nvim(
+        demo,
+        f"""
+        local b = open({_lua_str(demo.ws_review)})
+        R.attached = wait_client(b) ~= nil
+        local pos = pos_of(b, 'code-review')
+        vim.api.nvim_win_set_cursor(0, {{ pos.line + 1, pos.character + 6 }})  -- on 'review'
+        R.arg = require('skill_ls').parse_where_args({{}})
+        vim.cmd('SkillWhere')
+        vim.wait(WAIT_MS, function() return #vim.fn.getqflist() > 0 end, 50)
+        R.qf = #vim.fn.getqflist()
+        R.title = vim.fn.getqflist({{ title = 0 }}).title
+        local agent = open({_lua_str(demo.demo / '.agh' / 'agents' / 'reviewer' / 'AGENT.md')})
+        local p2 = pos_of(agent, 'release-notes')
+        vim.api.nvim_win_set_cursor(0, {{ p2.line + 1, p2.character + 9 }})  -- on 'notes'
+        R.arg2 = require('skill_ls').parse_where_args({{}})
+        """,
+    )
+    assert r["arg"]["name"] == "code-review", r["arg"]
+    assert r["arg2"]["name"] == "release-notes", r["arg2"]
+    assert r["qf"] == 3 and "code-review" in r["title"], r
+
+
+def test_server_not_on_path_fails_loudly(demo: Demo) -> None:
+    r = run_nvim(
+        demo,
+        f"""
+        local b = open({_lua_str(demo.ws_review)})
+        vim.wait(2000, function() return false end, 50)
+        R.clients = #vim.lsp.get_clients({{ name = 'skill_ls' }})
+        """,
+        init_extra="vim.lsp.config('skill_ls', { cmd = { 'no-such-skill-language-server' } })\n",
+    )
+    errors = [n["msg"] for n in r["notifications"] if n["level"] >= 3]
+    assert any("no-such-skill-language-server" in e and "pip install skill-ls" in e for e in errors), r["notifications"]
