@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from skill_ls import __version__
 from skill_ls.core.escape import json_text, safe_text
@@ -198,11 +198,11 @@ def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
 
 
 def _where(args: argparse.Namespace) -> int:
-    from skill_ls.core.resolve import where
+    from skill_ls.core.labels import where
+    from skill_ls.core.runtimes import RUNTIMES
 
     index, runtime, agent = open_index(args)
     obj = where(index, runtime, args.name, agent)
-    _mark_disabled(index, runtime, agent, obj)
     if args.format == "json":
         print(json_text(obj))
         return EXIT_OK
@@ -216,27 +216,11 @@ def _where(args: argparse.Namespace) -> int:
         print(safe_text(f"{state:<15} {e['tier']:<12} {e['path']}{extra}"))
     if obj.get("tombstoned"):
         print(f"note: agent '{agent}' disables '{args.name}' (skills.disabled): not in its set or catalog")
-    if obj.get("disabled"):
-        print(f"note: '{args.name}' is disabled by the operator (agh.disabled): omitted from catalogs")
+    disabled_by = RUNTIMES[runtime].operator_disabled
+    if obj.get("disabled") and disabled_by is not None:
+        print(f"note: '{args.name}' is disabled by the operator ({RUNTIMES[runtime].setting_key(disabled_by)}): "
+              "omitted from catalogs")
     return EXIT_OK
-
-
-def _mark_disabled(index: Index, runtime: str, agent: str | None, obj: dict[str, Any]) -> None:
-    """Say when the name is tombstoned by the agent or operator-disabled (AGH; SPEC §3.1, §8)."""
-    from skill_ls.core.runtimes import RUNTIMES
-
-    rt = RUNTIMES.get(runtime)
-    if rt is None:
-        return
-    if rt.operator_disabled is not None and obj["name"] in getattr(index.config, rt.operator_disabled):
-        obj["disabled"] = True
-    scoping = rt.agent_scoping
-    decl = index.agent(agent, scoping.family) if agent and scoping is not None and scoping.tombstones else None
-    if decl is not None:
-        from skill_ls.core.agents import analyse_agent
-
-        if any(t.name == obj["name"] for t in analyse_agent(decl, index).tombstones):
-            obj["tombstoned"] = True
 
 
 def _list(args: argparse.Namespace) -> int:

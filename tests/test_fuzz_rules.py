@@ -26,7 +26,8 @@ from skill_ls.core.config import Config, ExtraRoot
 from skill_ls.core.discovery import Environment
 from skill_ls.core.index import Index
 from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
-from skill_ls.core.resolve import effective_names, where
+from skill_ls.core.labels import where
+from skill_ls.core.resolve import effective_names
 from skill_ls.analysis.rules import all_rules
 from skill_ls.core.runtimes import RUNTIMES, all_known_fields
 

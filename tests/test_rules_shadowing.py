@@ -6,7 +6,8 @@ import os
 from conftest import check_tree, diags_for, skill, write
 
 from skill_ls.core.model import Severity
-from skill_ls.core.resolve import resolve_name, where
+from skill_ls.core.labels import where
+from skill_ls.core.resolve import resolve_name
 
 
 def _winner_tier(res, runtime, name):

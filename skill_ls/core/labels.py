@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from skill_ls.core.index import Index, SkillDecl
+from skill_ls.core import spans
 from skill_ls.core.model import Span
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.core.runtimes import RUNTIMES
@@ -58,15 +59,10 @@ class DeclLabel:
 
 def name_span(decl: SkillDecl) -> Span | None:
     """Where a copy's name is written: the `name:` value, else the frontmatter's opening line (the
-    name then comes from the directory). None for built-ins and unreadable files."""
-    doc = decl.doc
-    if decl.builtin or doc is None:
+    name then comes from the directory) — where SH001-SH004 report. None for built-ins."""
+    if decl.builtin or decl.doc is None:
         return None
-    fm = doc.fm
-    if fm is not None and "name" in fm.fields:
-        return fm.fields["name"].value_span
-    line = fm.open_line if fm is not None and fm.open_line is not None else 0
-    return Span(line, 0, line, len(doc.src.line_text(line)))
+    return spans.name_span(decl.doc)
 
 
 def label_decl(res: NameResolution, decl: SkillDecl) -> DeclLabel:

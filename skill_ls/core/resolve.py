@@ -2,6 +2,7 @@
 
 `resolve_name` orders the copies of one name: the winner, the other loadable copies in descending
 precedence, then blocked copies, then undiscovered ones. It is pure: it reads `SkillDecl` values.
+What each copy *is* (winner, shadowed, …) is said in one place: `skill_ls.core.labels`.
 """
 from __future__ import annotations
 
@@ -59,25 +60,3 @@ def resolve_decls(runtime_id: str, name: str, decls: list[SkillDecl], agent: str
 def effective_names(index: Index, runtime_id: str, agent: str | None = None) -> list[NameResolution]:
     """Every name the runtime knows, resolved (built-ins included), sorted by name."""
     return [resolve_name(index, runtime_id, n, agent) for n in sorted(index.by_name.get(runtime_id, {}))]
-
-
-def where(index: Index, runtime_id: str, name: str, agent: str | None = None) -> dict[str, Any]:
-    """The `skill-ls where --format json` object (SPEC §6.1)."""
-    res = resolve_name(index, runtime_id, name, agent)
-    return {
-        "name": name,
-        "runtime": runtime_id,
-        "agent": agent,
-        "entries": [
-            {
-                "tier": d.tier,
-                "path": d.path or f"(built-in {name})",
-                "resolved_to_winner": d is res.winner,
-                "blocked": d.blocked is not None,
-                **({"reason": d.blocked} if d.blocked else {}),
-                **({"not_discovered": d.undiscovered} if d.undiscovered else {}),
-                **({"agent": d.agent} if d.agent else {}),
-            }
-            for d in res.entries
-        ],
-    }

@@ -491,6 +491,10 @@ export interface WhereEntry {
   path: string;
   winner: boolean;
   blocked: boolean;
+  /** The server's label: winner, shadowed, blocked, not discovered, also loaded or overridden. */
+  label: string;
+  /** The server's one-line summary (`shadowed · user — by workspace`), when it sends one. */
+  summary?: string;
 }
 
 export interface WhereResult {
@@ -500,8 +504,10 @@ export interface WhereResult {
 }
 
 /**
- * Parse a `skillLs.where` result. `resolved_to_winner` is read as "this entry is the copy the runtime
- * loads" (true, or the entry's own path); anything else is a shadowed copy. Order is kept (winner first).
+ * Parse a `skillLs.where` result. Each entry's `label` and `summary` are the server's (the same words
+ * as `skill-ls where`, hover and code lens): the extension shows them and never derives its own.
+ * `resolved_to_winner` is read as "this entry is the copy the runtime loads" (true, or the entry's own
+ * path). Order is kept (winner first).
  */
 export function parseWhere(result: unknown): WhereResult {
   const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
@@ -512,11 +518,15 @@ export function parseWhere(result: unknown): WhereResult {
       const o = e as Record<string, unknown>;
       if (typeof o.path !== 'string') continue;
       const rtw = o.resolved_to_winner;
+      const winner = rtw === true || (typeof rtw === 'string' && rtw === o.path);
       entries.push({
         tier: typeof o.tier === 'string' ? o.tier : '?',
         path: o.path,
-        winner: rtw === true || (typeof rtw === 'string' && rtw === o.path),
+        winner,
         blocked: o.blocked === true,
+        // A server older than labels: say only what the fields state.
+        label: typeof o.label === 'string' ? o.label : winner ? 'winner' : o.blocked === true ? 'blocked' : 'not the winner',
+        summary: typeof o.summary === 'string' ? o.summary : undefined,
       });
     }
   }
@@ -527,14 +537,20 @@ export function parseWhere(result: unknown): WhereResult {
   };
 }
 
-/** Quick-pick items for `skillLs.where` entries; choosing one opens `value` (a path). */
+const WHERE_ICONS: Record<string, string> = {
+  winner: '$(pass-filled)',
+  'also loaded': '$(pass)',
+  blocked: '$(error)',
+  'not discovered': '$(eye-closed)',
+};
+
+/** Quick-pick items for `skillLs.where` entries (the server's labels); choosing one opens `value` (a path). */
 export function whereItems(where: WhereResult, relative: (p: string) => string = (p) => p): PickItem<string>[] {
   return where.entries.map((e) => {
-    const icon = e.blocked ? '$(error)' : e.winner ? '$(pass-filled)' : '$(debug-step-over)';
-    const state = e.blocked ? 'blocked (never loaded, shadows nothing)' : e.winner ? 'winner (loaded)' : 'shadowed';
+    const icon = WHERE_ICONS[e.label] ?? '$(debug-step-over)';
     return {
       label: `${icon} ${e.tier}`,
-      description: state,
+      description: e.summary ?? e.label,
       detail: relative(e.path),
       value: e.path,
     };

@@ -349,8 +349,10 @@ describe('Show Skill Shadows', () => {
     name: 'pdf-tools',
     runtime: 'agh',
     entries: [
-      { tier: 'workspace', path: '/w/.agh/skills/pdf/SKILL.md', resolved_to_winner: true, blocked: false },
-      { tier: 'user', path: '/home/u/.agh/skills/pdf-tools/SKILL.md', resolved_to_winner: false, blocked: false },
+      { tier: 'workspace', path: '/w/.agh/skills/pdf/SKILL.md', resolved_to_winner: true, blocked: false,
+        label: 'winner', summary: 'winner · workspace — shadows 1' },
+      { tier: 'user', path: '/home/u/.agh/skills/pdf-tools/SKILL.md', resolved_to_winner: false, blocked: false,
+        label: 'shadowed', summary: 'shadowed · user — by workspace' },
     ],
   };
 
@@ -362,7 +364,8 @@ describe('Show Skill Shadows', () => {
     await vs.registered.get('skillLs.showShadows')!();
     assert.equal(vs.inputBoxes.length, 0);
     assert.deepEqual(lc.last.requests.at(-1)!.params, { command: 'skillLs.where', arguments: [{ name: 'pdf-tools' }] });
-    assert.deepEqual(vs.quickPicks[0].items.map((i: any) => i.description), ['winner (loaded)', 'shadowed']);
+    assert.deepEqual(vs.quickPicks[0].items.map((i: any) => i.description), ['winner · workspace — shadows 1',
+      'shadowed · user — by workspace']);
     assert.match(vs.quickPicks[0].options.placeHolder, /2 declarations of "pdf-tools"/);
     const opened = vs.shown.at(-1)!.target;
     assert.equal(opened.scheme, 'file');

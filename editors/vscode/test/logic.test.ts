@@ -262,32 +262,41 @@ describe('where', () => {
     name: 'pdf',
     runtime: 'agh',
     entries: [
-      { tier: 'workspace', path: '/w/.agh/skills/pdf/SKILL.md', resolved_to_winner: true, blocked: false },
-      { tier: 'user', path: '/home/u/.agh/skills/pdf/SKILL.md', resolved_to_winner: false, blocked: false },
-      { tier: 'bundled', path: '/opt/agh/skills/pdf/SKILL.md', resolved_to_winner: false, blocked: true },
+      { tier: 'workspace', path: '/w/.agh/skills/pdf/SKILL.md', resolved_to_winner: true, blocked: false,
+        label: 'winner', summary: 'winner · workspace — shadows 1' },
+      { tier: 'user', path: '/home/u/.agh/skills/pdf/SKILL.md', resolved_to_winner: false, blocked: false,
+        label: 'shadowed', summary: 'shadowed · user — by workspace' },
+      { tier: 'bundled', path: '/opt/agh/skills/pdf/SKILL.md', resolved_to_winner: false, blocked: true,
+        label: 'blocked', summary: 'blocked · bundled — no frontmatter' },
+      { tier: 'additional', path: '/x/.agh/skills/a/b/c/d/pdf/SKILL.md', resolved_to_winner: false, blocked: false,
+        label: 'not discovered', summary: 'not discovered · additional' },
       { tier: 'user', nopath: 1 },
     ],
   };
 
-  it('keeps the winner-first order and marks winner, shadowed, blocked', () => {
+  it('keeps the winner-first order and shows the server\'s labels (an undiscovered copy is not "shadowed")', () => {
     const w = L.parseWhere(raw);
     assert.equal(w.name, 'pdf');
     assert.equal(w.runtime, 'agh');
     assert.deepEqual(
-      w.entries.map((e) => [e.tier, e.winner, e.blocked]),
-      [['workspace', true, false], ['user', false, false], ['bundled', false, true]],
+      w.entries.map((e) => [e.tier, e.winner, e.blocked, e.label]),
+      [['workspace', true, false, 'winner'], ['user', false, false, 'shadowed'], ['bundled', false, true, 'blocked'],
+        ['additional', false, false, 'not discovered']],
     );
     const items = L.whereItems(w, (p) => p.replace('/w/', ''));
-    assert.deepEqual(items.map((i) => i.label), ['$(pass-filled) workspace', '$(debug-step-over) user', '$(error) bundled']);
-    assert.deepEqual(items.map((i) => i.description), ['winner (loaded)', 'shadowed', 'blocked (never loaded, shadows nothing)']);
+    assert.deepEqual(items.map((i) => i.label),
+      ['$(pass-filled) workspace', '$(debug-step-over) user', '$(error) bundled', '$(eye-closed) additional']);
+    assert.deepEqual(items.map((i) => i.description), ['winner · workspace — shadows 1', 'shadowed · user — by workspace',
+      'blocked · bundled — no frontmatter', 'not discovered · additional']);
     assert.equal(items[0].detail, '.agh/skills/pdf/SKILL.md');
     assert.equal(items[1].value, '/home/u/.agh/skills/pdf/SKILL.md');
-    assert.equal(L.wherePlaceholder(w), '3 declarations of "pdf" (agh), winner first');
+    assert.equal(L.wherePlaceholder(w), '4 declarations of "pdf" (agh), winner first');
   });
 
   it('accepts resolved_to_winner given as the winner path', () => {
     const w = L.parseWhere({ name: 'a', entries: [{ tier: 't', path: '/a', resolved_to_winner: '/a' }, { tier: 't', path: '/b', resolved_to_winner: '/a' }] });
     assert.deepEqual(w.entries.map((e) => e.winner), [true, false]);
+    assert.deepEqual(w.entries.map((e) => e.label), ['winner', 'not the winner'], 'no label from an older server');
     assert.deepEqual(L.parseWhere('nonsense'), { name: '', runtime: undefined, entries: [] });
   });
 });

@@ -4,6 +4,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from skill_ls.core.model import Span
+from skill_ls.core.labels import label_decl
 from skill_ls.core.resolve import resolve_name
 from skill_ls.server.lookup import runtime_title
 
@@ -16,18 +17,7 @@ def lens_titles(ls, path: str) -> list[tuple[str, dict]]:
     for decl in decls:
         res = resolve_name(index, decl.runtime, decl.name, decl.agent)
         prefix = f"{runtime_title(decl.runtime)}: " if multi else ""
-        if decl is res.winner:
-            n = len(res.shadowed)
-            title = f"{prefix}winner · {decl.tier}" + (f" — shadows {n}" if n else "")
-        elif decl.undiscovered:
-            title = f"{prefix}not discovered · {decl.tier}"
-        elif decl.blocked:
-            title = f"{prefix}blocked · {decl.tier} — {decl.blocked}"
-        elif decl in res.loaded:
-            title = f"{prefix}loaded · {decl.tier} — ambiguous"
-        else:
-            w = res.winner
-            title = f"{prefix}shadowed · {decl.tier} — by {w.tier if w else '?'}"
+        title = prefix + label_decl(res, decl).summary
         out.append((title, {"name": decl.name, "runtime": decl.runtime, **({"agent": decl.agent} if decl.agent else {})}))
     return out
 

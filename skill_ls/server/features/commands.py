@@ -11,7 +11,7 @@ from pygls.exceptions import JsonRpcException
 
 from skill_ls.core.config import RUNTIME_IDS
 from skill_ls.core.index import Index
-from skill_ls.core.resolve import where
+from skill_ls.core.labels import where
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.runtimes import runtime_for_family
 

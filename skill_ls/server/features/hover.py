@@ -7,6 +7,7 @@ import os
 from lsprotocol import types
 
 from skill_ls.analysis.navigation import AGENT_FIELDS_BY_FAMILY, key_at
+from skill_ls.core.labels import label_resolution
 from skill_ls.core.runtimes import DEFAULT_AGENT_FAMILY, RUNTIMES
 from skill_ls.server.lookup import agent_of, at_position, resolutions, runtime_title
 
@@ -34,11 +35,6 @@ def _catalog_cost(decl, config) -> str | None:
     return text
 
 
-def _setting_key(runtime: str, attr: str) -> str:
-    """`section.key` of the runtime setting stored in Config attribute `attr`."""
-    return next((f"{runtime}.{key}" for key, s in RUNTIMES[runtime].settings.items() if s.attr == attr), attr)
-
-
 def skill_hover(ls, name: str, path: str) -> str:
     state = ls.state
     lines = [f"**skill `{name}`**", ""]
@@ -50,20 +46,11 @@ def skill_hover(ls, name: str, path: str) -> str:
         found = True
         agent = f" — agent `{res.agent}`" if res.agent else ""
         lines.append(f"**{runtime_title(res.runtime)}** (`{res.runtime}`){agent}")
-        for d in res.entries:
+        for lab in label_resolution(res):
+            d = lab.decl
             where = f"`{_display(d.path, state.workspace)}`" if d.path else "built-in"
-            if d is res.winner:
-                label = "winner"
-            elif d.undiscovered:
-                label = "not discovered"
-            elif d.blocked:
-                label = "blocked"
-            elif d in res.loaded:
-                label = "also loaded (ambiguous)"
-            else:
-                label = "shadowed"
-            note = f" — {d.blocked}" if d.blocked else (f" — {d.undiscovered}" if d.undiscovered else "")
-            lines.append(f"- {label}: `{d.tier}` {where}{note}")
+            note = f" — {lab.detail}" if lab.state != "winner" and lab.detail else ""
+            lines.append(f"- {lab.state}: `{d.tier}` {where}{note}")
         if res.winner is None and real:
             lines.append("- no loadable copy: the runtime loads nothing under this name")
         if res.ambiguous:
@@ -74,7 +61,7 @@ def skill_hover(ls, name: str, path: str) -> str:
                 lines.append(f"- catalog: {cost}")
         disabled = RUNTIMES[res.runtime].operator_disabled
         if disabled is not None and name in getattr(state.config, disabled):
-            lines.append(f"- disabled by the operator (`{_setting_key(res.runtime, disabled)}`): omitted from catalogs")
+            lines.append(f"- disabled by the operator (`{RUNTIMES[res.runtime].setting_key(disabled)}`): omitted from catalogs")
         lines.append("")
     if not found:
         lines.append(f"not declared in any root of the active runtimes ({', '.join(state.index.active) or 'none'})")

@@ -426,25 +426,23 @@ local function name_line(path)
   return lnum
 end
 
---- Quickfix items for a `where --format json` object, winner first (the server's order).
+--- Quickfix items for a `where --format json` object, winner first (the server's order). Each entry's
+--- `label` (winner, shadowed, blocked, not discovered, also loaded, overridden) and the line of its
+--- name (`range`) are the server's: the plugin shows them and derives nothing.
 ---@param result table
 ---@return table[]
 function M.where_items(result)
   local items = {}
   for _, e in ipairs(type(result) == 'table' and result.entries or {}) do
-    local state
-    if e.resolved_to_winner then
-      state = 'winner'
-    elseif e.blocked then
-      state = 'blocked'
-    else
-      state = 'shadowed'
-    end
+    local state = type(e.label) == 'string' and e.label
+      or (e.resolved_to_winner and 'winner' or (e.blocked and 'blocked' or 'not the winner')) -- a server older than labels
+    local reason = e.not_discovered or e.reason
+    local lnum = type(e.range) == 'table' and type(e.range.start) == 'table' and tonumber(e.range.start.line)
     items[#items + 1] = {
       filename = e.path,
-      lnum = name_line(e.path),
+      lnum = lnum and lnum + 1 or name_line(e.path),
       col = 1,
-      text = ('[%s] %s%s'):format(tostring(e.tier), state, e.blocked and state ~= 'blocked' and ' (blocked)' or ''),
+      text = ('[%s] %s%s'):format(tostring(e.tier), state, type(reason) == 'string' and (' — ' .. reason) or ''),
       type = e.resolved_to_winner and 'I' or 'W',
       user_data = e,
     }
