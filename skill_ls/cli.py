@@ -76,6 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
     explain = sub.add_parser("explain", help="explain one rule")
     explain.add_argument("code")
 
+    port = sub.add_parser("portability", help="for every skill, whether each runtime loads it (and why not)")
+    port.add_argument("paths", nargs="*", metavar="PATH")
+    port.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    _common(port, agent=False)
+
     serve = sub.add_parser("serve", help="run the language server on stdio")
     serve.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
     return parser
@@ -167,6 +172,28 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_OK
     if worst == Severity.ERROR or (args.strict and worst == Severity.WARNING):
         return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def _portability(args: argparse.Namespace) -> int:
+    from skill_ls.analysis.check import CheckOptions, UsageError, build_index, choose_workspace, prepare_config
+    from skill_ls.analysis.portability import as_json, as_markdown, as_text, matrix
+
+    for p in args.paths:
+        if not os.path.exists(p):
+            raise UsageError(f"path does not exist: {p}")
+    workspace = choose_workspace(args.paths, args.workspace)
+    opts = CheckOptions(paths=args.paths, workspace=workspace, runtimes=args.runtime, config=args.config,
+                        no_user_roots=args.no_user_roots)
+    index = build_index(workspace, prepare_config(workspace, opts))
+    rows = matrix(index, [os.path.abspath(p) for p in args.paths] or [workspace])
+    display = index.display_path
+    if args.format == "json":
+        sys.stdout.write(json.dumps(as_json(rows, display), indent=2, ensure_ascii=False) + "\n")
+    elif args.format == "markdown":
+        sys.stdout.write(as_markdown(rows, display))
+    else:
+        sys.stdout.write(as_text(rows, display))
     return EXIT_OK
 
 
@@ -300,6 +327,7 @@ def serve_main() -> int:
 
 _HANDLERS: dict[str, _Handler] = {
     "check": _guard(_check),
+    "portability": _guard(_portability),
     "where": _guard(_where),
     "list": _guard(_list),
     "catalog": _guard(_catalog),

@@ -28,6 +28,9 @@ async def test_hover_on_skill_name_shows_winning_tier(start, tree, profile):
     assert "shadowed: `user`" in text and "shadowed: `bundled`" in text
     assert text.index("winner") < text.index("shadowed: `user`") < text.index("shadowed: `bundled`")
     assert "chars in the catalog" in text
+    # The portability verdicts of the skill itself (issue 11), the same as `skill-ls portability`.
+    assert "**Portability**" in text and "AGH ✗ shadowed by the workspace copy" in text
+    assert "claude.ai upload ✓" in text
 
 
 async def test_hover_on_references(start, tree, profile):

@@ -65,7 +65,18 @@ def skill_hover(ls, name: str, path: str) -> str:
         lines.append("")
     if not found:
         lines.append(f"not declared in any root of the active runtimes ({', '.join(state.index.active) or 'none'})")
+    if os.path.basename(path) == "SKILL.md" and _own_name(state.index, path) == name:
+        from skill_ls.analysis.portability import hover_lines
+
+        lines += ["", *hover_lines(state.index, path)]
     return "\n".join(lines).rstrip()
+
+
+def _own_name(index, path: str) -> str | None:
+    """The name a SKILL.md declares (or its directory), so the verdicts show on the skill's own name."""
+    doc = index.store.get(path)
+    name = doc.fm.value("name") if doc.fm is not None and doc.fm.ok else None
+    return name if isinstance(name, str) and name else doc.dir_name
 
 
 def key_hover(ls, key: str, path: str) -> str | None:
