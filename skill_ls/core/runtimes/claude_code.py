@@ -60,7 +60,7 @@ CLAUDE_VOCABULARY = Vocabulary(
     permission_modes=PERMISSION_MODES, agent_colors=AGENT_COLORS, agent_isolation=("worktree",),
     substitutes_arguments=True, executes_shell_lines=True,
     skill_dir_variables=("${CLAUDE_SKILL_DIR}", "$CLAUDE_SKILL_DIR", "${CLAUDE_PLUGIN_ROOT}"),
-    listing_budget=8000, listing_entry_overhead=4,
+    listing_budget=8000, listing_overflow="shorten",
 )
 
 CLAUDE_FIELDS: dict[str, FieldSpec] = {

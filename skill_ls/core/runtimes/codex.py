@@ -1,7 +1,16 @@
 """Codex: roots from the repository root down, user and admin roots; duplicates load both."""
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, FieldSpec, NameRule, RootSpec, Runtime
+from skill_ls.core.runtimes.spec import (
+    DESCRIPTION_DOC,
+    NAME_DOC,
+    STANDARD_FIELDS,
+    FieldSpec,
+    NameRule,
+    RootSpec,
+    Runtime,
+    Vocabulary,
+)
 
 CODEX_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", NAME_DOC + " Optional; defaults to the directory name.", max_len=64),
@@ -28,4 +37,7 @@ CODEX = Runtime(
     default_extra_tier="repo",
     conflict="load_both", scan_depth=6, unknown_field_severity="information",
     catalog_format="reference", catalog_order="name",
+    # SPEC §3.5: the skills listing of the initial context holds about 8,000 characters; skills past it
+    # fall out (https://developers.openai.com/codex/skills).
+    vocabulary=Vocabulary(listing_budget=8000, listing_overflow="drop"),
 )

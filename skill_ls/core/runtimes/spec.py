@@ -76,7 +76,7 @@ class Vocabulary:
     executes_shell_lines: bool = False  # `!`cmd`` lines run before the model reads the skill
     skill_dir_variables: tuple[str, ...] = ()  # templated paths resolved to the skill directory
     listing_budget: int | None = None  # characters of the whole skill listing
-    listing_entry_overhead: int = 0  # characters each entry costs beyond its text
+    listing_overflow: str = "drop"  # past the budget: drop (skills fall out) | shorten (descriptions cut)
 
 
 @dataclass(frozen=True)

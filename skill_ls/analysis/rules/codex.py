@@ -1,0 +1,218 @@
+"""Listing budgets (BG002) and Codex's `agents/openai.yaml` (CX001).
+
+The listing budget is runtime data (`Vocabulary.listing_budget`, `listing_overflow`): Codex drops
+skills past about 8,000 characters of its listing; Claude Code shortens descriptions past its budget
+(8,000 characters when the context size is unknown). Entries are costed by the same code that renders
+the catalog (`skill_ls.analysis.catalog.catalog_cost`), in catalog order.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from typing import Any
+
+import yaml
+
+from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
+from skill_ls.core.index import Index, SkillDecl, read_bytes
+from skill_ls.core.model import Severity, Span
+from skill_ls.core.parse.frontmatter import nesting_too_deep
+from skill_ls.core.spans import header_span, name_span
+
+_LISTINGS: dict[tuple[int, str], tuple[tuple[Any, ...], list[tuple[SkillDecl, int, int]], int]] = {}
+
+
+def listing(index: Index, runtime: str) -> tuple[list[tuple[SkillDecl, int, int]], int]:
+    """[(decl, cost, cumulative end)] in catalog order, and the total, for a runtime's effective set."""
+    from skill_ls.analysis.catalog import catalog_cost
+    from skill_ls.analysis.effective import EffectiveSetError, resolve_effective_set
+
+    decls = index.decls.get(runtime, [])
+    key = tuple((d.path, id(d.doc)) for d in decls)
+    hit = _LISTINGS.get((id(index), runtime))
+    if hit is not None and hit[0] == key:
+        return hit[1], hit[2]
+    try:
+        eff = resolve_effective_set(index, runtime, fail_closed=False)
+    except EffectiveSetError:
+        return [], 0
+    out: list[tuple[SkillDecl, int, int]] = []
+    total = 0
+    for s in eff.enabled:
+        if s.decl.builtin or s.decl.doc is None or s.decl.doc.fm is None or not s.decl.doc.fm.ok:
+            continue
+        cost = catalog_cost(s.decl).chars
+        total += cost
+        out.append((s.decl, cost, total))
+    if len(_LISTINGS) > 64:
+        _LISTINGS.clear()
+    _LISTINGS[(id(index), runtime)] = (key, out, total)
+    return out, total
+
+
+@rule("BG002", Severity.WARNING, "runtime")
+def over_listing_budget(ctx: RuntimeContext) -> None:
+    """The runtime's skill listing is over its budget, and this skill is past the cut.
+
+    ## What it does
+    Adds up what every skill of the effective set costs in the runtime's listing, in catalog order.
+    Codex keeps about 8,000 characters of skills in its initial context: skills past that point fall
+    out of the listing, in order (warning, with the entry number). Claude Code keeps every name but
+    shortens descriptions once the listing passes its budget (information).
+
+    ## Why is this bad?
+    A skill the model never sees in the listing is never chosen; with shortened descriptions the
+    trigger phrases may be gone.
+
+    ## Fix
+    Shorten long descriptions, disable skills the project does not need, or move rarely used ones
+    to a user root of another workspace.
+
+    ## Source
+    SPEC §3.5 and https://developers.openai.com/codex/skills (Codex listing), https://code.claude.com/docs/en/skills
+    ("Claude doesn't see all my skills": the skill listing budget, `SLASH_COMMAND_TOOL_CHAR_BUDGET`).
+    """
+    vocab = ctx.runtime.vocabulary
+    budget = vocab.listing_budget
+    if budget is None or ctx.index is None or ctx.decl.root is None:
+        return
+    entries, total = listing(ctx.index, ctx.runtime.id)
+    if total <= budget:
+        return
+    for i, (decl, cost, end) in enumerate(entries, 1):
+        if decl is not ctx.decl and decl.path != ctx.decl.path:
+            continue
+        if end <= budget:
+            return
+        span = name_span(ctx.doc) if ctx.doc.fm is not None else header_span(ctx.doc)
+        if vocab.listing_overflow == "drop":
+            ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is {total:,} characters, over its budget of "
+                           f"about {budget:,}: this skill (entry {i} of {len(entries)}, {cost} characters) falls out "
+                           "of the listing and the model never sees it")
+        else:
+            ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is {total:,} characters, over its "
+                           f"{budget:,}-character budget: from this skill on (entry {i} of {len(entries)}) "
+                           "descriptions are shortened to fit", severity=Severity.INFORMATION)
+        return
+
+
+# https://developers.openai.com/codex/skills ("Optional metadata: agents/openai.yaml").
+INTERFACE_KEYS = ("display_name", "short_description", "icon_small", "icon_large", "brand_color", "default_prompt")
+TOOL_KEYS = ("type", "value", "description", "transport", "url", "command")
+TOOL_TYPES = ("mcp",)
+TRANSPORTS = ("streamable_http", "stdio", "sse")
+POLICY_KEYS = ("allow_implicit_invocation",)
+_COLOR = re.compile(r"^#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$")
+
+
+def _span(node: Any) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return Span(s.line, s.column, e.line, e.column)
+
+
+def _child(node: Any, key: str) -> tuple[Any, Any]:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return k, v
+    return None, None
+
+
+def _keys(node: Any) -> list[tuple[str, Any, Any]]:
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    return [(k.value, k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
+
+
+def _unknown(key: str, known: tuple[str, ...], where: str) -> str:
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.7)
+    return f"unknown key '{key}' in {where}; Codex ignores it" + (f" (did you mean '{close[0]}'?)" if close else
+                                                                 f" (known: {', '.join(known)})")
+
+
+@rule("CX001", Severity.WARNING, "sidecar")
+def openai_yaml_values(ctx: SidecarContext) -> None:
+    """Codex's `agents/openai.yaml` has keys or values Codex does not use.
+
+    ## What it does
+    `interface` may hold `display_name`, `short_description`, `icon_small`, `icon_large` (files
+    inside the skill), `brand_color` (`#RRGGBB`) and `default_prompt`; each `dependencies.tools`
+    entry needs `type: mcp` and a `value` (the server name), with an optional `description`,
+    `transport` (`streamable_http`, `stdio`, `sse`) and `url`; `policy.allow_implicit_invocation` is
+    true or false. Unknown keys get a did-you-mean. (A malformed file is MC001.)
+
+    ## Why is this bad?
+    Codex ignores what it does not know: a misspelled `short_descripton` leaves the app without a
+    description, and `allow_implicit_invocation: "no"` is not false.
+
+    ## Example
+    ```yaml
+    policy:
+      allow_implicit_invocation: "false"
+    ```
+    Use instead: `allow_implicit_invocation: false`.
+
+    ## Source
+    https://developers.openai.com/codex/skills ("agents/openai.yaml").
+    """
+    if ctx.kind != "openai":
+        return
+    data, error, _ = read_bytes(ctx.path)
+    if error:
+        return
+    text = data.decode("utf-8", errors="replace")
+    if nesting_too_deep(text):
+        return
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return
+    if not isinstance(root, yaml.MappingNode):
+        return
+    skill_dir = os.path.dirname(os.path.dirname(ctx.path))
+    report = ctx.out.report
+    for key, knode, vnode in _keys(root):
+        if key not in ("interface", "dependencies", "policy"):
+            report(_span(knode), _unknown(key, ("interface", "dependencies", "policy"), "openai.yaml"))
+    _, interface = _child(root, "interface")
+    for key, knode, vnode in _keys(interface):
+        if key not in INTERFACE_KEYS:
+            report(_span(knode), _unknown(key, INTERFACE_KEYS, "interface"))
+        elif not isinstance(vnode, yaml.ScalarNode):
+            report(_span(vnode), f"interface.{key} must be a string")
+        elif key in ("icon_small", "icon_large") and vnode.value:
+            target = os.path.normpath(os.path.join(skill_dir, vnode.value))
+            if not target.startswith(os.path.normpath(skill_dir) + os.sep):
+                report(_span(vnode), f"interface.{key} '{vnode.value}' leaves the skill directory")
+            elif not os.path.exists(target):
+                report(_span(vnode), f"interface.{key} '{vnode.value}' does not exist in the skill")
+        elif key == "brand_color" and not _COLOR.match(vnode.value):
+            report(_span(vnode), f"interface.brand_color '{vnode.value}' is not a hex color like '#3B82F6'")
+    _, deps = _child(root, "dependencies")
+    _, tools = _child(deps, "tools")
+    if isinstance(tools, yaml.SequenceNode):
+        for item in tools.value:
+            if not isinstance(item, yaml.MappingNode):
+                continue
+            keys = {k: v for k, _, v in _keys(item)}
+            for key, knode, _ in _keys(item):
+                if key not in TOOL_KEYS:
+                    report(_span(knode), _unknown(key, TOOL_KEYS, "a dependencies.tools entry"))
+            kind = keys.get("type")
+            if kind is None or not isinstance(kind, yaml.ScalarNode) or kind.value not in TOOL_TYPES:
+                report(_span(kind if kind is not None else item), "a dependencies.tools entry needs 'type: mcp'")
+            value = keys.get("value")
+            if value is None or not isinstance(value, yaml.ScalarNode) or not value.value.strip():
+                report(_span(item.value[0][0]) if item.value else _span(item),
+                       "a dependencies.tools entry needs 'value' (the MCP server's name)")
+            transport = keys.get("transport")
+            if isinstance(transport, yaml.ScalarNode) and transport.value not in TRANSPORTS:
+                report(_span(transport), f"transport '{transport.value}' is not one of {', '.join(TRANSPORTS)}")
+    _, policy = _child(root, "policy")
+    for key, knode, vnode in _keys(policy):
+        if key not in POLICY_KEYS:
+            report(_span(knode), _unknown(key, POLICY_KEYS, "policy"))
+        elif not (isinstance(vnode, yaml.ScalarNode) and vnode.tag == "tag:yaml.org,2002:bool"):
+            report(_span(vnode), "policy.allow_implicit_invocation must be true or false (unquoted)")

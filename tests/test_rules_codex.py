@@ -1,0 +1,67 @@
+"""Listing budgets (BG002: Codex drops, Claude Code shortens) and agents/openai.yaml (CX001)."""
+from __future__ import annotations
+
+from conftest import check_tree, diags_for, skill, write
+
+from skill_ls.core.model import Severity
+
+
+def pos(d):
+    return d.span.start_line, d.span.start_col, d.span.end_col
+
+
+def test_bg002_codex_listing_drops_skills_past_the_budget(workspace):
+    root = workspace / ".agents" / "skills"
+    files = [skill(root, f"s{i:02d}", description="d" * 900) for i in range(12)]
+    res = check_tree(workspace, runtimes=["codex"])
+    flagged = [f for f in files if diags_for(res, f, "BG002")]
+    assert flagged and flagged == files[len(files) - len(flagged):]  # the tail of the listing falls out
+    d = diags_for(res, flagged[0], "BG002")[0]
+    assert d.severity == Severity.WARNING and "falls out" in d.message and pos(d) == (1, 6, 9)
+    assert not diags_for(res, files[0], "BG002")
+
+
+def test_bg002_claude_code_shortens_descriptions(workspace):
+    root = workspace / ".claude" / "skills"
+    files = [skill(root, f"s{i:02d}", description="d" * 1000) for i in range(10)]
+    res = check_tree(workspace, runtimes=["claude-code"])
+    ds = [d for f in files for d in diags_for(res, f, "BG002")]
+    assert ds and all(d.severity == Severity.INFORMATION and "shortened" in d.message for d in ds)
+
+
+def test_bg002_quiet_under_budget(workspace):
+    f = skill(workspace / ".agents" / "skills", "a")
+    assert not diags_for(check_tree(workspace, runtimes=["codex"]), f, "BG002")
+
+
+def test_cx001_openai_yaml(workspace):
+    s = skill(workspace / ".agents" / "skills", "a")
+    y = write(s.parent / "agents" / "openai.yaml", (
+        "interface:\n"
+        "  display_name: A\n"
+        "  short_descripton: typo\n"
+        "  icon_small: ./assets/small.svg\n"
+        "  brand_color: blue\n"
+        "dependencies:\n"
+        "  tools:\n"
+        "    - type: mcp\n"
+        "      value: docs\n"
+        "      transport: websocket\n"
+        "    - type: cli\n"
+        "policy:\n"
+        "  allow_implicit_invocation: \"false\"\n"))
+    ds = diags_for(check_tree(workspace, runtimes=["codex"]), y, "CX001")
+    assert [(pos(d), d.message.split(";")[0].split(" (")[0]) for d in ds] == [
+        ((2, 2, 18), "unknown key 'short_descripton' in interface"),
+        ((3, 14, 32), "interface.icon_small './assets/small.svg' does not exist in the skill"),
+        ((4, 15, 19), "interface.brand_color 'blue' is not a hex color like '#3B82F6'"),
+        ((9, 17, 26), "transport 'websocket' is not one of streamable_http, stdio, sse"),
+        ((10, 6, 10), "a dependencies.tools entry needs 'value'"),
+        ((10, 12, 15), "a dependencies.tools entry needs 'type: mcp'"),
+        ((12, 29, 36), "policy.allow_implicit_invocation must be true or false"),
+    ]
+    assert "did you mean 'short_description'" in ds[0].message
+    ok = skill(workspace / ".agents" / "skills", "b")
+    good = write(ok.parent / "agents" / "openai.yaml", "interface:\n  display_name: B\n  brand_color: '#3B82F6'\n"
+                 "policy:\n  allow_implicit_invocation: false\n")
+    assert not diags_for(check_tree(workspace, runtimes=["codex"]), good, "CX001")
