@@ -131,3 +131,33 @@ def test_cc008_indexed_arguments_without_hint(workspace):
     assert pos(d) == (4, 8, 21) and d.severity == Severity.INFORMATION
     g = claude(workspace, "b", extra="argument-hint: '[a] [b]'\n", body="Compare $ARGUMENTS[0].\n")
     assert not diags_for(run(workspace), g, "CC008")
+
+
+def test_templated_skill_dir_paths_are_resolved_for_rf001(workspace):
+    body = ("Run `python ${CLAUDE_SKILL_DIR}/scripts/go.py` then `bash {baseDir}/scripts/missing.sh`.\n"
+            "See [guide](${CLAUDE_SKILL_DIR}/references/guide.md) and [x](${SKILL_DIR}/references/gone.md).\n")
+    f = claude(workspace, body=body)
+    (f.parent / "scripts").mkdir()
+    (f.parent / "scripts" / "go.py").write_text("")
+    (f.parent / "references").mkdir()
+    (f.parent / "references" / "guide.md").write_text("# Guide\n")
+    ds = diags_for(run(workspace), f, "RF001")
+    assert [(pos(d), d.data["target"]) for d in ds] == [((4, 58, 86), "scripts/missing.sh"),
+                                                        ((5, 61, 92), "references/gone.md")]
+
+
+def test_rf004_nested_references(workspace):
+    f = claude(workspace, body="See [guide](references/guide.md) and [api](references/api.md).\n")
+    refs = f.parent / "references"
+    refs.mkdir()
+    (refs / "guide.md").write_text("# Guide\n\nDetails in [deep](deep.md), the [api](api.md) and [skill](../SKILL.md).\n"
+                                   "```\n[not a link](code.md)\n```\n")
+    (refs / "deep.md").write_text("# Deep\n")
+    (refs / "api.md").write_text("# API\n")
+    (refs / "code.md").write_text("# Code\n")
+    [d] = diags_for(run(workspace), f, "RF004")
+    assert pos(d) == (4, 12, 31) and "(references/deep.md)" in d.message and d.severity == Severity.INFORMATION
+    g = claude(workspace, "b", body="See [guide](references/guide.md).\n")
+    (g.parent / "references").mkdir()
+    (g.parent / "references" / "guide.md").write_text("# Flat\n")
+    assert not diags_for(run(workspace), g, "RF004")

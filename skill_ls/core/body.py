@@ -24,7 +24,7 @@ _CALL = re.compile(r"\b(skill_read_file|skill_run_script)\(\s*[\"']([^\"']+)[\"'
 # `./scripts/x.sh`); a bare `scripts/x.py` is usually an example of what to create.
 _INLINE_SCRIPT = re.compile(
     r"`(?:[^`]*?\b(python3?|bash|sh|zsh|node|deno|bun|ruby|perl|uv run|npx|tsx)\s+)?"
-    r"((?:\./)?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
+    r"((?:\./|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\$\{SKILL_DIR\}/|\{baseDir\}/)?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
 _SHELL_INJECTION = re.compile(r"(?:(?<=^)|(?<=[\s(\[:>*_]))!`([^`\n]+)`")
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")  # a span opens only at the start of a backtick run
 _LITERALS = ("```", "~~~", "](", "skill_", "scripts/", "!`")
@@ -122,7 +122,7 @@ def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
                 refs.append(Reference(kind, cm.group(3), Span(line_no, cm.start(3), line_no, cm.end(3)), cm.group(2)))
         if "scripts/" in line and "`" in line:
             for sm in _INLINE_SCRIPT.finditer(line):
-                if sm.group(1) is None and not sm.group(2).startswith("./"):
+                if sm.group(1) is None and sm.group(2).startswith("scripts/"):
                     continue
                 refs.append(Reference("script_path", sm.group(2), Span(line_no, sm.start(2), line_no, sm.end(2))))
         if "!`" in line:
@@ -133,10 +133,25 @@ def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
     return refs, shells
 
 
+# Templated paths that runtimes resolve to the skill's own directory: Claude Code `${CLAUDE_SKILL_DIR}`
+# (https://code.claude.com/docs/en/skills, "Available string substitutions"), workspace agents
+# `${SKILL_DIR}` (SPEC §3.7) and the `{baseDir}` convention of skill bodies.
+SKILL_DIR_TEMPLATES = ("${CLAUDE_SKILL_DIR}/", "$CLAUDE_SKILL_DIR/", "${SKILL_DIR}/", "{baseDir}/")
+
+
+def strip_skill_dir(target: str) -> str:
+    for prefix in SKILL_DIR_TEMPLATES:
+        if target.startswith(prefix):
+            return target[len(prefix):]
+    return target
+
+
 def local_target(target: str) -> str | None:
-    """The path part of a link target, or None for URLs, anchors and templated targets."""
+    """The path part of a link target, or None for URLs, anchors and templated targets (a target
+    that starts with a skill-directory template is resolved against the skill directory)."""
     if target.startswith("#") or _SCHEME.match(target) or target.startswith("//"):
         return None
+    target = strip_skill_dir(target)
     if "{" in target or "$" in target or "<" in target:
         return None
     path = target.split("#", 1)[0].split("?", 1)[0]

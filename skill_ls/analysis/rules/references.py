@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from skill_ls.core.body import Reference, body_references, local_target
+from skill_ls.core.body import Reference, body_references, local_target, strip_skill_dir
 from skill_ls.core.index import Document
 from skill_ls.core.model import Severity
 from skill_ls.core.references import resolve_reference
@@ -40,7 +40,8 @@ def _targets(ctx: FileContext) -> Iterator[tuple[Reference, str, str]]:
                 continue
             base, target = skill_dir, local
         else:
-            base, target = skill_dir, ref.target[2:] if ref.target.startswith("./") else ref.target
+            plain = strip_skill_dir(ref.target)
+            base, target = skill_dir, plain[2:] if plain.startswith("./") else plain
         yield ref, base, target
 
 
