@@ -161,3 +161,19 @@ def test_rf004_nested_references(workspace):
     (g.parent / "references").mkdir()
     (g.parent / "references" / "guide.md").write_text("# Flat\n")
     assert not diags_for(run(workspace), g, "RF004")
+
+
+def test_cc007_money_is_prose_not_a_positional(workspace):
+    body = ("```\nYear 2: $2.5M ARR, CAC: $1,200 | $20.00\nRate $150/hr, $0 of $X/month, $0 (never), $50-200/mo\n```\n"
+            "```bash\nawk '{print $1}'\n```\n")
+    f = claude(workspace, body=body)
+    assert [pos(d) for d in diags_for(run(workspace), f, "CC007")] == [(9, 12, 14)]
+
+
+def test_rf004_links_to_nested_skills_are_not_references(workspace):
+    f = claude(workspace, body="See [child](child/SKILL.md).\n")
+    (f.parent / "child").mkdir()
+    (f.parent / "child" / "SKILL.md").write_text("---\nname: child\ndescription: d\n---\n[gc](grand/SKILL.md)\n")
+    (f.parent / "child" / "grand").mkdir()
+    (f.parent / "child" / "grand" / "SKILL.md").write_text("---\nname: grand\ndescription: d\n---\n")
+    assert not diags_for(run(workspace), f, "RF004")

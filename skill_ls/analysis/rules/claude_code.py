@@ -438,7 +438,8 @@ def invalid_arguments(ctx: RuntimeContext) -> None:
 
 
 _POSITIONAL = re.compile(r"(?<![$\\])\$(\d+)(?!\w)")
-_MONEY = re.compile(r"\$\d+(?:[.,]\d|[KMBkmb]\b|\s*(?:USD|per|/mo|/month|a month|million|billion)\b)")
+_MONEY = re.compile(r"\$\d+(?:[.,]\d|[KMBkmb]\b|/[A-Za-z]|-\$?\d|\s*(?:USD|per|of|/mo|/month|a month|million|billion)\b"
+                    r"|\s+\()")
 _INDEXED = re.compile(r"\$ARGUMENTS\[(\d+)\]")
 _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 
@@ -474,7 +475,8 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     positional written in code (`awk '{print $1}'`, `echo "$2"`, SQL `$1` placeholders) is reported
     when the skill does not take arguments (no `argument-hint` or `arguments`), and always inside
     awk programs or braces, where it is never meant as a skill argument. Amounts of money
-    (`$2.5M`, `$1,200`, `$20.00`) are left alone: they are replaced too, but read as prose.
+    (`$2.5M`, `$1,200`, `$20.00`, `$150/hr`, `$50-200`, `$0 of $X`) are left alone: they are
+    replaced too, but read as prose.
 
     ## Why is this bad?
     `awk '{print $1}'` silently becomes `awk '{print }'` (or prints the user's argument), so the

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Regenerate docs/agnix-comparison.md: skill-ls and agnix side by side on the shared corpus.
+
+Usage: python3 docs/compare_agnix.py [CORPUS] (default: ../shared/corpus next to the repository).
+Needs `agnix` on PATH (`pip install agnix`). Both tools run on the same tree; findings are grouped
+into *concerns* (what the finding is about) so that each tool's codes can be compared per file. The
+verdicts ("who is right") are this project's reading of each concern, written in VERDICTS below and
+reviewed by hand against the files (docs/corpus-review.md).
+"""
+from __future__ import annotations
+
+import collections
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "corpus"
+OUT = ROOT / "docs" / "agnix-comparison.md"
+
+# concern -> (skill-ls codes, agnix rules)
+CONCERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "name format": (("SK008",), ("AS-004", "AS-005")),
+    "name differs from directory": (("SK009",), ("AS-017",)),
+    "unknown or client-specific field": (("SK007", "PT001"), ("XP-SK-001",)),
+    "field type / metadata shape": (("SK006",), ("AS-016",)),
+    "length limits (description, compatibility)": (("SK010",), ()),
+    "body too long": (("SK012",), ("AS-012", "AS-021")),
+    "missing reference": (("RF001",), ("REF-001", "REF-002")),
+    "reference escapes the skill": (("RF002",), ()),
+    "nested references": (("RF004",), ("AS-013",)),
+    "$N substituted in code": (("CC007",), ("CC-SK-023",)),
+    "$ARGUMENTS[N] without a hint": (("CC008",), ("CC-SK-016",)),
+    "reserved word in name (upload)": (("PT002",), ("CC-SK-030",)),
+    "XML tag in description (upload)": (("PT003",), ("CC-SK-031",)),
+    "unknown tool name": (("CC003", "SA003"), ("CC-SK-008", "CC-AG-009")),
+    "model value": (("CC001", "SA001"), ("CC-SK-001", "CC-AG-003")),
+    "MCP server definitions": (("MS001", "MS002", "MS003", "MS004", "MS005", "MS006"), ("MCP-027",)),
+    "literal credentials": (("MS003",), ("XP-SK-003",)),
+}
+
+# Concerns one tool raises that the other does not model, with this project's verdict.
+VERDICTS: dict[str, str] = {
+    "name format": "Agree file for file: spaces, capitals, underscores, a leading hyphen (agnix's AS-005 is the "
+                   "hyphen case of AS-004).",
+    "length limits (description, compatibility)": "skill-ls only: the claude-api description is 1,068 characters, "
+                                                  "over the standard's 1,024 (true).",
+    "name differs from directory": "Both right; skill-ls reports it once per root cause (SK008 suppresses SK009 on an "
+                                   "invalid name), agnix twice.",
+    "unknown or client-specific field": "skill-ls warns only when no runtime that reads the file knows the key "
+                                        "(`requires` in 832 Composio skills: ignored by every runtime) and gives a "
+                                        "note naming the runtimes for keys some runtime knows (`argument-hint`, "
+                                        "`version`); agnix gives every non-standard key the same note. skill-ls is "
+                                        "more precise here: `requires` really does nothing anywhere.",
+    "body too long": "Same 500-line/5,000-token guidance; agnix splits lines and tokens into two codes.",
+    "missing reference": "skill-ls resolves only references a runtime follows (links outside code, run scripts); "
+                         "agnix also reads `@john.doe` in prose as an import and links in AGENTS.md. The extra agnix "
+                         "findings are false positives (REF-001 `@john.doe`) or files outside skills.",
+    "reference escapes the skill": "skill-ls only: links out of the skill directory break once the skill is "
+                                   "installed alone (true in every sampled case).",
+    "nested references": "agnix counts any file a reference links (scripts, requirements.txt, other skills' "
+                         "SKILL.md); skill-ls leaves out nested skills (`qdrant-scaling/*/SKILL.md` are skills of "
+                         "their own). Both right on the two files they share.",
+    "$N substituted in code": "skill-ls checks only files Claude Code reads (plugin skills) and skips money amounts "
+                              "(`$2.5M`); agnix checks every skill. On Claude Code files both agree on shell/awk/SQL "
+                              "positionals; agnix also flags amounts of money.",
+    "$ARGUMENTS[N] without a hint": "agnix raises it on a skill no runtime reads as Claude Code (anthropics/skills "
+                                    "claude-api is a plain repository skill); skill-ls checks it where Claude Code "
+                                    "substitutes.",
+    "reserved word in name (upload)": "Agree (3).",
+    "XML tag in description (upload)": "Agree (2).",
+    "unknown tool name": "agnix applies Claude Code's tool list to Copilot skills (`Azure`, `MCP/...`, `sql`) and "
+                         "to TeamCreate/TeamDelete, which Claude Code's agent teams provide: false positives. "
+                         "skill-ls checks tool names only where Claude Code reads the file.",
+    "model value": "Both accept `fable` (Claude Fable); neither finds an invalid model in the corpus's Claude Code "
+                   "files.",
+    "MCP server definitions": "agnix's MCP-027 findings are in Copilot `*.agent.md` files (`mcp-servers:`), which "
+                              "no runtime skill-ls models reads; the corpus has no skill `mcp.json`.",
+    "literal credentials": "agnix scans every file (XP-SK-003: a secret-pattern catalogue in a security-review "
+                           "skill is documentation, a false positive); skill-ls looks for secrets only where a "
+                           "runtime passes them to a server (MCP definitions).",
+}
+
+AGNIX_ONLY_NOTES: dict[str, str] = {
+    "AS-008": "a description under agnix's minimum length: style advice, not a limit of any runtime.",
+    "AS-020": "style advice (a description without 'when to use'); not a loading problem: out of scope.",
+    "AS-023": "bundled file never mentioned: advisory; many are data files used by scripts.",
+    "AS-024": "unpinned package in a body command: advice about prose, not a definition a runtime starts.",
+    "CC-AG-022": "a subagent without `tools` inherits every tool: documented default behaviour, advisory.",
+    "CC-SK-006": "heuristic ('looks like a workflow with side effects'): advisory.",
+    "CC-SK-007": "unrestricted `Bash` in allowed-tools: advisory.",
+    "CC-SK-021": "a hard-coded user path in a reference file: advisory.",
+    "CC-SK-034": "a long reference file without a table of contents: advisory.",
+    "CDX-AG-005": "AGENTS.md (Codex instructions, not skills): out of scope.",
+    "CDX-AG-009": "AGENTS.md size: out of scope.",
+    "CDX-AG-010": "AGENTS.md chain: out of scope.",
+    "COP-007": "GitHub Copilot files: out of scope.",
+    "COP-008": "GitHub Copilot files: out of scope.",
+    "COP-011": "GitHub Copilot files: out of scope.",
+    "COP-012": "GitHub Copilot files: out of scope.",
+    "COP-028": "GitHub Copilot files: out of scope.",
+    "COP-034": "GitHub Copilot files: out of scope.",
+    "VER-001": "tool version pinning in .agnix.toml: not about the files.",
+    "XML-001": "unclosed XML-like tags in bodies: advisory.",
+    "XML-002": "XML-like tags in bodies: advisory.",
+    "XML-003": "XML-like tags in bodies: advisory.",
+}
+
+
+def run_skill_ls() -> list[dict]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-m", "skill_ls", "check", str(CORPUS), "--no-user-roots", "--format",
+                          "json"], capture_output=True, text=True, env=env, cwd=ROOT)
+    return [{"path": d["path"], "code": d["code"], "line": d["range"]["start"]["line"] + 1, "message": d["message"]}
+            for d in json.loads(out.stdout)["diagnostics"]]
+
+
+def run_agnix() -> tuple[list[dict], str]:
+    version = subprocess.run(["agnix", "--version"], capture_output=True, text=True).stdout.strip()
+    out = subprocess.run(["agnix", str(CORPUS), "--format", "json"], capture_output=True, text=True)
+    return [{"path": d["file"], "code": d["rule"], "line": d["line"], "message": d["message"]}
+            for d in json.loads(out.stdout)["diagnostics"]], version
+
+
+def concern_of(code: str, tool: int) -> str | None:
+    for concern, codes in CONCERNS.items():
+        if code in codes[tool]:
+            return concern
+    return None
+
+
+def rel(path: str) -> str:
+    if not os.path.isabs(path):
+        path = os.path.join(CORPUS, path)
+    try:
+        return os.path.relpath(os.path.realpath(path), os.path.realpath(CORPUS))
+    except ValueError:
+        return path
+
+
+def main() -> None:
+    ours = run_skill_ls()
+    theirs, version = run_agnix()
+    per: dict[str, dict[str, list[list[dict]]]] = collections.defaultdict(lambda: collections.defaultdict(
+        lambda: [[], []]))
+    other: collections.Counter[str] = collections.Counter()
+    for tool, found in ((0, ours), (1, theirs)):
+        for d in found:
+            c = concern_of(d["code"], tool)
+            if c is None:
+                if tool == 1:
+                    other[d["code"]] += 1
+                continue
+            per[c][rel(d["path"])][tool].append(d)
+    lines = ["# skill-ls and agnix on the shared corpus", "",
+             f"Generated by `python3 docs/compare_agnix.py` (skill-ls at this commit, {version}) over "
+             f"`../shared/corpus` (1,504 SKILL.md and 441 agent files from 7 public repositories). Findings are "
+             "grouped by concern; a file counts once per concern and tool. Verdicts are this project's reading, "
+             "checked by hand against the files (see docs/corpus-review.md).", "",
+             "| concern | skill-ls codes | agnix rules | files: both | only skill-ls | only agnix | who is right |",
+             "|---|---|---|---:|---:|---:|---|"]
+    for concern, (sl, ag) in CONCERNS.items():
+        files = per.get(concern, {})
+        both = sum(1 for v in files.values() if v[0] and v[1])
+        only_sl = sum(1 for v in files.values() if v[0] and not v[1])
+        only_ag = sum(1 for v in files.values() if v[1] and not v[0])
+        lines.append(f"| {concern} | {', '.join(sl)} | {', '.join(ag) or '—'} | {both} | {only_sl} | {only_ag} | "
+                     f"{VERDICTS.get(concern, '')} |")
+    lines += ["", "## agnix rules with no skill-ls counterpart", "",
+              "| agnix rule | findings | reading |", "|---|---:|---|"]
+    for code, n in sorted(other.items()):
+        lines.append(f"| {code} | {n} | {AGNIX_ONLY_NOTES.get(code, 'not reviewed')} |")
+    lines += ["", "## Per file, where the tools disagree", "",
+              "For each concern, up to 12 files that only one tool flags (file: line and code of each finding).", ""]
+    for concern in CONCERNS:
+        files = per.get(concern, {})
+        diff = sorted((p, v) for p, v in files.items() if bool(v[0]) != bool(v[1]))
+        if not diff:
+            continue
+        lines += [f"### {concern}", "", "| file | skill-ls | agnix |", "|---|---|---|"]
+        for path, (a, b) in diff[:12]:
+            fmt = lambda ds: "<br>".join(f"{d['line']}: {d['code']}" for d in ds[:3]) or "—"  # noqa: E731
+            lines.append(f"| `{path}` | {fmt(a)} | {fmt(b)} |")
+        if len(diff) > 12:
+            lines.append(f"| … {len(diff) - 12} more | | |")
+        lines.append("")
+    OUT.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+    print(f"wrote {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
