@@ -60,3 +60,20 @@ def test_no_false_positives_on_valid_fields(corpus_result):
             key = d.message.split("'")[1]
             assert key not in ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
         assert d.code not in ("SK001", "SK002", "SK003", "SK004"), d  # the corpus parses cleanly
+
+
+def test_portability_matrix_on_the_corpus(corpus_result):
+    """`skill-ls portability` works on the 1,504 real skills, in every format (issue 11)."""
+    from skill_ls.analysis.portability import as_json, as_markdown, as_text, matrix
+
+    index = corpus_result.index
+    rows = matrix(index, [str(CORPUS)])
+    assert len(rows) == 1504
+    data = as_json(rows, index.display_path)
+    statuses = {v["status"] for s in data["skills"] for v in s["verdicts"].values()}
+    assert statuses <= {"loads", "warnings", "fails", "not_read"} and "loads" in statuses
+    # The 181 plugin skills are read by Claude Code only; the other skills are judged as if installed.
+    plugin = [s for s in data["skills"] if "/plugins/" in s["path"]]
+    assert len(plugin) == 181 and all(s["verdicts"]["codex"]["status"] == "not_read" for s in plugin)
+    assert as_text(rows, index.display_path).count("\n") > 1504
+    assert as_markdown(rows, index.display_path).count("\n| `") == 1504

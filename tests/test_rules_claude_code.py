@@ -177,3 +177,9 @@ def test_rf004_links_to_nested_skills_are_not_references(workspace):
     (f.parent / "child" / "grand").mkdir()
     (f.parent / "child" / "grand" / "SKILL.md").write_text("---\nname: grand\ndescription: d\n---\n")
     assert not diags_for(run(workspace), f, "RF004")
+
+
+def test_rf003_names_the_runtime_that_runs_the_line(workspace):
+    f = claude(workspace, body="Status: !`git status`\n")
+    [d] = diags_for(run(workspace), f, "RF003")
+    assert "when Claude Code activates" in d.message and pos(d) == (4, 8, 21)

@@ -112,7 +112,9 @@ def shell_execution(ctx: FileContext) -> None:
 
     ## What it does
     Flags `` !`command` `` (executed by the runtime when the skill activates, before the model reads
-    anything) and `skill_run_script` targets that are not `.py`, `.sh`, `.bash` or `.js` files in
+    anything) unless every runtime that reads the file is known to leave such lines as plain text
+    (`Vocabulary.executes_shell_lines`: Claude Code and workspace agents run them), and
+    `skill_run_script` targets that are not `.py`, `.sh`, `.bash` or `.js` files in
     the skill's `scripts/` directory.
 
     ## Why is this bad?
@@ -123,9 +125,18 @@ def shell_execution(ctx: FileContext) -> None:
     if doc.read_error or doc.fm is None:
         return
     refs, shells = body_references(doc)
-    for command, span in shells:
-        ctx.out.report(span, f"'!`{command}`' runs a shell command when the skill activates; make sure it is "
-                       "safe and intended")
+    if shells:
+        from skill_ls.analysis.readers import readers_of, titles
+        from skill_ls.core.runtimes import RUNTIMES
+
+        readers = [r.runtime for r in readers_of(ctx.readers)] or list(RUNTIMES)  # under no root: any runtime
+        running = [r for r in readers if RUNTIMES[r].vocabulary.executes_shell_lines]
+        unknown = [r for r in readers if RUNTIMES[r].vocabulary.executes_shell_lines is None]
+        if running or unknown:
+            who = titles(running) if running else "the runtime"
+            for command, span in shells:
+                ctx.out.report(span, f"'!`{command}`' runs a shell command when {who} activates the skill; make "
+                               "sure it is safe and intended")
     for ref in refs:
         if ref.kind != "run_script":
             continue

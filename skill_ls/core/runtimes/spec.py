@@ -73,7 +73,9 @@ class Vocabulary:
     # Body substitution (SPEC §3.4): `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` and named `$arg` are replaced
     # everywhere in the body, code blocks included.
     substitutes_arguments: bool = False
-    executes_shell_lines: bool = False  # `!`cmd`` lines run before the model reads the skill
+    # `!`cmd`` lines run before the model reads the skill: True, False, or None (not established from the
+    # runtime's sources yet: RF003 still warns, conservatively).
+    executes_shell_lines: bool | None = None
     skill_dir_variables: tuple[str, ...] = ()  # templated paths resolved to the skill directory
     listing_budget: int | None = None  # characters of the whole skill listing
     listing_overflow: str = "drop"  # past the budget: drop (skills fall out) | shorten (descriptions cut)
