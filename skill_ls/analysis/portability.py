@@ -15,7 +15,7 @@ from typing import Any
 from skill_ls.analysis.check import Checker
 from skill_ls.core.index import Index, SkillDecl, blocked_reason
 from skill_ls.core.model import Diagnostic, Severity
-from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.runtimes import BASE_RUNTIME, PLUGIN_RUNTIME, RUNTIMES
 
 UPLOAD = "claude-ai"
 UPLOAD_TITLE = "claude.ai upload"
@@ -96,7 +96,7 @@ def skill_row(checker: Checker, path: str) -> Row:
 
     plugin = plugin_of(path, "skills") if not real else None
     if plugin is not None:
-        real["claude-code"] = SkillDecl(path, "claude-code", None, "plugin", f"{plugin.name}:{doc.dir_name}", doc=doc)
+        real[PLUGIN_RUNTIME] = SkillDecl(path, PLUGIN_RUNTIME, None, "plugin", f"{plugin.name}:{doc.dir_name}", doc=doc)
     standalone = not real
     name = doc.fm.value("name") if doc.fm is not None and doc.fm.ok else None
     row = Row(path, name if isinstance(name, str) and name else doc.dir_name, standalone)
@@ -120,16 +120,16 @@ def skill_row(checker: Checker, path: str) -> Row:
 
 def _upload_verdict(checker: Checker, path: str, doc: Any) -> Verdict:
     """claude.ai upload and the Skills API: the standard's name and description rules plus PT002/PT003."""
-    decl = SkillDecl(path, "agentskills", None, "standalone", doc.dir_name, doc=doc)
+    decl = SkillDecl(path, BASE_RUNTIME, None, "standalone", doc.dir_name, doc=doc)
     diags = checker.check_skill_file(path, [decl])
     for d in diags:
         if d.code in UPLOAD_CODES:
             return Verdict(UPLOAD, UPLOAD_TITLE, "fails", d.message.split("✗", 1)[-1].split(":")[0].strip())
-    blocked = blocked_reason(doc, RUNTIMES["agentskills"])
+    blocked = blocked_reason(doc, RUNTIMES[BASE_RUNTIME])
     if blocked:
         return Verdict(UPLOAD, UPLOAD_TITLE, "fails", blocked)
     for d in diags:
-        if d.code in ("SK008", "SK010") and (d.runtime or "agentskills") == "agentskills":
+        if d.code in ("SK008", "SK010") and (d.runtime or BASE_RUNTIME) == BASE_RUNTIME:
             return Verdict(UPLOAD, UPLOAD_TITLE, "fails", _short(d))
     return Verdict(UPLOAD, UPLOAD_TITLE, "loads")
 
