@@ -236,11 +236,9 @@ def _where(args: argparse.Namespace) -> int:
     if not obj["entries"]:
         print(f"{safe_text(args.name)}: not declared in any {runtime} root", file=sys.stderr)
         return EXIT_FINDINGS
-    for e in obj["entries"]:
-        state = "winner" if e["resolved_to_winner"] else ("blocked" if e["blocked"] else
-                                                           "not discovered" if e.get("not_discovered") else "shadowed")
-        extra = f" ({e['reason']})" if e.get("reason") else (f" ({e['not_discovered']})" if e.get("not_discovered") else "")
-        print(safe_text(f"{state:<15} {e['tier']:<12} {e['path']}{extra}"))
+    for e in obj["entries"]:  # the label is core/labels.py's, as in the JSON, hover and code lens
+        extra = f" ({e['not_discovered']})" if e.get("not_discovered") else (f" ({e['reason']})" if e.get("reason") else "")
+        print(safe_text(f"{e['label']:<15} {e['tier']:<12} {e['path']}{extra}"))
     if obj.get("tombstoned"):
         print(f"note: agent '{agent}' disables '{args.name}' (skills.disabled): not in its set or catalog")
     disabled_by = RUNTIMES[runtime].operator_disabled

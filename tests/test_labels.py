@@ -65,6 +65,19 @@ def test_where_carries_label_summary_and_name_range(workspace, private_home):
     assert obj["entries"][0]["range"] == {"start": {"line": 2, "character": 6}, "end": {"line": 2, "character": 10}}
 
 
+def test_cli_where_text_and_json_say_the_same(workspace):
+    skill(workspace / ".agh" / "skills", "lint")
+    agent_dir = workspace / ".agh" / "agents" / "reviewer"
+    write(agent_dir / "AGENT.md", "---\nname: reviewer\nprovider: claude\n---\nReview code.\n")
+    skill(agent_dir / "skills", "lint")
+    args = [sys.executable, "-m", "skill_ls", "where", "lint", "--workspace", str(workspace), "--runtime", "agh",
+            "--agent", "reviewer"]
+    text = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    obj = json.loads(subprocess.run(args + ["--format", "json"], capture_output=True, text=True, check=True).stdout)
+    assert [line.split()[0] for line in text.splitlines()] == ["winner", "overridden"]
+    assert [e["label"] for e in obj["entries"]] == ["winner", "overridden"]
+
+
 def test_cli_where_prints_the_labels(workspace, private_home):
     skill(workspace / ".agh" / "skills", "tool")
     skill(private_home / ".agh" / "skills", "tool")
