@@ -5,7 +5,7 @@ import os
 import sys
 from collections import Counter
 
-from skill_ls.analysis.check import CheckOptions, Checker, build_index, choose_workspace, prepare_config
+from skill_ls.analysis.check import CheckOptions, open_run
 from skill_ls.analysis.fixes import fix_in_memory
 from skill_ls.apply import rename_dirs, unified_diff, write_files
 from skill_ls.core.discovery import Environment
@@ -20,18 +20,8 @@ def _counts(counter: Counter[str]) -> str:
 
 def run_fix(opts: CheckOptions, *, unsafe: bool, diff: bool, environ: dict[str, str] | None = None) -> tuple[int, list[str]]:
     """Fix the files under `opts.paths`. Returns (exit status for --diff, summary lines)."""
-    from skill_ls.analysis.check import UsageError
-
-    for p in opts.paths:
-        if not os.path.exists(p):
-            raise UsageError(f"path does not exist: {p}")
-    if opts.workspace and not os.path.isdir(opts.workspace):
-        raise UsageError(f"workspace is not a directory: {opts.workspace}")
-    workspace = choose_workspace(opts.paths, opts.workspace)
-    config = prepare_config(workspace, opts)
-    index = build_index(workspace, config, environ)
-    scope = [os.path.abspath(p) for p in opts.paths] or [workspace]
-    files = Checker(index).files_in_scope(scope)
+    checker, scope, files = open_run(opts, environ)
+    workspace, config = checker.index.workspace, checker.index.config
     env = Environment.from_environ(environ, config)
     outcome = fix_in_memory(workspace, env, config, files, unsafe=unsafe, jobs=opts.jobs)
     lines: list[str] = []

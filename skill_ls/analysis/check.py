@@ -93,7 +93,9 @@ def build_index(workspace: str, config: Config, environ: Mapping[str, str] | Non
     return Index(workspace, env, config).build()
 
 
-def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> CheckResult:
+def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tuple[Checker, list[str], list[str]]:
+    """What `check` (and `check --fix`) start from: the paths validated, the workspace chosen, its
+    configuration and index built: (checker, the paths in scope, the files in scope). Raises `UsageError`/`ConfigError`."""
     for p in opts.paths:
         if not os.path.exists(p):
             raise UsageError(f"path does not exist: {p}")
@@ -101,10 +103,14 @@ def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> C
         raise UsageError(f"workspace is not a directory: {opts.workspace}")
     workspace = choose_workspace(opts.paths, opts.workspace)
     config = prepare_config(workspace, opts)
-    index = build_index(workspace, config, environ)
-    checker = Checker(index)
+    checker = Checker(build_index(workspace, config, environ))
     scope = [os.path.abspath(p) for p in opts.paths] or [workspace]
-    files = checker.files_in_scope(scope)
+    return checker, scope, checker.files_in_scope(scope)
+
+
+def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> CheckResult:
+    checker, _, files = open_run(opts, environ)
+    index = checker.index
     diagnostics = checker.check_files(files, jobs=opts.jobs)
     return CheckResult(diagnostics, len(files), index)
 

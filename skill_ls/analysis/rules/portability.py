@@ -12,7 +12,7 @@ from skill_ls.analysis.readers import ignoring_readers, knowing_runtimes, reader
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import FileContext
 from skill_ls.core.model import Severity
-from skill_ls.core.parse.frontmatter import Frontmatter
+from skill_ls.core.parse.frontmatter import FieldEntry, Frontmatter
 from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES
 
 # claude.ai upload and the Skills API (https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview,
@@ -26,6 +26,13 @@ UPLOAD = "claude.ai upload"
 def _fm(ctx: FileContext) -> Frontmatter | None:
     fm = ctx.doc.fm
     return fm if fm is not None and fm.status == "ok" and not ctx.doc.read_error else None
+
+
+def _str_field(ctx: FileContext, key: str) -> FieldEntry | None:
+    """The field `key` when the frontmatter parsed and its value is a string."""
+    fm = _fm(ctx)
+    entry = fm.fields.get(key) if fm is not None else None
+    return entry if entry is not None and isinstance(entry.value, str) else None
 
 
 @rule("PT001", Severity.INFORMATION, "file")
@@ -89,11 +96,8 @@ def upload_rejects_name(ctx: FileContext) -> None:
     ## Source
     https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview ("Skill structure").
     """
-    fm = _fm(ctx)
-    if fm is None:
-        return
-    entry = fm.fields.get("name")
-    if entry is None or not isinstance(entry.value, str):
+    entry = _str_field(ctx, "name")
+    if entry is None:
         return
     lowered = entry.value.lower()
     for word in RESERVED_WORDS:
@@ -125,11 +129,8 @@ def upload_rejects_description(ctx: FileContext) -> None:
     ## Source
     https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview ("Skill structure").
     """
-    fm = _fm(ctx)
-    if fm is None:
-        return
-    entry = fm.fields.get("description")
-    if entry is None or not isinstance(entry.value, str):
+    entry = _str_field(ctx, "description")
+    if entry is None:
         return
     m = XML_TAG.search(entry.value)
     if m:
