@@ -65,6 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--format", choices=("text", "json"), default="text")
     _common(lst)
 
+    preview = sub.add_parser("preview", help="what the runtime's skill tool returns when the model loads a skill")
+    preview.add_argument("name")
+    preview.add_argument("--arguments", default="", metavar="TEXT", help="the arguments string passed to the tool")
+    preview.add_argument("--file", metavar="PATH", help="AGH: a resource file of the skill (agh__skill_view's 'file')")
+    preview.add_argument("--format", choices=("text", "json"), default="text")
+    _common(preview)
+
     catalog = sub.add_parser("catalog", help="render the effective catalog exactly as the runtime injects it")
     catalog.add_argument("--format", choices=("text", "json"), default="text")
     catalog.add_argument("--enable", action="append", default=None, metavar="NAME",
@@ -224,6 +231,26 @@ def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
     return index, runtime, agent
 
 
+def _preview(args: argparse.Namespace) -> int:
+    from skill_ls.analysis.preview import PreviewError, preview_skill
+
+    index, runtime, agent = open_index(args)
+    try:
+        result = preview_skill(index, runtime, args.name, agent, args.arguments, args.file)
+    except PreviewError as exc:
+        raise _KnownError(str(exc)) from None
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.as_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        if not result.exact and result.reading:
+            print(f"skill-ls: note: {result.reading}", file=sys.stderr)
+        for note in result.notes:
+            print(f"skill-ls: note: {note}", file=sys.stderr)
+        sys.stdout.write(result.text)
+    sys.stdout.flush()
+    return EXIT_OK
+
+
 def _where(args: argparse.Namespace) -> int:
     from skill_ls.core.labels import where
     from skill_ls.core.runtimes import RUNTIMES
@@ -329,6 +356,7 @@ _HANDLERS: dict[str, _Handler] = {
     "where": _guard(_where),
     "list": _guard(_list),
     "catalog": _guard(_catalog),
+    "preview": _guard(_preview),
     "rules": _rules,
     "explain": _explain,
     "serve": _serve,

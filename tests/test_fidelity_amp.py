@@ -85,3 +85,20 @@ def test_amp_catalog_has_no_final_newline(workspace):
           dedent=False)
     text = render_catalog(build_index(str(workspace), Config(runtimes=("amp",))), "amp")
     assert text.endswith("</available_skills>")
+
+
+def test_rf005_toolbox_file_must_be_executable(workspace):
+    f = write(workspace / ".agents" / "skills" / "s" / "SKILL.md", SOURCE_EXAMPLE.replace("my-skill-name", "s"),
+              dedent=False)
+    tool = write(f.parent / "toolbox" / "my-tool", "#!/bin/sh\necho hi\n")
+    tool.chmod(0o644)
+    res = check_tree(workspace, runtimes=["amp"])
+    [d] = [d for d in res.diagnostics if d.code == "RF005"]
+    assert "'toolbox/my-tool' is not executable" in d.message and d.runtime == "amp"
+    tool.chmod(0o755)
+    assert not [d for d in check_tree(workspace, runtimes=["amp"]).diagnostics if d.code == "RF005"]
+    tool.chmod(0o644)  # AGH has no toolbox: nothing to say there
+    g = write(workspace / ".agh" / "skills" / "t" / "SKILL.md", SOURCE_EXAMPLE.replace("my-skill-name", "t"),
+              dedent=False)
+    write(g.parent / "toolbox" / "x", "x").chmod(0o644)
+    assert not [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "RF005"]

@@ -254,7 +254,9 @@ class FullContent(CatalogFormat):
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
         doc = s.decl.doc
         content = doc.src.text if doc is not None else ""
-        block = f'<skill name="{s.name}">\n{content.rstrip(chr(10) + chr(13))}\n</skill>'
+        # The chat route prepends (name, content) pairs: the display name, not the slug that identifies it.
+        display = s.field("name", s.name)
+        block = f'<skill name="{display}">\n{content.rstrip(chr(10) + chr(13))}\n</skill>'
         description = _description(s)
         return _entry(s, description, description, False, block, document_length(doc) if doc is not None else 0)
 

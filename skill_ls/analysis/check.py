@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from skill_ls.core.config import Config, load_config
+from skill_ls.core.capabilities import CAPABILITIES_FILE
 from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity
@@ -27,7 +28,7 @@ from skill_ls.core.paths import is_under
 _FILE_SUPPRESS = re.compile(r"<!--\s*skill-ls:\s*disable=([^<>]*?)-->")
 _CODE_LIST = re.compile(r"[A-Za-z0-9_,\s]+")
 OPENAI_YAML = "openai.yaml"
-WANTED = frozenset({SKILL_FILE, SKILL_FILE_LOWER, AGENT_FILE, MCP_FILE, META_FILE, OPENAI_YAML})
+WANTED = frozenset({SKILL_FILE, SKILL_FILE_LOWER, AGENT_FILE, MCP_FILE, META_FILE, OPENAI_YAML, CAPABILITIES_FILE})
 RUNTIME_ORDER = {rid: i for i, rid in enumerate(RUNTIMES)}
 
 
@@ -189,7 +190,7 @@ class Checker:
                     raw.extend(self.check_skill_file(path, by_path.get(path, [])))
                 elif path in agents_by_path or base == AGENT_FILE:
                     raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
-                elif base in (MCP_FILE, META_FILE, OPENAI_YAML):
+                elif base in (MCP_FILE, META_FILE, OPENAI_YAML, CAPABILITIES_FILE):
                     raw.extend(self.check_sidecar(path))
             return self.unsuppressed(raw)
 
@@ -291,7 +292,7 @@ class Checker:
     def check_sidecar(self, path: str, kind: str | None = None) -> list[Diagnostic]:
         out: list[Diagnostic] = []
         base = os.path.basename(path)
-        kind = kind or {MCP_FILE: "mcp", META_FILE: "meta", OPENAI_YAML: "openai"}[base]
+        kind = kind or {MCP_FILE: "mcp", META_FILE: "meta", OPENAI_YAML: "openai", CAPABILITIES_FILE: "capabilities"}[base]
         skill_dir = os.path.dirname(path) if kind != "openai" else os.path.dirname(os.path.dirname(path))
         skill_md = os.path.join(skill_dir, SKILL_FILE)
         rep = Reporter(path, None, out)

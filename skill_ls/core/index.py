@@ -225,6 +225,12 @@ class AgentDecl:
 
 
 def skill_name_for(doc: Document, runtime: Runtime) -> str:
+    """The identity a runtime files this copy under: its `identity_key` (Agentcy: the slug) when set,
+    else the name (frontmatter or directory, per the runtime's name rule)."""
+    if runtime.identity_key != "name" and doc.fm and doc.fm.ok:
+        identity = doc.fm.value_in(runtime.yaml_dialect, runtime.identity_key)
+        if isinstance(identity, str) and identity.strip():
+            return identity.strip()
     rule = runtime.name_rule
     declared = doc.fm.value_in(runtime.yaml_dialect, "name") if doc.fm and doc.fm.ok else None
     if rule.source == "directory":

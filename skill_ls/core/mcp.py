@@ -24,6 +24,9 @@ class Sidecar:
     servers: dict[str, dict[str, Any]] = field(default_factory=dict)
     problem: str | None = None
     span: Span = Span(0, 0, 0, 0)
+    # Loadable but lossy: both `mcpServers` and `mcp_servers` (the runtime reads one of them).
+    warning: str | None = None
+    warning_span: Span = Span(0, 0, 0, 0)
 
 
 def read_sidecar(path: str) -> Sidecar | None:
@@ -40,7 +43,19 @@ def read_sidecar(path: str) -> Sidecar | None:
         return Sidecar(path, False, problem="has neither 'mcpServers' nor 'mcp_servers'")
     if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
         return Sidecar(path, False, problem="'mcpServers' must map server names to objects")
-    return Sidecar(path, True, dict(servers))
+    sidecar = Sidecar(path, True, dict(servers))
+    if "mcpServers" in value and "mcp_servers" in value:
+        data, _, _ = read_bytes(path)
+        text = data.decode("utf-8-sig", errors="replace")
+        at = text.find('"mcp_servers"')
+        line = text.count("\n", 0, at) if at >= 0 else 0
+        col = at - (text.rfind("\n", 0, at) + 1) if at >= 0 else 0
+        ignored = sorted(set(value["mcp_servers"]) - set(servers)) if isinstance(value["mcp_servers"], dict) else []
+        sidecar.warning = ("has both 'mcpServers' and 'mcp_servers': only 'mcpServers' is read (reading: AGH accepts "
+                           "either key, not both)" + (f"; ignored: {', '.join(ignored)}" if ignored else "")
+                           + "; merge them under one key")
+        sidecar.warning_span = Span(line, col, line, col + len('"mcp_servers"'))
+    return sidecar
 
 
 def frontmatter_servers(doc: Document) -> dict[str, dict[str, Any]]:

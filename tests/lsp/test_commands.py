@@ -82,3 +82,15 @@ async def test_unknown_agent_is_a_clean_error_without_traceback(start, tree, cap
     assert (await s.command("skillLs.status", {}))["skills"] == 4  # stderr is forwarded in order
     err_text = capfd.readouterr().err
     assert "Traceback" not in err_text, err_text[-2000:]
+
+
+async def test_preview_equals_cli(start, tree, profile):
+    tree.standard()
+    s = await start(profile)
+    result = await s.command("skillLs.preview", {"name": "demo", "arguments": "x y"})
+    cli = _cli(tree, "preview", "demo", "--workspace", str(tree.ws), "--arguments", "x y", "--format", "json")
+    assert cli.returncode == 0, cli.stderr
+    assert result == json.loads(cli.stdout) and result["tool"] == "agh__skill_view"
+    with pytest.raises(JsonRpcException) as err:
+        await s.command("skillLs.preview", {"name": "nobody"})
+    assert "nobody" in str(err.value)

@@ -51,7 +51,7 @@ class AgentContext:
 @dataclass
 class SidecarContext:
     path: str
-    kind: str  # mcp | meta | openai
+    kind: str  # mcp | meta | openai | capabilities
     skill_path: str | None
     index: Index | None
     config: Config

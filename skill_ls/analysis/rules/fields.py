@@ -549,3 +549,23 @@ def unescaped_catalog_markup(ctx: RuntimeContext):
         if entry is not None and isinstance(entry.value, str) and ("<" in entry.value or "&" in entry.value):
             ctx.out.report(entry.value_span, f"'{key}' contains '<' or '&': {ctx.runtime.title} inserts it into its "
                            "catalog unescaped, which corrupts the markup the model reads")
+
+
+@rule("SK005", Severity.WARNING, "runtime", part=True)
+def recommended_field_missing(ctx: RuntimeContext) -> None:
+    """(Recommended-field part of SK005) A field the runtime loads without, but works worse without
+    (Agentcy: `search_skills` does not rank a skill with an empty description)."""
+    if not _fm_ok(ctx):
+        return
+    fm = ctx.doc.fm
+    assert fm is not None
+    for key, spec in ctx.runtime.fields.items():
+        if spec.recommended is None:
+            continue
+        entry = fm.fields.get(key)
+        if entry is None:
+            ctx.out.report(header_span(ctx.doc), f"'{key}' is missing: {ctx.runtime.title} loads the skill, but "
+                           f"{spec.recommended}")
+        elif _is_empty(entry.value):
+            ctx.out.report(entry.key_span, f"'{key}' is empty: {ctx.runtime.title} loads the skill, but "
+                           f"{spec.recommended}")

@@ -1,9 +1,11 @@
 """Sidecar and marketplace rules (MC001, MC002)."""
 from __future__ import annotations
 
+import os
 
 import yaml
 
+from skill_ls.core.discovery import AGENT_FILE
 from skill_ls.core.index import read_bytes, read_marketplace_meta
 from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, skill_servers
 from skill_ls.core.model import Severity, Span
@@ -15,14 +17,15 @@ from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 
 @rule("MC001", Severity.ERROR, "sidecar")
 def malformed_sidecar(ctx: SidecarContext) -> None:
-    """An `mcp.json`, `.agh-meta.json` or `agents/openai.yaml` next to a skill is unreadable or malformed.
+    """An `mcp.json`, `.agh-meta.json`, `capabilities.toml` or `agents/openai.yaml` is unreadable or malformed.
 
     ## What it does
     `mcp.json` must be a JSON object with `mcpServers` (or `mcp_servers`) mapping names to server
     objects; Amp's flat map of servers (its documented shape) is information only: AGH ignores it. `.agh-meta.json` (AGH marketplace) must hold string `slug`, `registry`, `version` and
     `installed_at`, and its optional `hash` (`sha256:<hex>`) must match SKILL.md. Codex's
     `agents/openai.yaml` must be a YAML mapping whose `interface` is a mapping, `dependencies.tools`
-    a list and `policy` a mapping.
+    a list and `policy` a mapping. AGH's `capabilities.toml` next to an AGENT.md must be valid TOML
+    (its schema is not checked).
 
     ## Why is this bad?
     A malformed sidecar silently drops the skill's MCP servers; invalid marketplace metadata or a
@@ -41,11 +44,21 @@ def malformed_sidecar(ctx: SidecarContext) -> None:
                                "reads only 'mcpServers' or 'mcp_servers' and ignores these servers",
                                severity=Severity.INFORMATION)
                 return
-            ctx.out.report(sidecar.span, f"mcp.json {sidecar.problem}; the skill's MCP servers are ignored")
+            beside_agent = ctx.skill_path is None and os.path.isfile(os.path.join(os.path.dirname(ctx.path), AGENT_FILE))
+            owner = "agent" if beside_agent else "skill"
+            ctx.out.report(sidecar.span, f"mcp.json {sidecar.problem}; the {owner}'s MCP servers are ignored")
+        elif sidecar is not None and sidecar.warning:
+            ctx.out.report(sidecar.warning_span, f"mcp.json {sidecar.warning}", severity=Severity.WARNING)
     elif ctx.kind == "meta":
         meta = read_marketplace_meta(ctx.path, ctx.skill_path)
         if not meta.ok:
             ctx.out.report(meta.span, f".agh-meta.json: {meta.problem}; AGH blocks this marketplace skill")
+    elif ctx.kind == "capabilities":
+        from skill_ls.core.capabilities import capabilities_problem
+
+        problem, span = capabilities_problem(ctx.path)
+        if problem:
+            ctx.out.report(span, f"capabilities.toml {problem}; AGH cannot load this agent's capability catalog")
     elif ctx.kind == "openai":
         problem, span = _openai_yaml_problem(ctx.path)
         if problem:

@@ -13,6 +13,7 @@ from skill_ls.core.body import Reference, body_references, local_target, strip_s
 from skill_ls.core.index import Document
 from skill_ls.core.model import Severity
 from skill_ls.core.references import resolve_reference
+from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import FileContext
 
@@ -112,14 +113,22 @@ def shell_execution(ctx: FileContext) -> None:
 
     ## What it does
     Flags `` !`command` `` (executed by the runtime when the skill activates, before the model reads
-    anything) unless every runtime that reads the file is known to leave such lines as plain text
-    (`Vocabulary.executes_shell_lines`: Claude Code and workspace agents run them), and
-    `skill_run_script` targets that are not `.py`, `.sh`, `.bash` or `.js` files in
+    anything) and `skill_run_script` targets that are not `.py`, `.sh`, `.bash` or `.js` files in
     the skill's `scripts/` directory.
+
+    Only some runtimes execute these lines (Claude Code and workspace agents do; AGH, Amp, Codex
+    and the Agent Skills standard show the text as written). Under roots of runtimes that execute
+    them the finding is a warning; where only runtimes that don't read the file, it is information:
+    the model sees the literal `` !`command` `` text, and the line would run if the skill were
+    installed for a runtime that executes it.
 
     ## Why is this bad?
     Activation-time shell commands are security relevant: they run with the user's permissions
     whenever the skill loads. skill-ls never runs them.
+
+    Source: sources/workspace-agents-skills.txt ("Shell commands are executed and their output
+    injected before the agent sees the content"); Claude Code's skills documentation (dynamic context
+    injection); no such feature in sources/agh-skills-overview.txt or sources/amp-skills.txt.
     """
     doc = ctx.doc
     if doc.read_error or doc.fm is None:
@@ -129,14 +138,20 @@ def shell_execution(ctx: FileContext) -> None:
         from skill_ls.analysis.readers import readers_of, titles
         from skill_ls.core.runtimes import RUNTIMES
 
-        readers = [r.runtime for r in readers_of(ctx.readers)] or list(RUNTIMES)  # under no root: any runtime
-        running = [r for r in readers if RUNTIMES[r].vocabulary.executes_shell_lines]
-        unknown = [r for r in readers if RUNTIMES[r].vocabulary.executes_shell_lines is None]
-        if running or unknown:
-            who = titles(running) if running else "the runtime"
-            for command, span in shells:
+        readers = [r.runtime for r in readers_of(ctx.readers)]
+        candidates = readers or list(RUNTIMES)  # under no root: any runtime
+        running = [r for r in candidates if RUNTIMES[r].vocabulary.executes_shell_lines]
+        unknown = [r for r in candidates if RUNTIMES[r].vocabulary.executes_shell_lines is None]
+        executors = titles([r for r in RUNTIMES if RUNTIMES[r].vocabulary.executes_shell_lines])
+        for command, span in shells:
+            if running or unknown:
+                who = titles(running) if running else "the runtime"
                 ctx.out.report(span, f"'!`{command}`' runs a shell command when {who} activates the skill; make "
                                "sure it is safe and intended")
+            else:  # only runtimes that show the line as written read this file: a portability note
+                ctx.out.report(span, f"'!`{command}`' is not executed by {titles(readers)}: the model sees the "
+                               f"literal text (it would run a shell command under {executors})",
+                               severity=Severity.INFORMATION)
     for ref in refs:
         if ref.kind != "run_script":
             continue

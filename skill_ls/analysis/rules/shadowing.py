@@ -129,7 +129,11 @@ def ambiguous_name(ctx: ResolutionContext) -> None:
         if decl not in group:
             continue
         others = [d for d in group if d is not decl]
-        if decl.runtime_def.conflict == "load_both":
+        if decl.runtime_def.conflict == "unique":
+            key = decl.runtime_def.identity_key
+            message = (f"{key} '{res.name}' is used by {len(group)} skills, and {decl.runtime_def.title} requires it "
+                       f"to be unique: the second one is refused")
+        elif decl.runtime_def.conflict == "load_both":
             message = f"'{res.name}' is declared {len(group)} times and {decl.runtime_def.title} loads every copy"
         else:
             message = (f"'{res.name}' is declared {len(group)} times in the {decl.tier} tier of "

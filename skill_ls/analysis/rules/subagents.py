@@ -16,6 +16,12 @@ from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.core.runtimes.spec import Vocabulary
 
 
+def is_subagent_family(family: str) -> bool:
+    """Whether an agent family is checked as Claude Code subagents (its runtime names its tools)."""
+    runtime = RUNTIMES.get(family)
+    return runtime is not None and bool(runtime.vocabulary.builtin_tools)
+
+
 def _subagent(ctx: AgentContext) -> tuple[Frontmatter, Vocabulary] | None:
     runtime = RUNTIMES.get(ctx.agent.family)
     fm = ctx.agent.doc.fm
@@ -210,8 +216,8 @@ def subagent_shadowed(ctx: AgentContext) -> None:
     https://code.claude.com/docs/en/sub-agents ("When subagent names are duplicated, project-level subagents take precedence").
     """
     agent = ctx.agent
-    if agent.winner or ctx.index is None:
-        return
+    if agent.winner or ctx.index is None or not is_subagent_family(agent.family):
+        return  # other agent families: AG006
     winner = next((a for a in ctx.index.agents if a.family == agent.family and a.name == agent.name and a.winner), None)
     if winner is None:
         return

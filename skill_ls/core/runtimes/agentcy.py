@@ -6,7 +6,9 @@ from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, FieldSpec, NameRule, Ru
 AGENTCY_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", "Display name of the skill row.", required=True, min_len=1),
     "slug": FieldSpec("str", "Unique per organisation; convention `team.purpose`."),
-    "description": FieldSpec("str", DESCRIPTION_DOC, required=True),
+    # "If description is empty or vague, search_skills won't rank it" (Gotchas): not a load failure.
+    "description": FieldSpec("str", DESCRIPTION_DOC,
+                             recommended="search_skills will not rank a skill without a description"),
     "version": FieldSpec("scalar", "Skill version."),
     "author": FieldSpec("str", "Author."),
     "tags": FieldSpec("str_list", "Tags for search."),
@@ -19,6 +21,7 @@ AGENTCY = Runtime(
     fields=AGENTCY_FIELDS,
     name_rule=NameRule(None, "", None, None, "frontmatter"),
     settings={"max_prompt_chars": Setting("agentcy_max_prompt_chars", "int"), "roots": Setting("roots", "roots")},
+    # "Two skills with the same slug in the same org → uniqueness violation on insert" (Gotchas).
     conflict="unique", identity_key="slug", active_by_config_only=True,
     prompt_budget_setting="agentcy_max_prompt_chars",
     catalog_format="full_content", catalog_order="name",

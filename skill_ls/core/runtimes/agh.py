@@ -1,7 +1,7 @@
 """AGH: tiers bundled < marketplace < user < additional < workspace < agent-local (sources/agh-skills-overview.txt)."""
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import STANDARD_NAME, DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
     Marketplace, NameRule, RootSpec, Runtime, Setting
 
 AGH_SKILL_FIELDS: dict[str, FieldSpec] = {
@@ -18,6 +18,7 @@ AGH_SKILL_FIELDS: dict[str, FieldSpec] = {
 MCP_METADATA_KEY = "agh"
 
 AGH = Runtime(
+    skill_tool="skill_view",
     id="agh", title="AGH",
     tiers=("bundled", "marketplace", "user", "additional", "workspace", "agent_local"),
     roots=(
@@ -27,7 +28,11 @@ AGH = Runtime(
         RootSpec("workspace", "{workspace}/.agh/skills"),
     ),
     fields=AGH_SKILL_FIELDS,
-    name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and single hyphens", 64, "warning", "frontmatter"),
+    # Reading: no AGH source states a name pattern or length ("The frontmatter gives AGH the skill
+    # name, description, version", agh-skills-overview.txt); the name is the catalog key and the
+    # `agh__skill_view` argument, so any non-empty string is accepted. Names outside the standard's
+    # pattern are flagged where the standard's rules apply, not under AGH.
+    name_rule=NameRule(None, "", None, "warning", "frontmatter"),
     settings={
         "home": Setting("agh_home", "path"),
         "bundled_roots": Setting("agh_bundled_roots", "paths"),

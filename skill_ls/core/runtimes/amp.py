@@ -23,6 +23,7 @@ AMP_FILE_SHAPE = FileShape(re.compile(r"\A---\n([\s\S]*?)\n---\n([\s\S]*)\Z"),
                            "parseSkillFile in sources/amp-skills.txt")
 
 AMP = Runtime(
+    skill_tool="loaded_skill",
     id="amp", title="Amp",
     tiers=("builtin", "skills_path", "toolbox", "claude_plugins", "user_claude", "workspace_claude",
            "user_amp", "user_agents", "workspace_agents"),
@@ -43,6 +44,7 @@ AMP = Runtime(
     conflict="precedence",  # the first location (root order, then directory name) wins
     yaml_dialect="1.2",  # `yaml.parse` of the JavaScript `yaml` package: YAML 1.2, core schema
     file_shape=AMP_FILE_SHAPE, truthiness="javascript",
+    tool_dirs=("toolbox",),  # "toolbox/  # Optional: auto-registered tools"
     catalog_format="amp_xml", catalog_order="discovery", escapes_catalog=False,
     catalog_hides=(("disable-model-invocation", True),),
     mcp_merge="skill_sidecars",  # each skill's bundled mcp.json

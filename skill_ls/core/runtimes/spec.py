@@ -37,6 +37,9 @@ class FieldSpec:
     enum: tuple[str, ...] = ()
     max_len: int | None = None
     min_len: int | None = None
+    # A field the runtime loads without but works worse: what is lost when it is missing or empty
+    # (reported by SK005 as a warning instead of "will not load").
+    recommended: str | None = None
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,10 @@ class Runtime:
     # -- parsing and fields ---------------------------------------------------------------------
     yaml_dialect: YamlDialect = "1.1"  # "1.1": PyYAML-like readers; "1.2": the core schema (JavaScript `yaml`)
     file_shape: FileShape | None = None  # None: SPEC §2.1's tolerant split is what the runtime accepts
+    # Skill subdirectories whose files the runtime registers as executable tools (Amp: toolbox/).
+    tool_dirs: tuple[str, ...] = ()
+    # The tool the model calls to load a skill, as `skill_ls.analysis.preview.SKILL_TOOLS` renders it.
+    skill_tool: str | None = None
     # How a flag field reads: "strict" (only a YAML boolean is true or false) or "javascript" (Amp
     # tests `if (frontmatter[key])`: JavaScript truthiness of the value its YAML 1.2 reader gives).
     truthiness: Truthiness = "strict"

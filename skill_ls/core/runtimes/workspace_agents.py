@@ -21,8 +21,9 @@ WORKSPACE_AGENTS = Runtime(
     activating_dirs=(RootSpec("workspace", "{workspace}/workspace/agents"),),
     # An agent's `skills:` list, in its order, is its set.
     agent_scoping=AgentScoping(family="workspace-agents", skills_list="ordered"),
-    # !`cmd` lines run before the agent sees the skill: "Dynamic context injection"
-    # (sources/workspace-agents-skills.txt).
-    vocabulary=Vocabulary(executes_shell_lines=True),
+    # !`cmd` lines run before the agent sees the skill: "Dynamic context injection"; "$ARGUMENTS",
+    # "$ARGUMENTS[N] / $N" and "${SKILL_DIR}" are substituted (sources/workspace-agents-skills.txt).
+    vocabulary=Vocabulary(substitutes_arguments=True, executes_shell_lines=True, skill_dir_variables=("${SKILL_DIR}",)),
+    skill_tool="skill_context",
     catalog_format="markdown_list", catalog_order="name", catalog_hides=(("user-invocable", False),),
 )

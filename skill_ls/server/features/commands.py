@@ -1,4 +1,4 @@
-"""Commands (docs/lsp-protocol.md): skillLs.renderCatalog, skillLs.where, skillLs.reindex,
+"""Commands (docs/lsp-protocol.md): skillLs.renderCatalog, skillLs.where, skillLs.preview, skillLs.reindex,
 skillLs.status, skillLs.listAgents. Each takes one object as its single argument and returns the
 same JSON objects as the CLI; a failure is a JSON-RPC error carrying the CLI's one-line reason."""
 from __future__ import annotations
@@ -96,6 +96,25 @@ def register(server) -> None:
         if agent and index.agent(agent) is None:
             raise CommandError(f"no agent named '{agent}' in {index.workspace}")
         return where(index, runtime, name, agent)
+
+    @server.command("skillLs.preview")
+    async def preview_command(ls, *args):
+        """{name, runtime?, agent?, arguments?, file?} -> what the runtime's skill tool returns
+        (`skill-ls preview --format json`)."""
+        arg = _arg(args)
+        name = _str_opt(arg, "name")
+        if name is None:
+            raise CommandError("skillLs.preview needs {\"name\": ...}")
+        if not await ls.wait_ready():
+            raise CommandError("the index is not ready")
+        index = await _index_for(ls, arg)
+        from skill_ls.analysis.preview import PreviewError, preview_skill
+
+        try:
+            return preview_skill(index, _runtime(index, arg), name, _str_opt(arg, "agent"),
+                                 _str_opt(arg, "arguments") or "", _str_opt(arg, "file")).as_json()
+        except PreviewError as exc:
+            raise CommandError(str(exc)) from None
 
     @server.command("skillLs.reindex")
     async def reindex(ls, *args):

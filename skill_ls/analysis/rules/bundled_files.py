@@ -1,0 +1,54 @@
+"""Rules about the files a skill bundles for its runtime to register (RF005)."""
+from __future__ import annotations
+
+import os
+import stat
+
+from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules.context import RuntimeContext
+from skill_ls.core.model import Severity
+from skill_ls.core.spans import header_span
+
+MAX_LISTED = 200
+
+
+@rule("RF005", Severity.WARNING, "runtime")
+def bundled_tool_not_executable(ctx: RuntimeContext) -> None:
+    """A file in a directory the runtime registers as tools is not executable.
+
+    ## What it does
+    Amp auto-registers the files of a skill's `toolbox/` directory as tools; a tool is an executable
+    that answers the toolbox protocol. A regular file there without an execute permission bit cannot
+    be registered. Reported on the SKILL.md, naming the file.
+
+    ## Why is this bad?
+    The skill's instructions refer to a tool that never appears: the model looks for it, and the
+    skill silently does less than it says.
+
+    ## Example
+    `my-skill/toolbox/run-tests` with mode `0644`. Use instead: `chmod +x toolbox/run-tests`.
+
+    ## Fix
+    None: permissions live outside the file.
+
+    Source: sources/amp-skills.txt ("toolbox/ # Optional: auto-registered tools").
+    """
+    if not ctx.runtime.tool_dirs or ctx.doc.read_error:
+        return
+    skill_dir = ctx.doc.directory
+    for sub in ctx.runtime.tool_dirs:
+        base = os.path.join(skill_dir, sub)
+        try:
+            names = sorted(os.listdir(base))[:MAX_LISTED]
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(base, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and not st.st_mode & 0o111:
+                ctx.out.report(header_span(ctx.doc), f"'{sub}/{name}' is not executable: {ctx.runtime.title} "
+                               f"registers the files in {sub}/ as tools and cannot run this one (chmod +x)",
+                               data={"file": f"{sub}/{name}"})

@@ -1,0 +1,38 @@
+"""AGH's agent capability catalog sidecar: `capabilities.toml` next to AGENT.md (SPEC §2.2: parsed
+only). Its schema lives on a page the sources do not include, so only the TOML itself is checked."""
+from __future__ import annotations
+
+import re
+import sys
+
+from skill_ls.core.index import read_bytes
+from skill_ls.core.model import Span
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+CAPABILITIES_FILE = "capabilities.toml"
+_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def capabilities_problem(path: str) -> tuple[str | None, Span]:
+    """(problem, where) for a capabilities file; problem is None when it parses."""
+    data, error, _ = read_bytes(path)
+    if error:
+        return f"cannot read: {error}", Span(0, 0, 0, 0)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not valid UTF-8 (byte {exc.start})", Span(0, 0, 0, 0)
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = _POSITION.search(str(exc))
+        line, col = (int(m.group(1)) - 1, int(m.group(2)) - 1) if m else (0, 0)
+        lines = text.splitlines()
+        end = len(lines[line]) if 0 <= line < len(lines) else col
+        reason = _POSITION.sub("", str(exc)).strip()
+        return f"invalid TOML: {reason}", Span(line, col, line, max(end, col))
+    return None, Span(0, 0, 0, 0)

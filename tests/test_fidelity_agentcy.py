@@ -1,0 +1,58 @@
+"""Agentcy as its own documentation describes it (sources/agentcy-skills.txt): the slug is the
+identity, the description only drives ranking, the `<skill name="…">` block carries the display name."""
+from __future__ import annotations
+
+from skill_ls.analysis.catalog import catalog_object
+from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
+from skill_ls.core.model import Severity
+from tests.conftest import check_tree, write
+
+# "What a skill looks like", verbatim.
+SOURCE_EXAMPLE = """---
+name: PostgreSQL Health Triage
+slug: postgres.health-triage
+description: Diagnose slow queries, lock waits, and replication lag in PostgreSQL.
+version: 1.2.0
+author: agentcy/community
+tags: [database, postgres, sre]
+---
+# PostgreSQL Health Triage
+When investigating a slow Postgres instance, work through these checks in order:
+"""
+
+
+def _tree(workspace, files: dict[str, str]):
+    write(workspace / ".skill-ls.toml", 'runtimes = ["agentcy"]\n[agentcy]\nroots = ["team"]\n')
+    for rel, text in files.items():
+        write(workspace / "team" / rel / "SKILL.md", text, dedent=False)
+    return check_tree(workspace)
+
+
+def test_source_example_is_clean(workspace):
+    res = _tree(workspace, {"pg": SOURCE_EXAMPLE})
+    assert [d.code for d in res.diagnostics] == []
+
+
+def test_same_slug_twice_is_a_uniqueness_violation_on_both(workspace):
+    other = SOURCE_EXAMPLE.replace("name: PostgreSQL Health Triage", "name: Postgres Triage (copy)")
+    res = _tree(workspace, {"pg": SOURCE_EXAMPLE, "pg2": other})
+    sh003 = [d for d in res.diagnostics if d.code == "SH003"]
+    assert len(sh003) == 2 and all(d.severity == Severity.ERROR for d in sh003)
+    assert "slug 'postgres.health-triage'" in sh003[0].message and "unique" in sh003[0].message
+
+
+def test_same_display_name_with_different_slugs_is_fine(workspace):
+    other = SOURCE_EXAMPLE.replace("slug: postgres.health-triage", "slug: sre.postgres-triage")
+    res = _tree(workspace, {"pg": SOURCE_EXAMPLE, "pg2": other})
+    assert not [d for d in res.diagnostics if d.code == "SH003"]
+
+
+def test_empty_description_is_a_ranking_warning_not_a_load_failure(workspace):
+    text = SOURCE_EXAMPLE.replace("description: Diagnose slow queries, lock waits, and replication lag in PostgreSQL.",
+                                  'description: ""')
+    res = _tree(workspace, {"pg": text})
+    [d] = [d for d in res.diagnostics if d.code == "SK005"]
+    assert d.severity == Severity.WARNING and "search_skills" in d.message
+    index = build_index(str(workspace), prepare_config(str(workspace), CheckOptions(workspace=str(workspace))))
+    obj = catalog_object(index, "agentcy")
+    assert obj["text"].startswith('<skill name="PostgreSQL Health Triage">')
