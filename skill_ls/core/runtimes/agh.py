@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
-    Marketplace, NameRule, RootSpec, Runtime, Setting
+    Marketplace, NameRule, RootSpec, Runtime, Setting, Vocabulary
 
 AGH_SKILL_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", NAME_DOC + " The catalog key; the highest tier with this name wins.", required=True, min_len=1),
@@ -53,4 +53,7 @@ AGH = Runtime(
     yaml_dialect="1.1",
     catalog_format="agh_lines", catalog_order="name", catalog_cut=200,
     mcp_merge="agh_layers",
+    # The skill body reaches the model as written: AGH's sources describe no `!`command`` injection
+    # ("The Markdown body is procedural guidance for the agent", agh-skills-overview.txt).
+    vocabulary=Vocabulary(executes_shell_lines=False),
 )

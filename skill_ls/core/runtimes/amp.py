@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, FileShape, NameRule, RootSpec, Runtime, \
-    Setting
+    Setting, Vocabulary
 
 AMP_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", NAME_DOC + " Unique; the first location with this name wins.", required=True,
@@ -45,6 +45,8 @@ AMP = Runtime(
     yaml_dialect="1.2",  # `yaml.parse` of the JavaScript `yaml` package: YAML 1.2, core schema
     file_shape=AMP_FILE_SHAPE, truthiness="javascript",
     tool_dirs=("toolbox",),  # "toolbox/  # Optional: auto-registered tools"
+    # `loadSkill` returns `skill.content` as read: no shell injection (sources/amp-skills.txt).
+    vocabulary=Vocabulary(executes_shell_lines=False),
     catalog_format="amp_xml", catalog_order="discovery", escapes_catalog=False,
     catalog_hides=(("disable-model-invocation", True),),
     mcp_merge="skill_sidecars",  # each skill's bundled mcp.json
