@@ -108,3 +108,12 @@ def test_subagent_mcp_servers(workspace):
     [d] = diags_for(res, a, "MS002")
     assert d.span.start_line == 7 and d.runtime == "claude-code"
     assert not diags_for(res, a, "MS001")
+
+
+def test_clean_servers_have_no_findings(workspace):
+    p = sidecar(workspace, {"gh": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github@2025.4.8"],
+                                   "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}},
+                            "local": {"command": "srv", "args": ["--host", "127.0.0.1"]},
+                            "docs": {"type": "http", "url": "https://docs.example.com/mcp",
+                                     "headers": {"Authorization": "Bearer ${DOCS_TOKEN}"}}})
+    assert [d for d in diags_for(check_tree(workspace), p) if d.code.startswith("MS")] == []

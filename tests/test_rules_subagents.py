@@ -109,3 +109,15 @@ def test_plugin_skill_name_is_namespaced_in_the_manifest(workspace):
     f = skill(root / "skills", "lint", extra="agent: Explore\n")
     [d] = diags_for(check_tree(workspace), f, "CC002")
     assert d.runtime == "claude-code"
+
+
+def test_clean_subagent_and_plugin_have_no_findings(workspace):
+    a = agent(workspace, "r", "model: sonnet\npermissionMode: plan\ntools: Read, Grep, Bash(git diff *)\n"
+              "disallowedTools: Bash(git push *)\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n"
+              "          command: ./notify.sh\n")
+    root = workspace / "my-plugin"
+    (root / "agents").mkdir(parents=True)
+    m = write(root / ".claude-plugin" / "plugin.json",
+              '{"name": "my-plugin", "version": "1.2.0", "agents": "./agents/"}\n')
+    res = check_tree(workspace)
+    assert diags_for(res, a) == [] and diags_for(res, m) == []
