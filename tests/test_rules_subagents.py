@@ -121,3 +121,15 @@ def test_clean_subagent_and_plugin_have_no_findings(workspace):
               '{"name": "my-plugin", "version": "1.2.0", "agents": "./agents/"}\n')
     res = check_tree(workspace)
     assert diags_for(res, a) == [] and diags_for(res, m) == []
+
+
+def test_a_plugin_file_checked_on_its_own_is_recognised(workspace):
+    """The editor checks one file at a time, without a scan of the tree first: same findings as check."""
+    from skill_ls.analysis.check import Checker, CheckOptions, build_index, prepare_config
+
+    a = agent(workspace / "plugins" / "tools", "r", "model: gpt-4\n", where=("agents",))
+    c = write(workspace / ".claude" / "commands" / "go.md", "Go.\n")
+    index = build_index(str(workspace), prepare_config(str(workspace), CheckOptions(workspace=str(workspace))))
+    alone = Checker(index).check_files([str(a), str(c)])
+    assert [d.code for d in alone] == ["PL003", "SA001"]
+    assert [d.code for d in check_tree(workspace).diagnostics if d.path in (str(a), str(c))] == ["PL003", "SA001"]

@@ -19,7 +19,7 @@ from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for_scope
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
-from skill_ls.core.plugins import PluginFile
+from skill_ls.core.plugins import PluginFile, plugin_file_for
 from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES
 from skill_ls.core.paths import is_under
 
@@ -183,7 +183,7 @@ class Checker:
             raw: list[Diagnostic] = []
             for path in paths:
                 base = os.path.basename(path)
-                pf = self._plugin_files.get(path)
+                pf = self._plugin_files.get(path) or plugin_file_for(path)
                 if pf is not None and path not in agents_by_path:
                     raw.extend(self.check_plugin_file(pf))
                 elif base in (SKILL_FILE, SKILL_FILE_LOWER) and path not in agents_by_path:

@@ -136,3 +136,37 @@ def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
                     continue
                 stack.append((full, depth + 1))
     return sorted(set(out), key=lambda f: f.path)
+
+
+def plugin_file_for(path: str) -> PluginFile | None:
+    """What `path` is, when it is a plugin agent, command, manifest or `.mcp.json`, or a project's
+    `.claude/commands/*.md` (for a file checked on its own, as the editor does)."""
+    base = os.path.basename(path)
+    parent = os.path.dirname(path)
+    if base == "plugin.json" and os.path.basename(parent) == ".claude-plugin":
+        plugin = _plugin_at(os.path.dirname(parent))
+        return PluginFile(path, "manifest", plugin) if plugin is not None else None
+    if base == ".mcp.json":
+        plugin = _plugin_at(parent)
+        return PluginFile(path, "mcp", plugin) if plugin is not None else None
+    if not base.endswith(".md") or base.lower() == "readme.md":
+        return None
+    if os.path.basename(parent) == "commands" and os.path.basename(os.path.dirname(parent)) == ".claude":
+        return PluginFile(path, "command", None)
+    for component, kind in (("agents", "agent"), ("commands", "command")):
+        plugin = _plugin_of_component(path, component)
+        if plugin is not None:
+            return PluginFile(path, kind, plugin)
+    return None
+
+
+def _plugin_of_component(path: str, component: str) -> Plugin | None:
+    """The plugin whose `component` directory holds `path` up to three levels down (as `_md_files`)."""
+    parts = os.path.abspath(path).split(os.sep)
+    for depth in range(2, 5):
+        i = len(parts) - depth
+        if i > 0 and parts[i] == component:
+            plugin = _plugin_at(os.sep.join(parts[:i]) or os.sep)
+            if plugin is not None:
+                return plugin
+    return None
