@@ -65,3 +65,14 @@ def test_cx001_openai_yaml(workspace):
     good = write(ok.parent / "agents" / "openai.yaml", "interface:\n  display_name: B\n  brand_color: '#3B82F6'\n"
                  "policy:\n  allow_implicit_invocation: false\n")
     assert not diags_for(check_tree(workspace, runtimes=["codex"]), good, "CX001")
+
+
+def test_codex_depth_limit_of_six(workspace):
+    """Codex scans its roots at most 6 levels deep (SPEC §3.5): a deeper skill is never discovered (SH004)."""
+    root = workspace / ".agents" / "skills"
+    ok = skill(root / "a" / "b" / "c" / "d" / "e", "deep6")
+    deep = skill(root / "a" / "b" / "c" / "d" / "e" / "f", "deep7")
+    res = check_tree(workspace, runtimes=["codex"])
+    assert not diags_for(res, ok, "SH004")
+    [d] = diags_for(res, deep, "SH004")
+    assert "6" in d.message and d.runtime == "codex"
