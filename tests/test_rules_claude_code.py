@@ -183,3 +183,10 @@ def test_rf003_names_the_runtime_that_runs_the_line(workspace):
     f = claude(workspace, body="Status: !`git status`\n")
     [d] = diags_for(run(workspace), f, "RF003")
     assert "when Claude Code activates" in d.message and pos(d) == (4, 8, 21)
+
+
+def test_cc007_named_argument_shadowing_a_shell_variable(workspace):
+    body = "Review $file.\n\n```bash\nfor file in *.py; do\n  echo \"$file\" ${file}\ndone\n```\n\n```bash\ncat $file\n```\n"
+    f = claude(workspace, extra="arguments: [file]\n", body=body)
+    [d] = diags_for(run(workspace), f, "CC007")
+    assert pos(d) == (9, 8, 13) and "'${file}'" in d.message

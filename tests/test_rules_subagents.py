@@ -133,3 +133,10 @@ def test_a_plugin_file_checked_on_its_own_is_recognised(workspace):
     alone = Checker(index).check_files([str(a), str(c)])
     assert [d.code for d in alone] == ["PL003", "SA001"]
     assert [d.code for d in check_tree(workspace).diagnostics if d.path in (str(a), str(c))] == ["PL003", "SA001"]
+
+
+def test_commands_get_claude_code_value_checks(workspace):
+    c = write(workspace / ".claude" / "commands" / "go.md",
+              "---\ndescription: Go.\nallowed-tools: Bash(git *), Raed\nmodel: gpt-4\n---\nGo $ARGUMENTS.\n")
+    res = check_tree(workspace)
+    assert [(d.code, d.span.start_line) for d in diags_for(res, c)] == [("PL003", 0), ("CC003", 2), ("CC001", 3)]

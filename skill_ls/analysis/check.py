@@ -287,7 +287,22 @@ class Checker:
             plugin = pf.plugin.name if pf.plugin else "plugin"
             # A plugin subagent: Claude Code reads it as `plugin:name` (it never collides).
             return self.check_agent_file(pf.path, AgentDecl(pf.path, PLUGIN_AGENT_FAMILY, f"{plugin}:{name}", "plugin", doc))
-        return self.check_sidecar(pf.path, kind=pf.kind)
+        out = self.check_sidecar(pf.path, kind=pf.kind)
+        if pf.kind == "command":
+            # A command's frontmatter has a skill's fields (description, allowed-tools, model, ...):
+            # Claude Code's value checks apply to it as to a skill.
+            doc = self.index.store.get(pf.path)
+            if doc.fm is not None and doc.fm.ok and doc.fm.fields:
+                stem = os.path.splitext(os.path.basename(pf.path))[0]
+                prefix = f"{pf.plugin.name}:" if pf.plugin else ""
+                decl = SkillDecl(pf.path, PLUGIN_RUNTIME, None, "command", prefix + stem, doc=doc)
+                rrep = Reporter(pf.path, PLUGIN_RUNTIME, out)
+                rctx = RuntimeContext(doc, self.index, self.config, rrep, RUNTIMES[PLUGIN_RUNTIME], decl,
+                                      readers=(decl,))
+                for r in self._runtime_rules:
+                    rrep.code, rrep.severity = r.code, r.severity
+                    r.func(rctx)
+        return out
 
     def check_sidecar(self, path: str, kind: str | None = None) -> list[Diagnostic]:
         out: list[Diagnostic] = []

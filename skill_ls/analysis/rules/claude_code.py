@@ -440,6 +440,9 @@ def invalid_arguments(ctx: RuntimeContext) -> None:
 _POSITIONAL = re.compile(r"(?<![$\\])\$(\d+)(?!\w)")
 _MONEY = re.compile(r"\$\d+(?:[.,]\d|[KMBkmb]\b|/[A-Za-z]|-\$?\d|\s*(?:USD|per|of|/mo|/month|a month|million|billion)\b"
                     r"|\s+\()")
+_NAMED = re.compile(r"(?<![$\\])\$([A-Za-z_][A-Za-z0-9_]*)(?![\[\w])")
+_ASSIGN = re.compile(r"\bfor\s+([A-Za-z_]\w*)\s+in\b|\b(?:local|export|readonly|declare)\s+(?:-\w+\s+)*([A-Za-z_]\w*)"
+                     r"|^\s*([A-Za-z_]\w*)=|\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)")
 _INDEXED = re.compile(r"\$ARGUMENTS\[(\d+)\]")
 _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 
@@ -474,7 +477,9 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     when it is run with arguments, fenced code blocks and inline code included. A shell or awk
     positional written in code (`awk '{print $1}'`, `echo "$2"`, SQL `$1` placeholders) is reported
     when the skill does not take arguments (no `argument-hint` or `arguments`), and always inside
-    awk programs or braces, where it is never meant as a skill argument. Amounts of money
+    awk programs or braces, where it is never meant as a skill argument. A named argument (`arguments:
+    [file]`) written `$file` in a code block that assigns the shell variable `file` (`for file in`,
+    `file=`, `local file`, `read file`) is reported too. Amounts of money
     (`$2.5M`, `$1,200`, `$20.00`, `$150/hr`, `$50-200`, `$0 of $X`) are left alone: they are
     replaced too, but read as prose.
 
@@ -497,9 +502,24 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     takes_args = _uses_arguments(ctx.doc)
     if "$" not in ctx.doc.src.text:
         return
+    fm = ctx.doc.fm
+    named = set(argument_names(fm.value("arguments"))) if fm is not None else set()
+    assigned: set[str] = set()  # shell variables assigned so far in the current fenced block
     for n, line, fenced in _body_lines(ctx.doc):
+        if not fenced:
+            assigned = set()
+        elif named:
+            assigned.update(next(g for g in m.groups() if g) for m in _ASSIGN.finditer(line))
         if "$" not in line:
             continue
+        if named and fenced:
+            for m in _NAMED.finditer(line):
+                name = m.group(1)
+                if name in named and name in assigned:
+                    ctx.out.report(Span(n, m.start(), n, m.end()),
+                                   f"'${name}' is the shell variable this block assigns, but Claude Code replaces it "
+                                   f"with the skill's argument '{name}'; write '${{{name}}}' (not substituted) or "
+                                   "rename the variable")
         code_ranges = [(0, len(line))] if fenced else [(m.start(2), m.end(2)) for m in _INLINE_CODE.finditer(line)]
         for m in _POSITIONAL.finditer(line):
             if not any(a <= m.start() < b for a, b in code_ranges) or _MONEY.match(line, m.start()):

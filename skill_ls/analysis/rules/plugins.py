@@ -125,7 +125,8 @@ def legacy_command(ctx: SidecarContext) -> None:
     """A command file (`.claude/commands/*.md` or a plugin's `commands/*.md`): skills supersede commands.
 
     ## What it does
-    Notes each legacy command file. Claude Code still runs it as `/name`, but a skill in
+    Notes each legacy command file (its frontmatter gets Claude Code's skill value checks, CC001-CC008,
+    like a skill's). Claude Code still runs it as `/name`, but a skill in
     `.claude/skills/<name>/SKILL.md` (or a plugin's `skills/<name>/SKILL.md`) is the same command
     with supporting files, model invocation and the other skill fields.
 
