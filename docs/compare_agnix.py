@@ -27,6 +27,7 @@ CONCERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "unknown or client-specific field": (("SK007", "PT001"), ("XP-SK-001",)),
     "field type / metadata shape": (("SK006",), ("AS-016",)),
     "length limits (description, compatibility)": (("SK010",), ()),
+    "field type / metadata shape": "Agree (2): the standard's `metadata` maps strings to strings.",
     "body too long": (("SK012",), ("AS-012", "AS-021")),
     "missing reference": (("RF001",), ("REF-001", "REF-002")),
     "reference escapes the skill": (("RF002",), ()),
@@ -54,18 +55,21 @@ VERDICTS: dict[str, str] = {
                                         "note naming the runtimes for keys some runtime knows (`argument-hint`, "
                                         "`version`); agnix gives every non-standard key the same note. skill-ls is "
                                         "more precise here: `requires` really does nothing anywhere.",
+    "field type / metadata shape": "Agree (2): the standard's `metadata` maps strings to strings.",
     "body too long": "Same 500-line/5,000-token guidance; agnix splits lines and tokens into two codes.",
-    "missing reference": "skill-ls resolves only references a runtime follows (links outside code, run scripts); "
-                         "agnix also reads `@john.doe` in prose as an import and links in AGENTS.md. The extra agnix "
-                         "findings are false positives (REF-001 `@john.doe`) or files outside skills.",
+    "missing reference": "Agree on the 3 skills with missing files. agnix's extra findings are `@john.doe` and "
+                         "`@pytest.mark.asyncio` read as imports (false positives), links in AGENTS.md (not skills), "
+                         "and links to sibling skills, which skill-ls reports as RF002 (escaping the skill) instead.",
     "reference escapes the skill": "skill-ls only: links out of the skill directory break once the skill is "
                                    "installed alone (true in every sampled case).",
     "nested references": "agnix counts any file a reference links (scripts, requirements.txt, other skills' "
                          "SKILL.md); skill-ls leaves out nested skills (`qdrant-scaling/*/SKILL.md` are skills of "
                          "their own). Both right on the two files they share.",
-    "$N substituted in code": "skill-ls checks only files Claude Code reads (plugin skills) and skips money amounts "
-                              "(`$2.5M`); agnix checks every skill. On Claude Code files both agree on shell/awk/SQL "
-                              "positionals; agnix also flags amounts of money.",
+    "$N substituted in code": "On the plugin skills Claude Code reads, both flag the same shell/awk/SQL positionals. "
+                              "agnix also checks skills no runtime reads as Claude Code and flags amounts of money "
+                              "(`$2,500`, `$0.0276`, `$8.2M`): skill-ls shows those skills' Claude Code verdict in "
+                              "`skill-ls portability` instead and treats money as prose (obra's `awk '{print $1}'` "
+                              "and a regex `$1` are the true ones among agnix's extra findings).",
     "$ARGUMENTS[N] without a hint": "agnix raises it on a skill no runtime reads as Claude Code (anthropics/skills "
                                     "claude-api is a plain repository skill); skill-ls checks it where Claude Code "
                                     "substitutes.",
