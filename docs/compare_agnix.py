@@ -27,7 +27,6 @@ CONCERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "unknown or client-specific field": (("SK007", "PT001"), ("XP-SK-001",)),
     "field type / metadata shape": (("SK006",), ("AS-016",)),
     "length limits (description, compatibility)": (("SK010",), ()),
-    "field type / metadata shape": "Agree (2): the standard's `metadata` maps strings to strings.",
     "body too long": (("SK012",), ("AS-012", "AS-021")),
     "missing reference": (("RF001",), ("REF-001", "REF-002")),
     "reference escapes the skill": (("RF002",), ()),
