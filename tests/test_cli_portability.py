@@ -63,3 +63,13 @@ def test_standalone_skill_is_judged_as_if_installed(workspace, capsys, monkeypat
 def test_missing_path_is_a_usage_error(capsys):
     assert main(["portability", "/nonexistent/x"]) == 2
     assert "path does not exist" in capsys.readouterr().err
+
+
+def test_readme_example_is_the_demo_output(tmp_path, capsys, monkeypatch):
+    demo = tmp_path / "demo"
+    shutil.copytree(DEMO, demo)
+    monkeypatch.chdir(demo)
+    _, text = run(capsys, "--no-user-roots")
+    readme = (DEMO.parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ cd examples/demo && skill-ls portability --no-user-roots\n", 1)[1].split("```", 1)[0]
+    assert block == text
