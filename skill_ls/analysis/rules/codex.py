@@ -66,6 +66,10 @@ def over_listing_budget(ctx: RuntimeContext) -> None:
     A skill the model never sees in the listing is never chosen; with shortened descriptions the
     trigger phrases may be gone.
 
+    ## Example
+    Forty skills in `.agents/skills` with 300-character descriptions: about 12,000 characters of
+    listing; Codex keeps the first ~8,000 and the last third of the skills never reach the model.
+
     ## Fix
     Shorten long descriptions, disable skills the project does not need, or move rarely used ones
     to a user root of another workspace.

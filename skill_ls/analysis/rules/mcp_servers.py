@@ -257,7 +257,7 @@ def mcp_server_empty_or_duplicate(ctx: SidecarContext) -> None:
     the parser.
 
     ## Example
-    `{"mcpServers": {"db": {}}}` — remove it or give it a `command`.
+    `{"mcpServers": {"db": {}}}` — use instead: remove it or give it a `command`; keep one definition per name.
 
     ## Source
     https://code.claude.com/docs/en/mcp; AGH skills overview ("Server names are map keys").

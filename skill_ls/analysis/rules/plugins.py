@@ -130,6 +130,13 @@ def legacy_command(ctx: SidecarContext) -> None:
     `.claude/skills/<name>/SKILL.md` (or a plugin's `skills/<name>/SKILL.md`) is the same command
     with supporting files, model invocation and the other skill fields.
 
+    ## Why is this bad?
+    It is not broken, but commands get none of a skill's features (supporting files, model
+    invocation, `context: fork`), and new Claude Code features land in skills.
+
+    ## Example
+    `.claude/commands/review.md` runs as `/review`.
+
     ## Fix
     Move `commands/review.md` to `skills/review/SKILL.md` and add a `description`.
 

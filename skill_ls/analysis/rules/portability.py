@@ -55,6 +55,10 @@ def field_ignored_by_some_runtimes(ctx: FileContext) -> None:
     isolatedContext: true   # in .agents/skills: Amp reads it; Codex and the standard ignore it
     ```
 
+    ## Fix
+    Nothing to fix when the difference is intended; otherwise express the setting in a form every
+    reading runtime honours, or move the skill to the roots of the runtime it is written for.
+
     ## Source
     The field lists of each runtime descriptor (SPEC §3).
     """

@@ -212,6 +212,13 @@ def subagent_shadowed(ctx: AgentContext) -> None:
     Edits to the hidden copy have no effect, and which definition runs depends on the directory
     Claude Code is started in.
 
+    ## Example
+    `~/.claude/agents/reviewer.md` and `.claude/agents/reviewer.md` both declare `name: reviewer`:
+    in this project the user copy never runs.
+
+    ## Fix
+    Rename one of them, or delete the copy that should not exist.
+
     ## Source
     https://code.claude.com/docs/en/sub-agents ("When subagent names are duplicated, project-level subagents take precedence").
     """
