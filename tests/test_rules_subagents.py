@@ -140,3 +140,17 @@ def test_commands_get_claude_code_value_checks(workspace):
               "---\ndescription: Go.\nallowed-tools: Bash(git *), Raed\nmodel: gpt-4\n---\nGo $ARGUMENTS.\n")
     res = check_tree(workspace)
     assert [(d.code, d.span.start_line) for d in diags_for(res, c)] == [("PL003", 0), ("CC003", 2), ("CC001", 3)]
+
+
+def test_plugin_skills_never_collide_with_project_skills(workspace):
+    root = workspace / "tools"
+    write(root / ".claude-plugin" / "plugin.json", '{"name": "tools"}\n')
+    plugin_skill = skill(root / "skills", "lint")
+    project_skill = skill(workspace / ".claude" / "skills", "lint")
+    res = check_tree(workspace, runtimes=["claude-code"])
+    assert not [d for d in res.diagnostics if d.code.startswith("SH") and d.path in (str(plugin_skill),
+                                                                                    str(project_skill))]
+    from skill_ls.analysis.portability import matrix
+
+    [row] = [r for r in matrix(res.index, [str(root)])]
+    assert row.verdicts[[v.column for v in row.verdicts].index("claude-code")].status == "loads"
