@@ -9,7 +9,7 @@ from skill_ls.core.resolve import resolve_name
 from skill_ls.server.lookup import runtime_title
 
 
-def lens_titles(ls, path: str) -> list[tuple[str, dict]]:
+def lens_titles(ls, path: str) -> list[tuple[str, dict[str, str]]]:
     index = ls.state.index
     out = []
     decls = index.decls_for_path(path)
