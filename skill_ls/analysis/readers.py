@@ -40,10 +40,6 @@ def readers_of(decls: Iterable[SkillDecl]) -> list[Reader]:
     return sorted(seen.values(), key=lambda r: order.index(r.runtime))
 
 
-def is_standalone(decls: Iterable[SkillDecl]) -> bool:
-    return all(d.root is None for d in decls)
-
-
 def knows(runtime_id: str, key: str) -> bool:
     rt = RUNTIMES.get(runtime_id)
     return rt is not None and key in rt.fields
