@@ -21,7 +21,6 @@ NOT_YET_CLEAN: set[str] = {
     "skill_ls/analysis/rules/agents.py",
     "skill_ls/analysis/rules/fields.py",
     "skill_ls/core/agents.py",
-    "skill_ls/server/features/code_lens.py",
     "skill_ls/server/features/completion.py",
 }
 
