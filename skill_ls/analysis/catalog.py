@@ -10,6 +10,7 @@ every skill of its roots, by name, and its budget line is `Skills budget: USED/M
 """
 from __future__ import annotations
 
+import abc
 import dataclasses
 import html
 from dataclasses import dataclass
@@ -92,18 +93,20 @@ def _entry(s: EffectiveSkill, full: str, shown: str, truncated: bool, text: str,
     return CatalogEntry(s.name, s.tier, s.path, full, shown, truncated, text, chars)
 
 
-class CatalogFormat:
+class CatalogFormat(abc.ABC):
     """One catalog layout. `entry` renders one skill (its text, what is shown, whether it is cut,
     what it costs); `frame` puts the entries' texts together with the format's header and footer.
     `render` (the catalog) and `cost` (hover, SK011) both go through `entry`, so they cannot differ."""
 
     id: str = ""
 
+    @abc.abstractmethod
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
-        raise NotImplementedError
+        """One skill: its text in the catalog, what it shows, whether it is cut, what it costs."""
 
+    @abc.abstractmethod
     def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
-        raise NotImplementedError
+        """The whole catalog text from the entries' texts (header, separators, footer)."""
 
     def order(self, skills: list[EffectiveSkill]) -> list[EffectiveSkill]:
         return skills
