@@ -318,15 +318,21 @@ def _rules(args: argparse.Namespace) -> int:
     rules = all_rules()
     if args.format == "json":
         print(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity.label, "family": r.family,
-                           "summary": r.summary} for r in rules.values()], indent=2))
+                           "fix": r.fix, "summary": r.summary} for r in rules.values()], indent=2))
     elif args.format == "markdown":
-        print("| code | default | name | what it reports |\n|---|---|---|---|")
+        print("| code | default | name | fix | what it reports |\n|---|---|---|---|---|")
         for r in rules.values():
-            print(f"| {r.code} | {r.severity.label} | {r.name} | {r.summary} |")
+            print(f"| {r.code} | {r.severity.label} | {r.name} | {fix_label(r.fix)} | {r.summary} |")
     else:
         for r in rules.values():
-            print(f"{r.code}  {r.severity.label:<11} {r.summary}")
+            fix = f" [fix: {fix_label(r.fix)}]" if r.fix else ""
+            print(f"{r.code}  {r.severity.label:<11} {r.summary}{fix}")
     return EXIT_OK
+
+
+def fix_label(fix: str | None) -> str:
+    """How the rules table says whether a rule has a fix: safe, unsafe, safe/unsafe (per case), or nothing."""
+    return {"safe": "safe", "unsafe": "unsafe", "mixed": "safe/unsafe"}.get(fix or "", "")
 
 
 def _explain(args: argparse.Namespace) -> int:
@@ -335,7 +341,8 @@ def _explain(args: argparse.Namespace) -> int:
     rule = all_rules().get(args.code.upper())
     if rule is None:
         raise _KnownError(f"unknown rule code '{args.code}' (see 'skill-ls rules')")
-    print(f"{rule.code} ({rule.name}) — default severity: {rule.severity.label}\n")
+    fix = f"; fix: {fix_label(rule.fix)}" if rule.fix else ""
+    print(f"{rule.code} ({rule.name}) — default severity: {rule.severity.label}{fix}\n")
     print(rule.doc)
     return EXIT_OK
 

@@ -117,3 +117,20 @@ def test_console_script_runs_as_a_process(workspace):
     assert "pygls" not in subprocess.run(
         [sys.executable, "-c", "import sys, skill_ls.analysis.check, skill_ls.cli, skill_ls.output; print(sorted(sys.modules))"],
         capture_output=True, text=True, timeout=60).stdout
+
+
+def test_help_texts_name_no_internal_document(capsys):
+    """Users have no SPEC: every --help says what the option does itself (issue 12)."""
+    from skill_ls.cli import build_parser
+
+    parser = build_parser()
+    texts = [parser.format_help()]
+    for action in parser._actions:
+        for sub in getattr(action, "choices", None) or {}:
+            if isinstance(action.choices, dict):
+                texts.append(action.choices[sub].format_help())
+    assert len(texts) > 5
+    for text in texts:
+        assert "SPEC" not in text and "§" not in text, text
+    check_help = next(t for t in texts if "--workspace" in t and "--fix" in t)
+    assert "--unsafe-fixes" in check_help and "--diff" in check_help

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 from skill_ls.analysis.rules import all_rules
+from skill_ls.cli import fix_label
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,7 +17,44 @@ def test_readme_rule_table_matches_rule_docs():
     rules = all_rules()
     assert set(rows) == set(rules)
     for code, rule in rules.items():
-        assert f"| {code} | {rule.severity.label} | {rule.name} | {rule.summary} |" == rows[code]
+        assert f"| {code} | {rule.severity.label} | {rule.name} | {fix_label(rule.fix)} | {rule.summary} |" == rows[code]
+
+
+def test_rules_declare_their_fix_safety_in_code_and_docs():
+    """ruff's model: a rule that offers fixes says whether they are safe, in code and in its docs."""
+    for code, rule in all_rules().items():
+        documented = "## Fix safety" in rule.doc
+        assert documented == (rule.fix is not None), code
+        if rule.fix is not None:
+            section = rule.doc.split("## Fix safety", 1)[1].lower()
+            if rule.fix == "safe":
+                assert "safe" in section and "unsafe" not in section.replace("unsafe-fixes", ""), code
+            elif rule.fix == "unsafe":
+                assert "unsafe" in section, code
+            else:
+                assert "unsafe" in section and "safe" in section.replace("unsafe", ""), code
+
+
+def test_fixes_offered_match_the_declaration(workspace):
+    """Every fix a rule attaches has the safety its rule declares (mixed: either)."""
+    from conftest import check_tree, skill, write
+
+    write(workspace / "a" / "SKILL.md", "\ufeff---\nname: a\ndescription: Use when: asked\n---\n")
+    write(workspace / "b" / "SKILL.md", "---\nname: b\ndescription: x.license: MIT\n---\n")
+    write(workspace / "c" / "SKILL.md", "---\nname: c\n---\n")
+    write(workspace / "d_d" / "SKILL.md", "---\nname: d-d\ndescription: x\ncategory: y\nmetadata:\n  n: 2\n---\n")
+    write(workspace / "e" / "SKILL.md", "# no frontmatter\n")
+    skill(workspace, "f", name="g", extra="colr: red\n")
+    rules = all_rules()
+    seen = set()
+    for d in check_tree(workspace).diagnostics:
+        if d.fix is None:
+            continue
+        seen.add(d.code)
+        declared = rules[d.code].fix
+        assert declared is not None, d
+        assert declared == "mixed" or declared == ("safe" if d.fix.safe else "unsafe"), d
+    assert seen >= {"SK001", "SK003", "SK005", "SK006", "SK007", "SK009", "SK013"}
 
 
 def test_every_rule_is_documented():

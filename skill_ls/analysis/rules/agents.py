@@ -17,7 +17,7 @@ def _report(ctx: AgentContext, code: str) -> None:
             ctx.out.report(p.span, p.message, severity=p.severity, fix=p.fix, path=p.path)
 
 
-@rule("AG001", Severity.ERROR, "agent")
+@rule("AG001", Severity.ERROR, "agent", fix="unsafe")
 def agent_frontmatter_invalid(ctx: AgentContext):
     """An agent definition's frontmatter is missing, unterminated or invalid.
 
@@ -42,11 +42,15 @@ def agent_frontmatter_invalid(ctx: AgentContext):
     ---
     You are a reviewer.
     ```
+
+    ## Fix safety
+    Unsafe: for the unquoted-colon YAML error the value is quoted (its text is kept exactly), offered
+    as an editor quick fix and applied by `skill-ls check --unsafe-fixes`.
     """
     _report(ctx, "AG001")
 
 
-@rule("AG002", Severity.ERROR, "agent")
+@rule("AG002", Severity.ERROR, "agent", fix="unsafe")
 def agent_unknown_field(ctx: AgentContext):
     """An agent definition has a field its runtime does not know.
 
@@ -72,7 +76,8 @@ def agent_unknown_field(ctx: AgentContext):
     ```
 
     ## Fix safety
-    The rename fix is offered when one known field is close to the typo.
+    Unsafe: the rename fix is offered when one known field is close to the typo; the value is
+    untouched, but a setting that was ignored starts to take effect.
     """
     _report(ctx, "AG002")
 
@@ -100,7 +105,7 @@ def agent_prompt_empty(ctx: AgentContext):
     _report(ctx, "AG003")
 
 
-@rule("AG004", Severity.ERROR, "agent")
+@rule("AG004", Severity.ERROR, "agent", fix="unsafe")
 def agent_invalid_value(ctx: AgentContext):
     """A field of an agent definition has an invalid value.
 
@@ -128,6 +133,11 @@ def agent_invalid_value(ctx: AgentContext):
     tools: ["mcp__github__search", "agh__skill_*"]
     permissions: approve-reads
     ```
+
+    ## Fix safety
+    Unsafe: a value close to one allowed value is changed to it (`permission: approve-read` →
+    `approve-reads`), and `name` is renamed to the directory name when that is a valid name; either
+    changes what the agent does.
     """
     _report(ctx, "AG004")
 
