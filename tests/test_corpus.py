@@ -38,6 +38,10 @@ def test_per_code_counts_are_pinned(corpus_result):
     # 1,505 skills and sidecars + 202 plugin subagents of wshobson/agents (plugins/<p>/agents/*.md), checked
     # as Claude Code subagents since issue 11.
     assert corpus_result.files_checked == 1707
+    # Issue 12: links to existing files of sibling skills are warnings (standalone-install risk);
+    # the 8 that point at nothing stay errors.
+    rf002 = collections.Counter(d.severity.label for d in corpus_result.diagnostics if d.code == "RF002")
+    assert rf002 == {"warning": 15, "error": 8}
 
 
 def test_every_range_lies_inside_its_file(corpus_result):

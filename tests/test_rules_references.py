@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from conftest import check_tree, diags_for, skill, write
 
+from skill_ls.core.model import Severity
+
 
 def test_rf001_missing_link_target(workspace):
     f = skill(workspace, "a", body="See [guide](references/guide.md) and [ok](references/ok.md#top).\n")
@@ -93,3 +95,28 @@ def test_rf002_after_a_reference_becomes_a_symlink_out_in_a_long_lived_workspace
     ref.unlink()
     state.file_changed(str(ref))
     assert codes_now() == ["RF001"]
+
+
+def test_rf002_link_to_an_existing_file_of_a_sibling_skill_is_a_warning(workspace, tmp_path):
+    """Issue 12: a "related skills" table (`../threat-detection/SKILL.md`) works in the repository;
+    an error is too harsh. The warning explains the standalone-install risk; errors stay for absolute
+    paths, links that leave the repository, and links that point at nothing."""
+    (workspace / ".git").mkdir()
+    body = ("[related](../threat-detection/SKILL.md) [ref](../threat-detection/references/x.md)\n"
+            "[readme](../../README.md) [gone](../nothing/SKILL.md) [abs](/etc/passwd) [out](../../../elsewhere.md)\n")
+    f = skill(workspace / "skills", "a", body=body)
+    other = skill(workspace / "skills", "threat-detection")
+    write(other.parent / "references" / "x.md", "x")
+    write(workspace / "README.md", "repo")
+    write(tmp_path / "elsewhere.md", "outside the repository")
+    ds = {d.message.split("'")[1]: d for d in diags_for(check_tree(workspace), f, "RF002")}
+    assert set(ds) == {"../threat-detection/SKILL.md", "../threat-detection/references/x.md", "../../README.md",
+                       "../nothing/SKILL.md", "/etc/passwd", "../../../elsewhere.md"}
+    sibling = ds["../threat-detection/SKILL.md"]
+    assert sibling.severity == Severity.WARNING
+    assert "the skill 'threat-detection'" in sibling.message and "installed on its own" in sibling.message
+    assert ds["../threat-detection/references/x.md"].severity == Severity.WARNING
+    assert ds["../../README.md"].severity == Severity.WARNING
+    assert ds["../nothing/SKILL.md"].severity == Severity.ERROR and "points at nothing" in ds["../nothing/SKILL.md"].message
+    assert ds["/etc/passwd"].severity == Severity.ERROR
+    assert ds["../../../elsewhere.md"].severity == Severity.ERROR  # leaves the repository

@@ -10,8 +10,10 @@ import os
 from collections.abc import Iterator
 
 from skill_ls.core.body import Reference, body_references, local_target, strip_skill_dir
+from skill_ls.core.discovery import SKILL_FILE
 from skill_ls.core.index import Document
 from skill_ls.core.model import Severity
+from skill_ls.core.paths import is_under
 from skill_ls.core.references import resolve_reference
 from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.analysis.rules import rule
@@ -95,6 +97,11 @@ def reference_escapes_skill(ctx: FileContext) -> None:
 
     ## What it does
     Checks every local reference stays inside the skill's directory. Escaping targets are never read.
+    An error for absolute paths, symlinks out of the skill, and `..` links that leave the repository
+    (the nearest directory with `.git`, else the workspace) or point at nothing. A `..` link to an
+    existing file of another skill in the same repository (a "related skills" table linking
+    `../threat-detection/SKILL.md`), or to another existing file of the repository, is a warning:
+    it works where the repository is checked out, but not when the skill is installed on its own.
 
     ## Why is this bad?
     Skills are installed and copied as directories; a path outside it breaks on every other machine
@@ -102,9 +109,59 @@ def reference_escapes_skill(ctx: FileContext) -> None:
     """
     for ref, base, target in _targets(ctx):
         _, escape = _resolve(ctx, base, target)
-        if escape is not None:
-            ctx.out.report(ref.span, f"reference '{target}' escapes the skill directory ({escape}); keep "
-                           "resources inside the skill and use a relative path")
+        if escape is None:
+            continue
+        inside = _in_repository(ctx, base, target) if escape.startswith("'..'") else None
+        if inside is not None:
+            path, skill_name = inside
+            where = f"the skill '{skill_name}'" if skill_name else "another part of this repository"
+            ctx.out.report(ref.span, f"reference '{target}' leaves the skill directory for {where}: it works in "
+                           "this repository, but not when this skill is installed on its own (copy what it needs "
+                           "into the skill" + (", or refer to the skill by name)" if skill_name else ")"),
+                           severity=Severity.WARNING)
+            continue
+        if escape.startswith("'..'") and not os.path.lexists(os.path.normpath(os.path.join(base, target))):
+            escape += " and points at nothing"
+        ctx.out.report(ref.span, f"reference '{target}' escapes the skill directory ({escape}); keep "
+                       "resources inside the skill and use a relative path")
+
+
+def _repository_root(start: str, workspace: str | None) -> str | None:
+    """The nearest directory at or above `start` with a `.git`, else the workspace holding `start`."""
+    d = os.path.abspath(start)
+    while True:
+        if os.path.lexists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    if workspace is not None and is_under(os.path.abspath(start), workspace):
+        return workspace
+    return None
+
+
+def _in_repository(ctx: FileContext, base: str, target: str) -> tuple[str, str | None] | None:
+    """(path, name of the skill holding it or None) when a `..` target is an existing file or directory
+    of the same repository (nothing is read: only its existence and where it leads)."""
+    repo = _repository_root(base, ctx.index.workspace if ctx.index is not None else None)
+    if repo is None:
+        return None
+    joined = os.path.normpath(os.path.join(base, target))
+    if joined == repo or not is_under(joined, repo) or not os.path.exists(joined):
+        return None
+    try:
+        if not is_under(os.path.realpath(joined), os.path.realpath(repo)):
+            return None
+    except (OSError, ValueError):
+        return None
+    d = joined if os.path.isdir(joined) else os.path.dirname(joined)
+    own = os.path.normpath(ctx.doc.directory)
+    while d != repo and is_under(d, repo):
+        if d != own and (os.path.isfile(os.path.join(d, SKILL_FILE))):
+            return joined, os.path.basename(d)
+        d = os.path.dirname(d)
+    return joined, None
 
 
 @rule("RF003", Severity.WARNING, "file")
