@@ -58,15 +58,38 @@ def summary(diags: list[Diagnostic]) -> dict[str, int]:
     return counts
 
 
-def format_text(diags: list[Diagnostic], files_checked: int) -> str:
-    lines = []
+# Text output shows at most this many findings of one code per file, then one summary line for the
+# rest (JSON, SARIF and GitHub output list every finding).
+TEXT_PER_FILE_AND_CODE = 5
+
+
+def format_text(diags: list[Diagnostic], files_checked: int, per_file_and_code: int = TEXT_PER_FILE_AND_CODE) -> str:
+    lines: list[str] = []
+    totals: dict[tuple[str, str], int] = {}
     for d in diags:
+        totals[(d.path, d.code)] = totals.get((d.path, d.code), 0) + 1
+    shown: dict[tuple[str, str], int] = {}
+    pending: list[str] = []  # summary lines of the current file, printed after its findings
+    current = None
+    for d in diags:
+        if d.path != current:
+            lines.extend(pending)
+            pending, current = [], d.path
+        key = (d.path, d.code)
+        n = shown[key] = shown.get(key, 0) + 1
+        if per_file_and_code and n > per_file_and_code:
+            continue
         rt = f" [{d.runtime}]" if d.runtime else ""
         lines.append(f"{display_path(d.path)}:{d.span.start_line + 1}:{d.span.start_col + 1}: {d.code} "
                      f"{safe_text(d.message)}{rt}")
         for r in d.related:
             lines.append(f"    {display_path(r.path)}:{r.span.start_line + 1}:{r.span.start_col + 1}: "
                          f"{safe_text(r.message)}")
+        if per_file_and_code and n == per_file_and_code and totals[key] > n:
+            more = totals[key] - n
+            pending.append(f"{display_path(d.path)}: {d.code} {more} more finding(s) in this file, "
+                           f"{totals[key]} in all (--format json lists every one)")
+    lines.extend(pending)
     c = summary(diags)
     lines.append(f"{files_checked} file(s) checked: {c['error']} error(s), {c['warning']} warning(s), "
                  f"{c['information']} information, {c['hint']} hint(s)")

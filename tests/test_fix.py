@@ -261,3 +261,10 @@ def test_json_output_after_fix_has_the_remaining_findings(workspace, capsys):
 
 def _errors(diags) -> Counter:
     return Counter(d.code for d in diags if d.severity == Severity.ERROR)
+
+
+def test_sk003_offers_no_fix_when_the_block_repeats_a_key(workspace):
+    """Found by the fix fuzzer: quoting would only reveal the duplicate (SK004) the parse error hid."""
+    f = write(workspace / "a" / "SKILL.md", "---\nname: a\nname: Use when: asked\n---\n")
+    [d] = diags_for(check_tree(workspace), f, "SK003")
+    assert d.fix is None

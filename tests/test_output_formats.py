@@ -82,3 +82,23 @@ def test_github_escapes_newlines_and_percent():
     d = Diagnostic("/x/a,b.md", Span(0, 0, 0, 1), "SK003", "100% bad\nline", Severity.ERROR)
     out = format_github([d])
     assert "100%25 bad%0Aline" in out and "a%2Cb.md" in out
+
+
+def test_text_output_summarises_many_findings_of_one_code_in_one_file(workspace, capsys, monkeypatch):
+    """Issue 12: one file with dozens of findings of one code gets 5 lines and a summary line."""
+    from conftest import skill
+
+    from skill_ls.cli import main
+
+    f = skill(workspace, "a", body="".join(f"[x](missing{i}.md)\n" for i in range(12)))
+    skill(workspace, "b", body="[x](missing.md)\n")
+    monkeypatch.chdir(workspace)
+    main(["check", str(workspace)])
+    out = capsys.readouterr().out.splitlines()
+    in_a = [line for line in out if line.startswith("a/SKILL.md") and " RF001 " in line]
+    assert len(in_a) == 6 and in_a[-1] == "a/SKILL.md: RF001 7 more finding(s) in this file, 12 in all " \
+                                          "(--format json lists every one)"
+    assert sum(1 for line in out if line.startswith("b/SKILL.md")) == 1
+    assert out[-1].endswith("13 warning(s), 0 information, 0 hint(s)")  # the count stays the truth
+    main(["check", str(workspace), "--format", "json"])
+    assert capsys.readouterr().out.count('"RF001"') == 13

@@ -52,7 +52,7 @@ def required_field_missing(ctx: RuntimeContext):
         if entry is None:
             insert = closing_insert_span(ctx.doc)
             if key == "name":
-                default = ctx.doc.dir_name if valid_name(ctx.runtime, ctx.doc.dir_name) else None
+                default = ctx.doc.dir_name if valid_for_readers(ctx, ctx.doc.dir_name) else None
             elif key == "description":
                 default = DESCRIPTION_PLACEHOLDER
             else:
@@ -380,9 +380,9 @@ def name_differs_from_directory(ctx: RuntimeContext):
     severity = Severity.ERROR if rule_.dir_match == "error" else Severity.WARNING
     span = name_span(ctx.doc)
     fix = None
-    if valid_name(ctx.runtime, directory):
+    if valid_for_readers(ctx, directory):
         fix = replace_fix(f"Rename to '{directory}'", ctx.doc.path, span, directory, safe=False)
-    elif valid_name(ctx.runtime, value.strip()):
+    elif valid_for_readers(ctx, value.strip()):
         new_dir = os.path.join(os.path.dirname(ctx.doc.directory), value.strip())
         if not os.path.lexists(new_dir):
             fix = Fix(f"Rename the directory '{directory}' to '{value.strip()}'", (), safe=False,
@@ -394,6 +394,15 @@ def name_differs_from_directory(ctx: RuntimeContext):
                    + ("" if fix is not None or valid_name(ctx.runtime, directory) else
                       f"; '{directory}' is not a valid name either"),
                    fix=fix, severity=severity)
+
+
+def valid_for_readers(ctx: RuntimeContext, name: str) -> bool:
+    """Whether `name` passes the naming rule of every runtime that reads this file (a fix that
+    satisfies one runtime must not break another's SK008)."""
+    runtimes = {ctx.runtime.id} | {d.runtime for d in ctx.readers if not d.builtin}
+    if ctx.index is not None:
+        runtimes.update(d.runtime for d in ctx.index.decls_for_path(ctx.doc.path))
+    return all(valid_name(RUNTIMES[r], name) for r in runtimes if r in RUNTIMES)
 
 
 def valid_name(runtime: Runtime, name: str) -> bool:

@@ -131,13 +131,33 @@ def yaml_syntax_error(ctx: FileContext) -> None:
                        "save it as UTF-8")
     for p in _problems(ctx, "syntax", "too_complex"):
         fix = None
-        if p.fix_text is not None and p.fix_span is not None:
+        if p.fix_text is not None and p.fix_span is not None and not _repeats_a_top_level_key(doc):
             fix = _split_fix(doc, p.fix_span) or replace_fix(p.fix_title or "Quote the value", doc.path, p.fix_span,
                                                              p.fix_text, safe=True)
         message = p.message
         if fix is not None and not fix.safe:
             message = message.replace("; quote the value", "; a line break seems lost before the next key")
         ctx.out.report(p.span, message, fix=fix)
+
+
+_TOP_LEVEL_KEY = re.compile(r"([A-Za-z0-9_.\-]+)[ \t]*:(?:[ \t]|$)")
+
+
+def _repeats_a_top_level_key(doc: Document) -> bool:
+    """Whether the (unparsable) block repeats a top-level key: a repair would only reveal SK004, so
+    none is offered (the parser cannot say which copy the author meant)."""
+    fm = doc.fm
+    if fm is None or fm.open_line is None or fm.close_line is None:
+        return False
+    seen: set[str] = set()
+    for line in range(fm.open_line + 1, fm.close_line):
+        m = _TOP_LEVEL_KEY.match(doc.src.line_text(line))
+        if m is None:
+            continue
+        if m.group(1) in seen:
+            return True
+        seen.add(m.group(1))
+    return False
 
 
 def _split_fix(doc: Document, value_span: Span) -> Fix | None:
