@@ -268,3 +268,10 @@ def test_sk003_offers_no_fix_when_the_block_repeats_a_key(workspace):
     f = write(workspace / "a" / "SKILL.md", "---\nname: a\nname: Use when: asked\n---\n")
     [d] = diags_for(check_tree(workspace), f, "SK003")
     assert d.fix is None
+
+
+def test_sk007_rename_not_offered_when_the_value_would_not_fit(workspace):
+    """Found by the fix fuzzer: renaming `licence: [a, b]` to `license` trades SK007 for SK006."""
+    f = skill(workspace, "a", extra="licence: [a, b]\nlicense_: MIT\n")
+    ds = {d.message.split("'")[1]: d for d in diags_for(check_tree(workspace), f, "SK007")}
+    assert "did you mean 'license'" in ds["licence"].message and ds["licence"].fix is None

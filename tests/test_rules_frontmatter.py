@@ -88,3 +88,20 @@ def test_file_and_line_suppression(workspace):
               "---\nname: A_b  # skill-ls: disable=SK008\ndescription: d\n---\n<!-- skill-ls: disable=SK009 -->\n")
     got = {d.code for d in diags_for(check_tree(workspace), f)}
     assert "SK008" not in got and "SK009" not in got
+
+
+def test_sk003_range_is_the_column_pyyaml_reports_even_far_into_the_value(workspace):
+    f = write(workspace / "a" / "SKILL.md", "---\nname: a\ndescription: " + "x" * 500 + ": y\n---\n")
+    [d] = diags_for(check_tree(workspace), f, "SK003")
+    assert (d.span.start_line, d.span.start_col, d.span.end_col) == (2, 513, 514)
+
+
+def test_sk012_marks_the_first_non_empty_line_past_the_budget(workspace):
+    """Issue 12: not a zero-width mark on an empty line."""
+    f = skill(workspace, "a", body="text\n" * 499 + "\n\n\n   where it runs out\nmore\n")
+    [d] = diags_for(check_tree(workspace), f, "SK012")
+    start = 4  # the body's first line
+    assert d.span.start_line == start + 502 and (d.span.start_col, d.span.end_col) == (3, 20)
+    g = skill(workspace, "b", body="\n" * 3 + "word " * 30_000 + "\n")
+    [d] = diags_for(check_tree(workspace), g, "SK012")
+    assert d.span.end_col > d.span.start_col

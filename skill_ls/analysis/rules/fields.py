@@ -243,7 +243,9 @@ def unknown_field(ctx: RuntimeContext):
         fix = None
         if match:
             message += f"; did you mean '{match[0]}'?"
-            fix = replace_fix(f"Rename '{key}' to '{match[0]}'", ctx.doc.path, entry.key_span, match[0], safe=False)
+            if _value_fits(known[match[0]], entry.value):  # else the rename would only trade SK007 for SK006
+                fix = replace_fix(f"Rename '{key}' to '{match[0]}'", ctx.doc.path, entry.key_span, match[0],
+                                  safe=False)
         elif key in elsewhere:
             message += f" (known to {', '.join(elsewhere[key])})"
         else:
@@ -252,6 +254,15 @@ def unknown_field(ctx: RuntimeContext):
             if isinstance(move, Fix) and f"'{key}'" in move.title:
                 fix = move
         ctx.out.report(entry.key_span, message, fix=fix, severity=severity)
+
+
+def _value_fits(spec: FieldSpec, value: object) -> bool:
+    """Whether `value` passes SK006 and SK010 for the field `spec` describes."""
+    if value is None or not type_ok(spec, value):
+        return False
+    if spec.enum and isinstance(value, str) and value not in spec.enum:
+        return False
+    return not (spec.max_len is not None and isinstance(value, str) and len(value) > spec.max_len)
 
 
 def _metadata_runtimes_ok(ctx: RuntimeContext) -> bool:
