@@ -111,6 +111,76 @@ AGNIX_ONLY_NOTES: dict[str, str] = {
     "XML-003": "XML-like tags in bodies: advisory.",
 }
 
+# agnix's rule list as a checklist (issue 11): agnix rule -> (skill-ls status, codes, decision). Status:
+# "full" (the same concern, decided on the runtime's documentation), "partial", "no" (not checked, with
+# the reason), "n/a" (a file kind skill-ls does not model: AGENTS.md, MCP servers' runtime protocol).
+COVERAGE: dict[str, tuple[str, str, str]] = {
+    "AS-001": ("full", "SK001", ""), "AS-002": ("full", "SK005", ""), "AS-003": ("full", "SK005", ""),
+    "AS-004": ("full", "SK008", ""), "AS-005": ("full", "SK008", ""), "AS-006": ("full", "SK008", ""),
+    "AS-008": ("no", "", "style: no runtime sets a minimum beyond non-empty (SK005)"),
+    "AS-009": ("partial", "SK014, PT003", "angle brackets: Amp's unescaped catalog and the upload check"),
+    "AS-011": ("full", "SK010", "1-500, an empty string included"), "AS-012": ("full", "SK012", ""),
+    "AS-013": ("full", "RF004", "nested skills are not references"),
+    "AS-015": ("no", "", "upload size: needs the zipped size; not checked"),
+    "AS-016": ("full", "SK003, SK004, SK006", ""), "AS-017": ("full", "SK009", ""),
+    "AS-020": ("no", "", "style advice"), "AS-021": ("full", "SK012", ""),
+    "AS-022": ("no", "", "skill-ls never reads scripts' code"), "AS-023": ("no", "", "advisory"),
+    "AS-024": ("partial", "MS004", "pinning checked where a runtime starts the server, not in prose"),
+    "AS-025": ("full", "SH001-SH003", "per runtime, with the winner"), "AS-026": ("no", "", "style"),
+    "AS-027": ("no", "", "style"),
+    "CC-SK-001": ("full", "CC001", ""), "CC-SK-002": ("full", "SK006", "enum"), "CC-SK-004": ("full", "CC002", ""),
+    "CC-SK-005": ("full", "CC002", "built-ins, project/user subagents, plugin:name"),
+    "CC-SK-006": ("no", "", "heuristic"), "CC-SK-007": ("no", "", "advisory"), "CC-SK-008": ("full", "CC003", ""),
+    "CC-SK-010": ("full", "CC004", ""), "CC-SK-013": ("no", "", "heuristic"),
+    "CC-SK-014": ("full", "SK006", ""), "CC-SK-015": ("full", "SK006", ""), "CC-SK-016": ("full", "CC008", ""),
+    "CC-SK-017": ("full", "SK007, PT001", "only when no reading runtime knows the key"),
+    "CC-SK-018": ("full", "SK006", ""), "CC-SK-019": ("full", "CC005", ""), "CC-SK-020": ("full", "SK006", ""),
+    "CC-SK-021": ("no", "", "advisory"), "CC-SK-022": ("no", "", "built-in command names change often"),
+    "CC-SK-023": ("full", "CC007", "money is prose; named arguments shadowing shell variables too"),
+    "CC-SK-024": ("partial", "SK005", "required where the runtime requires it"),
+    "CC-SK-025": ("full", "BG002", "and Codex's budget"), "CC-SK-027": ("full", "PL003", ""),
+    "CC-SK-028": ("partial", "RF003", "names the runtime that runs the line"),
+    "CC-SK-030": ("full", "PT002", ""), "CC-SK-031": ("full", "PT003", ""),
+    "CC-SK-032": ("no", "", "style"), "CC-SK-033": ("no", "", "style"), "CC-SK-034": ("no", "", "advisory"),
+    "CC-AG-001": ("full", "AG004", ""), "CC-AG-002": ("full", "AG004", ""), "CC-AG-003": ("full", "SA001", ""),
+    "CC-AG-004": ("full", "SA002", ""), "CC-AG-005": ("full", "AG005", "against the effective set"),
+    "CC-AG-006": ("full", "SA004", ""), "CC-AG-007": ("full", "AG001", ""), "CC-AG-008": ("full", "AG004", ""),
+    "CC-AG-009": ("full", "SA003", ""), "CC-AG-010": ("full", "SA003", ""), "CC-AG-011": ("full", "SA005", ""),
+    "CC-AG-012": ("full", "SA002", ""), "CC-AG-014": ("full", "AG004", ""), "CC-AG-015": ("full", "SA002", ""),
+    "CC-AG-017": ("full", "AG004, SA002", ""), "CC-AG-019": ("full", "AG002", ""),
+    "CC-AG-020": ("full", "AG004", ""), "CC-AG-021": ("no", "", "not documented as a hard limit"),
+    "CC-AG-022": ("no", "", "documented default behaviour"), "CC-AG-023": ("full", "SA006", "project beats user"),
+    "CC-AG-024": ("full", "SA004", ""),
+    "CC-HK-001": ("full", "CC004, SA005", ""), "CC-HK-005": ("full", "CC004, SA005", ""),
+    "CC-HK-006": ("full", "CC004, SA005", ""), "CC-HK-007": ("full", "CC004, SA005", ""),
+    "CC-HK-011": ("full", "CC004, SA005", ""), "CC-HK-016": ("full", "CC004, SA005", ""),
+    "CC-HK-020": ("full", "CC004, SA005", ""), "CC-HK-025": ("full", "CC004, SA005", "invalid regex"),
+    "CC-HK-026": ("full", "CC004, SA005", ""), "CC-HK-027": ("full", "CC004, SA005", ""),
+    "CC-PL-001": ("full", "PL002", "components inside .claude-plugin/"), "CC-PL-002": ("full", "PL002", ""),
+    "CC-PL-003": ("full", "PL001", ""), "CC-PL-004": ("full", "PL001", "name"), "CC-PL-005": ("full", "PL001", ""),
+    "CC-PL-006": ("full", "PL001", ""), "CC-PL-007": ("full", "PL002", ""), "CC-PL-008": ("full", "PL002", ""),
+    "CC-PL-016": ("full", "PL001", ""),
+    "MCP-007": ("full", "MC001", ""), "MCP-009": ("full", "MS001", ""), "MCP-010": ("full", "MS001", ""),
+    "MCP-011": ("full", "MS001", ""), "MCP-017": ("full", "MS002", ""), "MCP-018": ("full", "MS003", ""),
+    "MCP-021": ("full", "MS005", ""), "MCP-022": ("full", "AG004", "AGH; other shapes: MS001"),
+    "MCP-023": ("full", "MS006", ""), "MCP-024": ("full", "MS006", ""), "MCP-027": ("full", "MS004", ""),
+    "MCP-028": ("full", "MS003", "headers"),
+    "XP-SK-001": ("full", "PT001", ""), "XP-SK-002": ("no", "", "advisory"),
+    "XP-SK-003": ("partial", "MS003", "only where a runtime passes the value to a server"),
+}
+
+
+def agnix_titles() -> dict[str, str]:
+    """Every agnix rule id with its title (`agnix explain`), for the checklist."""
+    out: dict[str, str] = {}
+    for prefix in ("AS", "CC-SK", "CC-AG", "CC-HK", "CC-PL", "MCP", "CDX", "XP-SK"):
+        for n in range(1, 61):
+            rid = f"{prefix}-{n:03d}"
+            text = subprocess.run(["agnix", "explain", rid], capture_output=True, text=True).stdout
+            if text.startswith(rid):
+                out[rid] = text.splitlines()[0].split(" - ", 1)[-1]
+    return out
+
 
 def run_skill_ls() -> list[dict]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -189,6 +259,18 @@ def main() -> None:
         if len(diff) > 12:
             lines.append(f"| … {len(diff) - 12} more | | |")
         lines.append("")
+    titles = agnix_titles()
+    counts = collections.Counter(COVERAGE.get(r, ("n/a", "", ""))[0] for r in titles)
+    lines += ["", "## agnix's rule list as a checklist", "",
+              f"{len(titles)} agnix rules; skill-ls: {counts['full']} covered, {counts['partial']} partly, "
+              f"{counts['no']} decided against (each with the reason); the other {counts['n/a']} concern files "
+              "skill-ls does not model (hooks in settings files, MCP servers' own protocol, AGENTS.md, Codex "
+              "config) or finer hook/plugin fields not reviewed yet.", "",
+              "| agnix rule | title | skill-ls | codes | decision |", "|---|---|---|---|---|"]
+    for rid, title in titles.items():
+        if rid in COVERAGE:
+            status, codes, note = COVERAGE[rid]
+            lines.append(f"| {rid} | {title} | {status} | {codes} | {note} |")
     OUT.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     print(f"wrote {OUT.relative_to(ROOT)}")
 

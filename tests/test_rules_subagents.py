@@ -154,3 +154,20 @@ def test_plugin_skills_never_collide_with_project_skills(workspace):
 
     [row] = [r for r in matrix(res.index, [str(root)])]
     assert row.verdicts[[v.column for v in row.verdicts].index("claude-code")].status == "loads"
+
+
+def test_bypass_permissions_and_components_inside_claude_plugin(workspace):
+    a = agent(workspace, "r", "permissionMode: bypassPermissions\n")
+    [d] = diags_for(check_tree(workspace), a, "SA002")
+    assert pos(d) == (3, 16, 33) and "without asking" in d.message
+    root = workspace / "p"
+    m = write(root / ".claude-plugin" / "plugin.json", '{"name": "p"}\n')
+    (root / ".claude-plugin" / "skills").mkdir()
+    [d] = diags_for(check_tree(workspace), m, "PL002")
+    assert "'.claude-plugin/skills/' is never loaded" in d.message
+
+
+def test_mcp_tool_hook_needs_server_and_tool(workspace):
+    a = agent(workspace, "r", "hooks:\n  PostToolUse:\n    - hooks:\n        - type: mcp_tool\n          server: s\n")
+    [d] = diags_for(check_tree(workspace), a, "SA005")
+    assert "needs 'tool'" in d.message and d.span.start_line == 6

@@ -261,9 +261,9 @@ def _check_handler(event: str, handler: Any, span: Span, vocab: Vocabulary,
     if kind not in vocab.hook_types:
         report(span, f"hook handler type {kind!r} is not one of {', '.join(vocab.hook_types)}")
         return
-    needed = vocab.hook_types[kind]
-    if needed and not (isinstance(handler.get(needed), str) and handler[needed].strip()):
-        report(span, f"a '{kind}' hook handler needs '{needed}'")
+    for needed in vocab.hook_types[kind]:
+        if not (isinstance(handler.get(needed), str) and handler[needed].strip()):
+            report(span, f"a '{kind}' hook handler needs '{needed}'")
     timeout = handler.get("timeout")
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
         report(span, "hook 'timeout' must be a positive number of seconds")

@@ -88,7 +88,8 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
     ## What it does
     Resolves each path of the component fields against the plugin root (the directory that holds
     `.claude-plugin/`). A path must start with `./` (warning otherwise) and must exist (error).
-    Inline objects (an `mcpServers` or `hooks` object) are not paths.
+    Inline objects (an `mcpServers` or `hooks` object) are not paths. Component directories placed
+    inside `.claude-plugin/` (where only `plugin.json` belongs) are reported too.
 
     ## Why is this bad?
     Claude Code loads nothing from a missing path, and the component the manifest promises is
@@ -107,6 +108,10 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
         return
     root = os.path.dirname(os.path.dirname(ctx.path))
     text = _text(ctx.path)
+    for component in ("commands", "agents", "skills", "hooks"):
+        if os.path.isdir(os.path.join(root, ".claude-plugin", component)):
+            ctx.out.report(Span(0, 0, 0, 1), f"'.claude-plugin/{component}/' is never loaded: component directories "
+                           f"belong at the plugin root ('{component}/'), only plugin.json goes in .claude-plugin/")
     for key in PATH_FIELDS:
         for rel in _paths(m.data.get(key)):
             span = _locate(text, rel) if rel else _locate(text, key)

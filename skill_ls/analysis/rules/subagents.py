@@ -67,7 +67,8 @@ def subagent_invalid_setting(ctx: AgentContext) -> None:
     `permissionMode`: `default`, `acceptEdits`, `auto`, `dontAsk`, `bypassPermissions`, `plan`;
     `color`: one of Claude Code's named colors (`red`, `blue`, `green`, `yellow`, `purple`,
     `orange`, `pink`, `cyan`, ...); `isolation`: `worktree`; `maxTurns`: a positive integer.
-    (`memory` and `effort` are AG004's.)
+    (`memory` and `effort` are AG004's.) `permissionMode: bypassPermissions` is valid but reported:
+    the subagent then runs every tool without asking.
 
     ## Why is this bad?
     An unknown value is ignored: a subagent meant to plan (`permissionMode: plan`) may edit files,
@@ -91,6 +92,10 @@ def subagent_invalid_setting(ctx: AgentContext) -> None:
         hint = _close(str(entry.value), allowed) if isinstance(entry.value, str) else None
         ctx.out.report(entry.value_span, f"'{key}' must be one of {', '.join(allowed)} (got {entry.value!r})"
                        + (f"; did you mean '{hint}'?" if hint else ""))
+    mode = fm.fields.get("permissionMode")
+    if mode is not None and mode.value == "bypassPermissions":
+        ctx.out.report(mode.value_span, "'permissionMode: bypassPermissions' lets this subagent run every tool without "
+                       "asking (file writes, shell commands); prefer acceptEdits or a tools allowlist")
     turns = fm.fields.get("maxTurns")
     if turns is not None and isinstance(turns.value, int) and not isinstance(turns.value, bool) and turns.value < 1:
         ctx.out.report(turns.value_span, "'maxTurns' must be at least 1; the subagent would stop before its first turn")

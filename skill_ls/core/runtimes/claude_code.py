@@ -49,8 +49,8 @@ HOOK_EVENTS = (
     "PreCompact", "PostCompact", "InstructionsLoaded", "ConfigChange", "CwdChanged", "FileChanged",
     "WorktreeCreate", "WorktreeRemove", "Elicitation", "ElicitationResult",
 )
-HOOK_TYPES: dict[str, str | None] = {"command": "command", "http": "url", "prompt": "prompt", "agent": "prompt",
-                                     "mcp_tool": None}
+HOOK_TYPES: dict[str, tuple[str, ...]] = {"command": ("command",), "http": ("url",), "prompt": ("prompt",),
+                                          "agent": ("prompt",), "mcp_tool": ("server", "tool")}
 PERMISSION_MODES = ("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan")
 AGENT_COLORS = ("red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan", "magenta", "white")
 

@@ -69,7 +69,7 @@ class Vocabulary:
     builtin_tools: tuple[str, ...] = ()
     builtin_agents: tuple[str, ...] = ()
     hook_events: tuple[str, ...] = ()
-    hook_types: dict[str, str | None] = field(default_factory=dict)  # handler type -> its required field
+    hook_types: dict[str, tuple[str, ...]] = field(default_factory=dict)  # handler type -> its required fields
     permission_modes: tuple[str, ...] = ()
     agent_colors: tuple[str, ...] = ()
     agent_isolation: tuple[str, ...] = ()
