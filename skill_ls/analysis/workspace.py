@@ -258,6 +258,30 @@ class WorkspaceState:
         paths = {d.path for decls in index.decls.values() for d in decls if d.path}
         return {"skills": len(paths), "agents": len(index.agents), "runtimes": index.active}
 
+    def catalog_fingerprint(self) -> str:
+        """A short hash of every catalog this workspace's agents receive (each active runtime's
+        base catalog and each agent's own, MCP servers included): it changes exactly when one of
+        them does, so an editor knows when to refresh a catalog preview."""
+        import hashlib
+        import json
+
+        from skill_ls.analysis.catalog import CatalogError, catalog_object
+
+        index = self.index
+        if index is None:
+            return ""
+        digest = hashlib.sha256()
+        targets: list[tuple[str, str | None]] = [(rid, None) for rid in index.active]
+        targets += [(AGENT_FAMILY_RUNTIME[a.family], a.name) for a in index.agents if a.winner]
+        for rid, agent in targets:
+            try:
+                obj = catalog_object(index, rid, agent)
+                part = json.dumps([rid, agent, obj["text"], obj["mcp_servers"]], sort_keys=True, default=str)
+            except CatalogError as exc:
+                part = json.dumps([rid, agent, str(exc)])
+            digest.update(part.encode("utf-8", "replace"))
+        return digest.hexdigest()[:16]
+
     def default_runtime(self) -> str:
         return default_runtime(self.index.active if self.index else [])
 

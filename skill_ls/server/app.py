@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hashlib
 import logging
 import os
+import time
 from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 
 from skill_ls import __version__
 from skill_ls.core.model import Diagnostic
+from skill_ls.core.paths import is_under
 from skill_ls.core.parse.text import SourceText
 from skill_ls.server.convert import Converter, path_of, uri_of
 from skill_ls.analysis.workspace import WorkspaceState
@@ -30,6 +34,8 @@ log = logging.getLogger("skill_ls.server")
 
 EDIT_DEBOUNCE = 0.005  # seconds: coalesces edit storms, keeps keystroke-to-diagnostics low
 DISK_DEBOUNCE = 0.2
+CATALOG_DEBOUNCE = 0.3  # seconds after an edit before the catalog fingerprint is recomputed
+PUSH_BATCH = 200  # files whose diagnostics are computed and pushed between two turns of the event loop
 READY_TIMEOUT = 120.0
 INDEX_CHANGED = "skillLs/indexChanged"
 
@@ -77,6 +83,16 @@ class SkillProtocol(LanguageServerProtocol):
             return
         super()._send_handler_result(future, msg_id=msg_id)
 
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams):
+        """Advertise pull diagnostics only to clients that get them by pull (see `choose_pull`):
+        a client offered both would show pulled and pushed findings twice (Neovim keeps them in
+        separate namespaces)."""
+        result = yield from super().lsp_initialize(params)
+        if not getattr(self._server, "pull", True):
+            result.capabilities.diagnostic_provider = None
+        return result
+
     def handle_message(self, message):
         if message is _ANSWERED:
             return
@@ -87,21 +103,28 @@ class SkillProtocol(LanguageServerProtocol):
 
 
 class SkillLanguageServer(LanguageServer):
+    """One server per project. Each workspace folder is a `WorkspaceState` of its own (its own
+    configuration, index and scope); a file belongs to the deepest folder that contains it, and a
+    file outside every folder (a user root, an additional root) to the first folder."""
+
     def __init__(self) -> None:
         super().__init__("skill-ls", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
                          protocol_cls=SkillProtocol)
-        self.state: WorkspaceState | None = None
+        self.states: dict[str, WorkspaceState] = {}  # project root -> state, the first folder first
         self.init_options: dict[str, Any] = {}
-        self.pull = False  # client supports textDocument/diagnostic: never push
+        self.pull = False  # diagnostics by pull: the client pulls and can be asked to re-pull (refresh)
         self.open_docs: dict[str, str] = {}  # path -> uri
-        self.pushed: set[str] = set()  # paths with non-empty pushed diagnostics
+        self.pushed: dict[str, int] = {}  # path -> hash of the diagnostics last pushed (non-empty only)
         self._ready: asyncio.Event | None = None
         self._doc_tasks: dict[str, asyncio.Task[None]] = {}
         self._disk_pending: set[str] = set()  # paths changed on disk
-        self._touched_pending: set[tuple[str, str]] = set()  # (runtime, name) changed in a buffer
+        self._touched_pending: dict[str, set[tuple[str, str]]] = {}  # folder -> (runtime, name) changed in a buffer
         self._disk_task: asyncio.Task[None] | None = None
         self._build_task: asyncio.Task[None] | None = None
-        self._rebuild_again = False
+        self._reindex_pending: set[str] = set()
+        self._push_pending: dict[str, None] = {}  # ordered set of paths to (re)publish
+        self._push_task: asyncio.Task[None] | None = None
+        self._catalog_task: asyncio.Task[None] | None = None
         self._release_handle: asyncio.TimerHandle | None = None
         self._last_summary: dict[str, Any] | None = None
         self._result_id = 0
@@ -114,12 +137,47 @@ class SkillLanguageServer(LanguageServer):
         # Malformed input is logged, not shown: a message box per bad packet helps nobody.
         log.error("server error (%s): %s", getattr(source, "__name__", source), error)
 
+    # -- folders -----------------------------------------------------------------------------------
+    @property
+    def state(self) -> WorkspaceState | None:
+        """The first workspace folder's state (files outside every folder belong to it)."""
+        return next(iter(self.states.values()), None)
+
     @property
     def live_state(self) -> WorkspaceState:
-        """The workspace state, created by `initialize` before any request or change that uses it."""
+        """The first folder's state, created by `initialize` before any request that uses it."""
         if self.state is None:
             raise RuntimeError("the server is not initialized")
         return self.state
+
+    def state_for(self, path: str | None) -> WorkspaceState | None:
+        """The state of the deepest workspace folder containing `path`, else the first folder's."""
+        if path:
+            best = None
+            for key, st in self.states.items():
+                if is_under(path, key) and (best is None or len(key) > len(best[0])):
+                    best = (key, st)
+            if best is not None:
+                return best[1]
+        return self.state
+
+    def add_folder(self, root: str, settings: dict | None = None) -> WorkspaceState | None:
+        """A workspace folder, mapped to its project root; None when that project is already known."""
+        key = os.path.abspath(root)
+        if key in self.states:
+            return None
+        st = WorkspaceState(key)
+        st.client_settings = settings
+        self.states[key] = st
+        return st
+
+    def remove_folder(self, key: str) -> WorkspaceState | None:
+        st = self.states.pop(key, None)
+        self._reindex_pending.discard(key)
+        return st
+
+    def in_some_folder(self, path: str) -> bool:
+        return any(is_under(path, key) for key in self.states)
 
     # -- readiness -------------------------------------------------------------------------------
     @property
@@ -128,14 +186,22 @@ class SkillLanguageServer(LanguageServer):
             self._ready = asyncio.Event()
         return self._ready
 
-    async def wait_ready(self) -> bool:
-        if self.state is not None and self.state.index is not None:
-            return True
-        try:
-            await asyncio.wait_for(self.ready.wait(), READY_TIMEOUT)
-        except asyncio.TimeoutError:
-            return False
-        return self.state is not None and self.state.index is not None
+    async def wait_ready(self, path: str | None = None) -> bool:
+        """Wait until the index that answers for `path` (default: the first folder) is built."""
+        deadline = time.monotonic() + READY_TIMEOUT
+        while True:
+            st = self.state_for(path)
+            if st is not None and st.index is not None:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            if not self.ready.is_set():
+                try:
+                    await asyncio.wait_for(self.ready.wait(), max(0.0, deadline - time.monotonic()))
+                except asyncio.TimeoutError:
+                    return False
+            else:
+                await asyncio.sleep(0.02)  # a folder added later is still being indexed
 
     # -- documents -------------------------------------------------------------------------------
     def path(self, uri: str) -> str | None:
@@ -144,17 +210,19 @@ class SkillLanguageServer(LanguageServer):
 
     def document(self, path: str):
         """The parsed document (editor buffer over disk) or None without an index."""
-        if self.state is None or self.state.index is None:
+        st = self.state_for(path)
+        if st is None or st.index is None:
             return None
-        return self.state.index.store.peek(path)
+        return st.index.store.peek(path)
 
     def src_of(self, path: str) -> SourceText | None:
-        if self.state is not None and self.state.index is not None:
+        st = self.state_for(path)
+        if st is not None and st.index is not None:
             try:
-                return self.state.index.store.peek(path).src
+                return st.index.store.peek(path).src
             except Exception:  # pragma: no cover - defensive
                 return None
-        overlay = self.state.overlays.get(path) if self.state else None
+        overlay = st.overlays.get(path) if st else None
         return SourceText.from_str(overlay[0]) if overlay else None
 
     def lsp_diagnostics(self, diags: list[Diagnostic]) -> list[types.Diagnostic]:
@@ -164,35 +232,104 @@ class SkillLanguageServer(LanguageServer):
         self._result_id += 1
         return str(self._result_id)
 
+    def diagnostics_of(self, paths) -> dict[str, list[Diagnostic]]:
+        """Diagnostics of `paths`, each computed by the folder it belongs to."""
+        groups: dict[int, tuple[WorkspaceState, list[str]]] = {}
+        for p in paths:
+            st = self.state_for(p)
+            if st is None or st.index is None:
+                continue
+            groups.setdefault(id(st), (st, []))[1].append(p)
+        out: dict[str, list[Diagnostic]] = {}
+        for st, group in groups.values():
+            out.update(st.diagnostics(group))
+        return out
+
+    def workspace_files(self) -> set[str]:
+        """Every checkable file of every folder (each answered by its own folder), plus broken
+        configuration files."""
+        files: set[str] = set()
+        for st in self.states.values():
+            if st.index is None:
+                continue
+            files.update(p for p in st.workspace_files() if self.state_for(p) is st)
+            if st.config_error and st.config_path:
+                files.add(st.config_path)
+        return files
+
     # -- pushing ---------------------------------------------------------------------------------
-    def publish(self, path: str, diags: list[Diagnostic]) -> None:
+    def publish(self, path: str, diags: list[Diagnostic], force: bool = False) -> None:
+        """Push one file's diagnostics; unchanged diagnostics of a file that is not open are not
+        sent again (a re-index would otherwise repeat thousands of identical notifications)."""
         if self.pull:
             return
-        overlay = self.state.overlays.get(path) if self.state else None
+        st = self.state_for(path)
+        overlay = st.overlays.get(path) if st else None
         if not diags and path not in self.pushed and path not in self.open_docs:
             return
+        items = self.lsp_diagnostics(diags)
+        digest = hash(tuple((d.code, d.message, d.severity, d.range.start.line, d.range.start.character,
+                             d.range.end.line, d.range.end.character) for d in items))
+        if not force and path not in self.open_docs and self.pushed.get(path) == digest and diags:
+            return
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=self.open_docs.get(path) or uri_of(path), diagnostics=self.lsp_diagnostics(diags),
+            uri=self.open_docs.get(path) or uri_of(path), diagnostics=items,
             version=overlay[1] if overlay else None))
         if diags:
-            self.pushed.add(path)
+            self.pushed[path] = digest
         else:
-            self.pushed.discard(path)
+            self.pushed.pop(path, None)
 
     def clear(self, path: str) -> None:
         if self.pull:
             return
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri_of(path), diagnostics=[]))
-        self.pushed.discard(path)
+        self.pushed.pop(path, None)
 
     def publish_paths(self, paths) -> None:
-        if self.pull or self.state is None or self.state.index is None or not paths:
+        """Publish now (one document after an edit: latency matters more than batching)."""
+        if self.pull or not paths:
             return
-        results = self.state.diagnostics(sorted(paths))
+        results = self.diagnostics_of(sorted(paths))
         for path, diags in results.items():
             self.publish(path, diags)
         if len(results) > 1:
             self.release_texts_soon()
+
+    def queue_publish(self, paths) -> None:
+        """Publish in batches: open documents first, then PUSH_BATCH files at a time, yielding to the
+        event loop between batches so edits and requests are answered while thousands of files that
+        are not open get their diagnostics (index time, re-index, a change that touches many)."""
+        if self.pull or not paths:
+            return
+        for p in sorted(paths, key=lambda p: (p not in self.open_docs, p)):
+            self._push_pending[p] = None
+        if self._push_task is None or self._push_task.done():
+            self._push_task = asyncio.get_running_loop().create_task(self._push_batches())
+
+    async def _push_batches(self) -> None:
+        try:
+            await asyncio.sleep(0)
+            count = 0
+            while self._push_pending:
+                batch = []
+                for p in list(self._push_pending):
+                    batch.append(p)
+                    del self._push_pending[p]
+                    if len(batch) >= PUSH_BATCH:
+                        break
+                if not await self.wait_ready():
+                    return
+                for path, diags in self.diagnostics_of(batch).items():
+                    self.publish(path, diags)
+                count += len(batch)
+                await asyncio.sleep(0)
+            if count > 1:
+                self.release_texts_soon()
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("publishing diagnostics failed")
 
     def release_texts_soon(self, delay: float = 1.0) -> None:
         """After a batch (index, disk changes, workspace pull), let files that are not open drop their
@@ -202,11 +339,13 @@ class SkillLanguageServer(LanguageServer):
 
         def release() -> None:
             self._release_handle = None
-            if self.state is not None and self.state.index is not None:
-                count = self.state.index.store.release_texts()
-                log.debug("released the text of %d documents", count)
-                if count:
-                    _return_memory_to_os()
+            count = 0
+            for st in self.states.values():
+                if st.index is not None:
+                    count += st.index.store.release_texts()
+            log.debug("released the text of %d documents", count)
+            if count:
+                _return_memory_to_os()
 
         try:
             self._release_handle = asyncio.get_running_loop().call_later(delay, release)
@@ -225,7 +364,7 @@ class SkillLanguageServer(LanguageServer):
     async def _document_later(self, path: str, delay: float) -> None:
         try:
             await asyncio.sleep(delay)
-            if not await self.wait_ready():
+            if not await self.wait_ready(path):
                 return
             self._doc_tasks.pop(path, None)
             self.publish_paths([path])
@@ -237,40 +376,40 @@ class SkillLanguageServer(LanguageServer):
     def refresh_pull_clients(self) -> None:
         if not self.pull:
             return
-        caps = self.client_capabilities.workspace
-        if caps is not None and caps.diagnostics is not None and caps.diagnostics.refresh_support:
-            try:
-                self.workspace_diagnostic_refresh(None)
-            except Exception:  # pragma: no cover
-                log.exception("workspace/diagnostic/refresh failed")
+        try:
+            self.workspace_diagnostic_refresh(None)
+        except Exception:  # pragma: no cover
+            log.exception("workspace/diagnostic/refresh failed")
 
     def workspace_paths_in(self, paths) -> set[str]:
-        ws = self.live_state.workspace.rstrip(os.sep) + os.sep
-        return {p for p in paths if p.startswith(ws) or p in self.open_docs}
+        return {p for p in paths if p in self.open_docs or self.in_some_folder(p)}
 
     # -- index lifecycle -------------------------------------------------------------------------
-    def request_reindex(self) -> asyncio.Task[None]:
-        """Start a full rebuild (or queue one after the running rebuild)."""
+    def request_reindex(self, keys: set[str] | None = None) -> asyncio.Task[None]:
+        """Rebuild the given folders (default: all), or queue them after the running rebuild."""
+        self._reindex_pending |= set(self.states if keys is None else keys)
         if self._build_task is not None and not self._build_task.done():
-            self._rebuild_again = True
             return self._build_task
         self._build_task = asyncio.get_running_loop().create_task(self._reindex())
         return self._build_task
 
     async def _reindex(self) -> None:
-        while True:
-            self._rebuild_again = False
+        while self._reindex_pending:
+            key = next((k for k in self.states if k in self._reindex_pending), None)
+            if key is None:
+                self._reindex_pending.clear()
+                break
+            self._reindex_pending.discard(key)
             try:
-                await self._reindex_once()
+                await self._reindex_once(self.states[key])
             except Exception:
-                log.exception("indexing failed")
+                log.exception("indexing %s failed", key)
                 self.window_show_message(types.ShowMessageParams(types.MessageType.Error,
                                                                  "skill-ls: indexing failed; see the server log"))
-            if not self._rebuild_again:
-                return
+        self.ready.set()
+        self._after_index_change()
 
-    async def _reindex_once(self) -> None:
-        state = self.live_state
+    async def _reindex_once(self, state: WorkspaceState) -> None:
         state.load_config()
         if state.settings_error:
             self.window_show_message(types.ShowMessageParams(
@@ -279,24 +418,31 @@ class SkillLanguageServer(LanguageServer):
             self.window_show_message(types.ShowMessageParams(
                 types.MessageType.Error, f"skill-ls: {state.config_error}; using the default configuration"))
         token = await self._progress_begin("skill-ls: indexing skills")
-        previous_pushed = set(self.pushed)
         index = await asyncio.to_thread(state.build_index)
+        if self.states.get(state.workspace) is not state:
+            self._progress_end(token, "folder removed")
+            return
         state.install(index)
-        self.ready.set()
         self._progress_end(token, f"{state.summary()['skills']} skills indexed")
         if self.watchers is not None:
             try:
-                self.watchers.update(state)
+                self.watchers.update(list(self.states.values()))
             except Exception:
                 log.exception("cannot watch roots")
-        self.notify_index_changed(force=True)
         if self.pull:
-            self.refresh_pull_clients()
             return
-        files = set(state.workspace_files()) | set(self.open_docs) | previous_pushed
+        files = {p for p in state.workspace_files() if self.state_for(p) is state}
+        files |= {p for p in set(self.open_docs) | set(self.pushed) if self.state_for(p) is state}
         if state.config_error and state.config_path:
             files.add(state.config_path)
-        self.publish_paths(files)
+        self.queue_publish(files)
+
+    def _after_index_change(self) -> None:
+        self.notify_index_changed(force=True)
+        self.refresh_pull_clients()
+        if not self.pull:
+            # Files outside every folder that were pushed (open once, or a folder since removed).
+            self.queue_publish({p for p in set(self.pushed) | set(self.open_docs) if not self.in_some_folder(p)})
 
     async def _progress_begin(self, title: str):
         window = self.client_capabilities.window
@@ -319,31 +465,69 @@ class SkillLanguageServer(LanguageServer):
             except Exception:  # pragma: no cover
                 log.debug("progress end failed", exc_info=True)
 
+    def index_summary(self) -> dict:
+        """The `skillLs/indexChanged` payload: counts over every folder, the catalog fingerprint (it
+        changes whenever any catalog an agent receives changes), and one entry per folder."""
+        folders = []
+        for key, st in self.states.items():
+            folders.append({"workspace": key, **st.summary(), "catalog": st.catalog_fingerprint()})
+        runtimes: list[str] = []
+        for f in folders:
+            runtimes += [r for r in f["runtimes"] if r not in runtimes]
+        digest = hashlib.sha256("\n".join(f["catalog"] for f in folders).encode()).hexdigest()[:16]
+        return {"skills": sum(f["skills"] for f in folders), "agents": sum(f["agents"] for f in folders),
+                "runtimes": runtimes, "catalog": digest, "folders": folders}
+
     def notify_index_changed(self, force: bool = False) -> None:
-        summary = self.live_state.summary()
+        if not self.states:
+            return
+        summary = self.index_summary()
         if force or summary != self._last_summary:
             self._last_summary = summary
             self.protocol.notify(INDEX_CHANGED, summary)
 
+    def schedule_catalog_check(self, delay: float = CATALOG_DEBOUNCE) -> None:
+        """An edit that changes no name may still change a catalog (a description): check the
+        fingerprint once typing pauses."""
+        if self._catalog_task is not None and not self._catalog_task.done():
+            self._catalog_task.cancel()
+
+        async def later() -> None:
+            try:
+                await asyncio.sleep(delay)
+                if await self.wait_ready():
+                    self.notify_index_changed()
+            except asyncio.CancelledError:
+                pass
+            except Exception:
+                log.exception("catalog check failed")
+
+        self._catalog_task = asyncio.get_running_loop().create_task(later())
+
     # -- buffers -----------------------------------------------------------------------------------
     def buffer_changed(self, path: str, text: str, version: int | None) -> None:
-        touched = self.live_state.set_overlay(path, text, version)
+        """A buffer is the truth for every folder that indexes the file (a shared user root)."""
+        for key, st in self.states.items():
+            touched = st.set_overlay(path, text, version)
+            if touched:
+                self._queue_resolution_update(key, touched)
         self.schedule_document(path)
-        if touched:
-            self._queue_resolution_update(touched)
+        self.schedule_catalog_check()
 
     def buffer_closed(self, path: str) -> None:
         task = self._doc_tasks.pop(path, None)
         if task is not None:
             task.cancel()
-        touched = self.live_state.drop_overlay(path)
-        if touched:
-            self._queue_resolution_update(touched)
+        for key, st in self.states.items():
+            touched = st.drop_overlay(path)
+            if touched:
+                self._queue_resolution_update(key, touched)
+        self.schedule_catalog_check()
         if not self.pull:
-            # Files outside the workspace only have diagnostics while open (SPEC §8).
-            ws = self.live_state.workspace.rstrip(os.sep) + os.sep
-            if path.startswith(ws) and self.live_state.index is not None:
-                self.publish_paths([path])
+            # Files outside the workspace folders only have diagnostics while open (SPEC §8).
+            if self.in_some_folder(path):
+                if self.state_for(path).index is not None:
+                    self.publish_paths([path])
             else:
                 self.clear(path)
 
@@ -357,8 +541,8 @@ class SkillLanguageServer(LanguageServer):
         self._disk_pending.add(os.path.abspath(path))
         self._arm_disk_task()
 
-    def _queue_resolution_update(self, touched: set[tuple[str, str]]) -> None:
-        self._touched_pending |= touched
+    def _queue_resolution_update(self, key: str, touched: set[tuple[str, str]]) -> None:
+        self._touched_pending.setdefault(key, set()).update(touched)
         self._arm_disk_task()
 
     def _arm_disk_task(self) -> None:
@@ -374,37 +558,50 @@ class SkillLanguageServer(LanguageServer):
         if not await self.wait_ready():
             return
         pending, self._disk_pending = self._disk_pending, set()
-        touched, self._touched_pending = self._touched_pending, set()
+        touched, self._touched_pending = self._touched_pending, {}
         log.debug("processing %d changes: %.300s", len(pending), sorted(pending))
         try:
             self._process_changes(pending, touched)
         except Exception:
             log.exception("processing file changes failed")
 
-    def _process_changes(self, pending: set[str], touched: set[tuple[str, str]]) -> None:
-        """Disk changes (`pending` paths) and buffer edits that changed names (`touched`)."""
-        state = self.live_state
-        touched = set(touched)
-        for item in sorted(pending):
-            result = state.file_changed(item)
-            if result is None:
-                log.info("re-indexing after a change to %s", item)
-                self.request_reindex()
-                return
-            touched |= result
-            if os.path.basename(item) == "config.toml" or item in self.open_docs:
-                touched.add(("", ""))
+    def _process_changes(self, pending: set[str], touched_by_folder: dict[str, set[tuple[str, str]]]) -> None:
+        """Apply changes to every folder's index; then republish (push) or ask the client to re-pull
+        every affected file, open or not. A change that needs a full rebuild of a folder (its
+        configuration, a new root, agent discovery) re-indexes that folder, which republishes all."""
         changed_files = pending
-        affected = state.affected_paths(touched) | {p for p in changed_files if state.relevant(p)}
+        affected: set[str] = set()
+        rebuild: set[str] = set()
+        for key, state in list(self.states.items()):
+            if state.index is None:
+                continue
+            touched = set(touched_by_folder.get(key, ()))
+            for item in sorted(pending):
+                result = state.file_changed(item)
+                if result is None:
+                    log.info("re-indexing %s after a change to %s", key, item)
+                    rebuild.add(key)
+                    break
+                touched |= result
+                if os.path.basename(item) == "config.toml" or item in self.open_docs:
+                    touched.add(("", ""))
+            if key in rebuild:
+                continue
+            affected |= {p for p in state.affected_paths(touched) if self.state_for(p) is state}
+            affected |= {p for p in changed_files if state.relevant(p) and self.state_for(p) is state}
         affected |= set(self.open_docs)  # cheap: a handful of buffers, and shadowing is global
+        if rebuild:
+            self.request_reindex(rebuild)
         self.notify_index_changed()
         if self.pull:
             self.refresh_pull_clients()
             return
         gone = {p for p in changed_files | affected if not os.path.exists(p) and p not in self.open_docs}
         for p in gone:
-            self.clear(p)
-        self.publish_paths({p for p in self.workspace_paths_in(affected | (changed_files & self.pushed)) if p not in gone})
+            if p in self.pushed:
+                self.clear(p)
+        keep = {p for p in self.workspace_paths_in(affected | (changed_files & set(self.pushed))) if p not in gone}
+        self.queue_publish({p for p in keep if self.state_for(p).workspace not in rebuild})
 
 
 def create_server() -> SkillLanguageServer:
