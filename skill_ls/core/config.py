@@ -281,3 +281,35 @@ def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspa
         if name != "source" and value != getattr(defaults, name):
             setattr(merged, name, value)
     return merged
+
+
+# Directory names that make a folder part of a skill tree rather than a project of its own.
+_SKILL_TREE_PARTS = frozenset({".agh", ".claude", ".agents", ".codex", "skills", "agents"})
+
+
+def project_root(folder: Path, home: Path | None = None) -> Path:
+    """The project a folder belongs to (SPEC §6.3: one server per project).
+
+    - A folder holding a project marker (`.skill-ls.toml`, `pyproject.toml` with `[tool.skill-ls]`,
+      `.git`) is its own project.
+    - Otherwise the nearest ancestor holding a marker decides: one with a skill-ls configuration is
+      the project (the folder is one of its skill directories or configured roots, e.g. the demo's
+      `shared/`); one with only `.git` is the project when the folder is part of a skill tree (a
+      skill directory, or a path through `.agh`, `.claude`, `.agents`, `skills`, `agents`).
+    - Ancestors are searched below `home` only (never `$HOME` itself or above it) when the folder
+      is inside `home`, and never at the file-system root. Otherwise the folder is its own project.
+    """
+    folder = folder.resolve() if not folder.is_absolute() else folder
+    if find_config_file(folder) is not None or (folder / ".git").exists():
+        return folder
+    skill_dir = (folder / "SKILL.md").is_file() or (folder / "AGENT.md").is_file()
+    limit = home if home is not None and home != folder and home in folder.parents else None
+    for parent in folder.parents:
+        if parent == limit or parent == parent.parent:
+            break
+        if find_config_file(parent) is not None:
+            return parent
+        if (parent / ".git").exists():
+            between = folder.relative_to(parent).parts
+            return parent if skill_dir or any(p in _SKILL_TREE_PARTS for p in between) else folder
+    return folder

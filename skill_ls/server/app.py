@@ -161,7 +161,7 @@ class SkillLanguageServer(LanguageServer):
                 return best[1]
         return self.state
 
-    def add_folder(self, root: str, settings: dict | None = None) -> WorkspaceState | None:
+    def add_folder(self, root: str, settings: dict[str, Any] | None = None) -> WorkspaceState | None:
         """A workspace folder, mapped to its project root; None when that project is already known."""
         key = os.path.abspath(root)
         if key in self.states:
@@ -465,7 +465,7 @@ class SkillLanguageServer(LanguageServer):
             except Exception:  # pragma: no cover
                 log.debug("progress end failed", exc_info=True)
 
-    def index_summary(self) -> dict:
+    def index_summary(self) -> dict[str, Any]:
         """The `skillLs/indexChanged` payload: counts over every folder, the catalog fingerprint (it
         changes whenever any catalog an agent receives changes), and one entry per folder."""
         folders = []
@@ -525,8 +525,9 @@ class SkillLanguageServer(LanguageServer):
         self.schedule_catalog_check()
         if not self.pull:
             # Files outside the workspace folders only have diagnostics while open (SPEC §8).
+            owner = self.state_for(path)
             if self.in_some_folder(path):
-                if self.state_for(path).index is not None:
+                if owner is not None and owner.index is not None:
                     self.publish_paths([path])
             else:
                 self.clear(path)
@@ -601,7 +602,7 @@ class SkillLanguageServer(LanguageServer):
             if p in self.pushed:
                 self.clear(p)
         keep = {p for p in self.workspace_paths_in(affected | (changed_files & set(self.pushed))) if p not in gone}
-        self.queue_publish({p for p in keep if self.state_for(p).workspace not in rebuild})
+        self.queue_publish({p for p in keep if getattr(self.state_for(p), "workspace", None) not in rebuild})
 
 
 def create_server() -> SkillLanguageServer:

@@ -23,7 +23,7 @@ class Cursor:
 
 def cursor(ls, uri: str, position: types.Position) -> Cursor | None:
     path = ls.path(uri)
-    if path is None or ls.state is None or ls.state.index is None:
+    if path is None or ls.state_for(path) is None or ls.state_for(path).index is None:
         return None
     doc = ls.document(path)
     if doc is None:
@@ -33,11 +33,11 @@ def cursor(ls, uri: str, position: types.Position) -> Cursor | None:
 
 
 def agent_of(ls, path: str):
-    return next((a for a in ls.state.index.agents if a.path == path), None)
+    return next((a for a in ls.state_for(path).index.agents if a.path == path), None)
 
 
 def refs_of(ls, path: str, doc: Document) -> list[SkillRef]:
-    state = ls.state
+    state = ls.state_for(path)
     if state.is_skill_file(path):
         decls = state.index.decls_for_path(path)
         declared = decls[0].name if decls else None
@@ -51,7 +51,7 @@ def ref_under(ls, cur: Cursor) -> SkillRef | None:
 
 def context_of(ls, path: str) -> tuple[list[str], str | None]:
     """(runtimes to resolve under, primary first; agent name or None) for names written in `path`."""
-    state = ls.state
+    state = ls.state_for(path)
     agent = agent_of(ls, path)
     if agent is not None:
         rid = runtime_for_family(agent.family)
@@ -73,7 +73,7 @@ def resolutions(ls, name: str, path: str) -> list[NameResolution]:
     rids, agent = context_of(ls, path)
     out = []
     for rid in rids:
-        res = resolve_name(ls.state.index, rid, name, agent)
+        res = resolve_name(ls.state_for(path).index, rid, name, agent)
         if res.entries and any(not d.builtin for d in res.entries) or (res.entries and rid == rids[0]):
             out.append(res)
     return out
@@ -87,7 +87,7 @@ def runtime_title(rid: str) -> str:
 async def at_position(ls, uri: str, position) -> "tuple[Cursor, SkillRef | None] | None":
     """What a request at `position` is about, once the index is ready: the cursor and the skill
     reference under it (None when the document is unknown or the index is not ready)."""
-    if not await ls.wait_ready():
+    if not await ls.wait_ready(ls.path(uri)):
         return None
     cur = cursor(ls, uri, position)
     if cur is None:
@@ -105,9 +105,9 @@ async def name_at(ls, uri: str, position: types.Position) -> tuple[Cursor, Skill
 
 async def markdown_document(ls, uri: str):
     """(path, document) of a skill or agent Markdown file once the index is ready, else None."""
-    if not await ls.wait_ready():
-        return None
     path = ls.path(uri)
+    if not await ls.wait_ready(path):
+        return None
     doc = ls.document(path) if path else None
     if doc is None or not path.endswith(".md"):
         return None

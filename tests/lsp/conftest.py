@@ -21,6 +21,10 @@ from pygls.uris import from_fs_path
 from tests.conftest import skill, write
 
 PROFILES = ("visual-studio-code", "neovim")
+# The diagnostics channels a client can get (`choose_pull`): VS Code 1.65 cannot pull (push only);
+# Neovim 0.11 pulls but cannot be refreshed (mixed: the server pushes); "pull-refresh" is a client
+# that pulls and supports workspace/diagnostic/refresh (modern VS Code), so the server never pushes.
+DIAGNOSTIC_PROFILES = ("visual-studio-code", "neovim", "pull-refresh")
 TIMEOUT = 20.0
 INDEX_CHANGED = "skillLs/indexChanged"
 
@@ -84,10 +88,17 @@ class Session:
         self.index_changes: list = []
         self.publishes: list[types.PublishDiagnosticsParams] = []
         self.registrations: list[types.Registration] = []
+        self.capabilities: types.ServerCapabilities | None = None
 
     @property
     def pull(self) -> bool:
-        return self.profile == "neovim"
+        """The server chose pull for this client: it advertised diagnosticProvider."""
+        return self.capabilities is not None and self.capabilities.diagnostic_provider is not None
+
+    @property
+    def refreshes(self) -> int:
+        """workspace/diagnostic/refresh requests received."""
+        return self.client.diagnostic_refresh_count
 
     def open(self, path: Path, text: str | None = None, version: int = 1) -> str:
         text = path.read_text(encoding="utf-8") if text is None else text
@@ -133,6 +144,14 @@ class Session:
             types.ExecuteCommandParams(command=name, arguments=[arg or {}])), timeout)
 
 
+def profile_capabilities(profile: str) -> types.ClientCapabilities:
+    if profile != "pull-refresh":
+        return client_capabilities(profile)
+    caps = client_capabilities("neovim")
+    caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+    return caps
+
+
 @pytest.fixture
 def tree(tmp_path) -> Tree:
     return Tree(tmp_path)
@@ -144,7 +163,7 @@ async def start(tree):
     sessions: list[Session] = []
 
     async def _start(profile: str, init_options: dict | None = None, settings: dict | None = None,
-                     wait_index: bool = True) -> Session:
+                     wait_index: bool = True, folders: list[Path] | None = None) -> Session:
         config = ClientServerConfig(server_command=[sys.executable, "-m", "skill_ls", "serve"], server_env=tree.env())
         client = await config.start()
         session = Session(client, profile, tree)
@@ -162,10 +181,12 @@ async def start(tree):
             return None
 
         sessions.append(session)
-        caps = client_capabilities(profile)
-        await asyncio.wait_for(client.initialize_session(types.InitializeParams(
-            capabilities=caps, root_uri=uri(tree.ws), initialization_options=init_options,
-            workspace_folders=[types.WorkspaceFolder(uri=uri(tree.ws), name="ws")])), TIMEOUT)
+        caps = profile_capabilities(profile)
+        roots = folders or [tree.ws]
+        result = await asyncio.wait_for(client.initialize_session(types.InitializeParams(
+            capabilities=caps, root_uri=uri(roots[0]), initialization_options=init_options,
+            workspace_folders=[types.WorkspaceFolder(uri=uri(r), name=Path(r).name) for r in roots])), TIMEOUT)
+        session.capabilities = result.capabilities
         if wait_index:
             await session.wait_index_changes(1)
         return session
@@ -183,5 +204,5 @@ async def start(tree):
 
 
 def pytest_generate_tests(metafunc):
-    if "profile" in metafunc.fixturenames:
-        metafunc.parametrize("profile", PROFILES)
+    if "profile" in metafunc.fixturenames:  # a module may name its own profiles (`PROFILES = ...`)
+        metafunc.parametrize("profile", getattr(metafunc.module, "PROFILES", PROFILES))

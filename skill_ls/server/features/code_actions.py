@@ -12,15 +12,13 @@ def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
     async def code_action(ls, params: types.CodeActionParams):
-        if not await ls.wait_ready():
-            return None
         path = ls.path(params.text_document.uri)
-        if path is None:
+        if path is None or not await ls.wait_ready(path):
             return None
         start, end = params.range.start.line, params.range.end.line
         wanted = {str(d.code) for d in (params.context.diagnostics if params.context else []) if d.code}
         actions = []
-        for d in ls.state.diagnostics([path]).get(path, []):
+        for d in ls.state_for(path).diagnostics([path]).get(path, []):
             if d.fix is None or not d.fix.text_only or not _overlaps(d.span, start, end):
                 # BOM removal, line endings and directory renames: only `skill-ls check --fix` applies those
                 continue

@@ -10,7 +10,7 @@ from skill_ls.server.lookup import runtime_title
 
 
 def lens_titles(ls, path: str) -> list[tuple[str, dict[str, str]]]:
-    index = ls.state.index
+    index = ls.state_for(path).index
     out = []
     decls = index.decls_for_path(path)
     multi = len({d.runtime for d in decls}) > 1
@@ -25,11 +25,11 @@ def lens_titles(ls, path: str) -> list[tuple[str, dict[str, str]]]:
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
     async def code_lens(ls, params: types.CodeLensParams):
-        if not await ls.wait_ready():
-            return None
         path = ls.path(params.text_document.uri)
+        if not await ls.wait_ready(path):
+            return None
         doc = ls.document(path) if path else None
-        if doc is None or not ls.state.is_skill_file(path):
+        if doc is None or not ls.state_for(path).is_skill_file(path):
             return None
         line = doc.fm.open_line if doc.fm is not None and doc.fm.open_line is not None else 0
         rng = ls.converter.range(doc.src, Span(line, 0, line, 0))

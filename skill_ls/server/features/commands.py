@@ -1,6 +1,7 @@
 """Commands (docs/lsp-protocol.md): skillLs.renderCatalog, skillLs.where, skillLs.preview, skillLs.reindex,
-skillLs.status, skillLs.listAgents. Each takes one object as its single argument and returns the
-same JSON objects as the CLI; a failure is a JSON-RPC error carrying the CLI's one-line reason."""
+skillLs.status, skillLs.listAgents. Each takes one object as its single argument (`workspace`: the
+folder it is about, a path or file URI, or any path inside the folder; default the first folder) and
+returns the same JSON objects as the CLI; a failure is a JSON-RPC error carrying the CLI's one-line reason."""
 from __future__ import annotations
 
 import asyncio
@@ -12,6 +13,7 @@ from pygls.exceptions import JsonRpcException
 from skill_ls.core.config import RUNTIME_IDS
 from skill_ls.core.index import Index
 from skill_ls.core.labels import where
+from skill_ls.server.convert import path_of
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.runtimes import runtime_for_family
 
@@ -50,31 +52,67 @@ def _runtime(index: Index, arg: dict[str, Any]) -> str:
     return runtime
 
 
-async def _index_for(ls, arg: dict[str, Any]):
-    workspace = _str_opt(arg, "workspace")
-    if workspace is None or os.path.abspath(workspace) == ls.state.workspace:
-        return ls.state.index
-    if not os.path.isdir(workspace):
-        raise CommandError(f"workspace is not a directory: {workspace}")
-    other = WorkspaceState(workspace, ls.state.environ)
-    other.client_settings = ls.state.client_settings
-    other.load_config()
-    if other.config_error is not None:
-        raise CommandError(str(other.config_error))
-    return await asyncio.to_thread(other.build_index)
+def _target(arg: dict[str, Any]) -> str | None:
+    """The folder argument: `workspace` (a folder, or any file or directory inside one), as a path
+    or a `file://` URI; `uri` (the active document's URI) is accepted as a fallback."""
+    value = _str_opt(arg, "workspace") or _str_opt(arg, "uri")
+    if value is None:
+        return None
+    if "://" in value:
+        path = path_of(value)
+        if path is None:
+            raise CommandError(f"not a file URI: {value}")
+        value = path
+    return os.path.abspath(os.path.expanduser(value))
+
+
+async def _state_for(ls, arg: dict[str, Any]) -> WorkspaceState:
+    """The workspace folder a command is about: the one named (or containing the path named),
+    else the first folder; a directory outside every folder is indexed on the fly."""
+    target = _target(arg)
+    if target is not None and target not in ls.states and not ls.in_some_folder(target):
+        if not os.path.isdir(target):
+            raise CommandError(f"workspace is not a directory and not in a workspace folder: {target}")
+        other = WorkspaceState(target, ls.live_state.environ)
+        other.client_settings = ls.live_state.client_settings
+        other.load_config()
+        if other.config_error is not None:
+            raise CommandError(str(other.config_error))
+        other.install(await asyncio.to_thread(other.build_index))
+        return other
+    if not await ls.wait_ready(target):
+        raise CommandError("the index is not ready")
+    state: WorkspaceState | None = ls.state_for(target)
+    if state is None or state.index is None:
+        raise CommandError("the index is not ready")
+    return state
+
+
+async def _index_for(ls, arg: dict[str, Any]) -> Index:
+    index = (await _state_for(ls, arg)).index
+    assert index is not None
+    return index
+
+
+def _index_for_state(state: WorkspaceState) -> Index:
+    assert state.index is not None
+    return state.index
+
+
+def _no_agent(index: Index, agent: str) -> CommandError:
+    return CommandError(f"no agent named '{agent}' in {index.workspace}")
 
 
 def register(server) -> None:
     @server.command("skillLs.renderCatalog")
     async def render_catalog(ls, *args):
         arg = _arg(args)
-        if not await ls.wait_ready():
-            raise CommandError("the index is not ready")
         index = await _index_for(ls, arg)
         agent = _str_opt(arg, "agent")
         runtime = _runtime(index, arg)
-        if agent and _str_opt(arg, "runtime") in (None, "auto") and index.agent(agent) is not None:
-            runtime = runtime_for_family(index.agent(agent).family)  # like the CLI: the agent's runtime
+        found = index.agent(agent) if agent else None
+        if found is not None and _str_opt(arg, "runtime") in (None, "auto"):
+            runtime = runtime_for_family(found.family)  # like the CLI: the agent's runtime
         from skill_ls.analysis.catalog import CatalogError, catalog_object  # written alongside; imported lazily
 
         try:
@@ -88,13 +126,11 @@ def register(server) -> None:
         name = _str_opt(arg, "name")
         if name is None:
             raise CommandError("skillLs.where needs {\"name\": ...}")
-        if not await ls.wait_ready():
-            raise CommandError("the index is not ready")
-        index = ls.state.index
+        index = await _index_for(ls, arg)
         runtime = _runtime(index, arg)
         agent = _str_opt(arg, "agent")
         if agent and index.agent(agent) is None:
-            raise CommandError(f"no agent named '{agent}' in {index.workspace}")
+            raise _no_agent(index, agent)
         return where(index, runtime, name, agent)
 
     @server.command("skillLs.preview")
@@ -105,8 +141,6 @@ def register(server) -> None:
         name = _str_opt(arg, "name")
         if name is None:
             raise CommandError("skillLs.preview needs {\"name\": ...}")
-        if not await ls.wait_ready():
-            raise CommandError("the index is not ready")
         index = await _index_for(ls, arg)
         from skill_ls.analysis.preview import PreviewError, preview_skill
 
@@ -118,29 +152,31 @@ def register(server) -> None:
 
     @server.command("skillLs.reindex")
     async def reindex(ls, *args):
-        if ls.state is None:
+        if not ls.states:
             raise CommandError("the server is not initialised")
         await ls.request_reindex()
-        summary = ls.state.summary()
+        summary = ls.index_summary()
         return {"skills": summary["skills"], "agents": summary["agents"]}
 
     @server.command("skillLs.status")
     async def status(ls, *args):
-        if not await ls.wait_ready():
-            raise CommandError("the index is not ready")
-        summary = ls.state.summary()
-        return {**summary, "workspace": ls.state.workspace}
+        arg = _arg(args)
+        state = await _state_for(ls, arg)
+        summary = ls.index_summary()
+        if _target(arg) is None:  # every folder: counts over all, the first folder's path
+            return {**{k: summary[k] for k in ("skills", "agents", "runtimes", "catalog", "folders")},
+                    "workspace": state.workspace}
+        return {**state.summary(), "catalog": state.catalog_fingerprint(), "workspace": state.workspace}
 
     @server.command("skillLs.listAgents")
     async def list_agents(ls, *args):
         arg = _arg(args)
-        if not await ls.wait_ready():
-            raise CommandError("the index is not ready")
-        index = ls.state.index
+        state = await _state_for(ls, arg)
+        index = _index_for_state(state)
         runtime = _str_opt(arg, "runtime")
         if runtime is not None and runtime != "auto" and runtime not in RUNTIME_IDS:
             raise CommandError(f"unknown runtime '{runtime}' (known: auto, {', '.join(RUNTIME_IDS)})")
         agents = [{"name": a.name, "runtime": runtime_for_family(a.family), "path": a.path}
                   for a in index.agents if a.winner and (runtime in (None, "auto") or
                                                          runtime_for_family(a.family) == runtime)]
-        return {"runtimes": index.active, "default_runtime": ls.state.default_runtime(), "agents": agents}
+        return {"runtimes": index.active, "default_runtime": state.default_runtime(), "agents": agents}

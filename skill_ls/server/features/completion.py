@@ -20,14 +20,14 @@ TOOL_LISTS = ("tools", "deny_tools")
 def _key_items(ls, path: str, existing: set[str]) -> list[types.CompletionItem]:
     agent = agent_of(ls, path)
     items = []
-    if agent is not None or ls.state.is_agent_file(path):
+    if agent is not None or ls.state_for(path).is_agent_file(path):
         family = agent.family if agent else DEFAULT_AGENT_FAMILY
         for key, (doc, _) in AGENT_FIELDS_BY_FAMILY.get(family, {}).items():
             if key not in existing:
                 items.append(types.CompletionItem(key, kind=types.CompletionItemKind.Property, detail=f"{family} agent",
                                                   documentation=doc, insert_text=f"{key}: "))
         return items
-    rids = ls.state.runtimes_for(path)
+    rids = ls.state_for(path).runtimes_for(path)
     fields: dict[str, tuple[str, list[str]]] = {}
     if not rids:
         for key, spec in STANDARD_FIELDS.items():
@@ -47,12 +47,12 @@ def _key_items(ls, path: str, existing: set[str]) -> list[types.CompletionItem]:
 def _enum_items(ls, path: str, key: str) -> list[types.CompletionItem]:
     agent = agent_of(ls, path)
     values: set[str] = set()
-    if agent is not None or ls.state.is_agent_file(path):
+    if agent is not None or ls.state_for(path).is_agent_file(path):
         family = agent.family if agent else DEFAULT_AGENT_FAMILY
         spec = AGENT_FIELDS_BY_FAMILY.get(family, {}).get(key)
         values.update(spec[1] if spec else ())
     else:
-        for rid in ls.state.runtimes_for(path) or list(RUNTIMES):
+        for rid in ls.state_for(path).runtimes_for(path) or list(RUNTIMES):
             spec = RUNTIMES[rid].fields.get(key)
             if spec is not None:
                 values.update(spec.enum)
@@ -66,7 +66,7 @@ def _name_items(ls, path: str) -> list[types.CompletionItem]:
     if not rids:
         return []
     items = []
-    for res in effective_names(ls.state.index, rids[0], agent):
+    for res in effective_names(ls.state_for(path).index, rids[0], agent):
         w = res.winner
         if w is None or w.builtin:
             continue
@@ -108,7 +108,7 @@ def complete(ls, cur) -> list[types.CompletionItem]:
     if _KEY_PREFIX.match(prefix) and ":" not in line[cur.col:]:
         return _key_items(ls, cur.path, existing)
     kv = _KEY_VALUE.match(prefix)
-    is_agent = agent_of(ls, cur.path) is not None or ls.state.is_agent_file(cur.path)
+    is_agent = agent_of(ls, cur.path) is not None or ls.state_for(cur.path).is_agent_file(cur.path)
     if kv and not kv.group(1):  # top-level `key: |`
         key = kv.group(2)
         if is_agent and key in NAME_LISTS:
@@ -130,7 +130,7 @@ def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                     types.CompletionOptions(trigger_characters=[":", " ", "-", "[", ","]))
     async def completion(ls, params: types.CompletionParams):
-        if not await ls.wait_ready():
+        if not await ls.wait_ready(ls.path(params.text_document.uri)):
             return None
         cur = cursor(ls, params.text_document.uri, params.position)
         if cur is None:

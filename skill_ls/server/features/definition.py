@@ -13,7 +13,7 @@ def declarations(ls, name: str, path: str) -> list[types.Location]:
     """Every declaration (SPEC §6.3): the copies the file's own context resolves, then the
     agent-local copies of every agent (they override the name only for their agent, so no
     resolution from outside that agent lists them)."""
-    index = ls.state.index
+    index = ls.state_for(path).index
     out: list[types.Location] = []
     seen: set[str] = set()
 

@@ -1,5 +1,7 @@
-"""Diagnostics: buffers in, findings out. Push (open/change/save, debounced, version-tagged) for
-clients that cannot pull; `textDocument/diagnostic` and `workspace/diagnostic` for those that can.
+"""Diagnostics: buffers in, findings out. Pull (`textDocument/diagnostic`, `workspace/diagnostic`,
+re-pulled after every change through `workspace/diagnostic/refresh`) for clients that pull and can
+be refreshed; push (open/change/save debounced and version-tagged; every file of every folder at
+index time and after changes, in batches) for every other client (`choose_pull`).
 """
 from __future__ import annotations
 
@@ -55,21 +57,17 @@ def register(server) -> None:
     async def document_diagnostic(ls, params: types.DocumentDiagnosticParams):
         path = ls.path(params.text_document.uri)
         items: list[types.Diagnostic] = []
-        if path is not None and await ls.wait_ready():
-            items = ls.lsp_diagnostics(ls.state.diagnostics([path]).get(path, []))
+        if path is not None and await ls.wait_ready(path):
+            items = ls.lsp_diagnostics(ls.diagnostics_of([path]).get(path, []))
         return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=ls.next_result_id())
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
     async def workspace_diagnostic(ls, params: types.WorkspaceDiagnosticParams):
         reports: list[types.WorkspaceDocumentDiagnosticReport] = []
         if await ls.wait_ready():
-            state = ls.state
-            files = set(state.workspace_files())
-            if state.config_error and state.config_path:
-                files.add(state.config_path)
-            results = state.diagnostics(sorted(files))
+            results = ls.diagnostics_of(sorted(ls.workspace_files()))
             for path, diags in results.items():
-                overlay = state.overlays.get(path)
+                overlay = ls.state_for(path).overlays.get(path)
                 reports.append(types.WorkspaceFullDocumentDiagnosticReport(
                     uri=ls.open_docs.get(path) or uri_of(path), items=ls.lsp_diagnostics(diags),
                     version=overlay[1] if overlay else None, result_id=ls.next_result_id()))

@@ -36,7 +36,7 @@ def _catalog_cost(decl, config) -> str | None:
 
 
 def skill_hover(ls, name: str, path: str) -> str:
-    state = ls.state
+    state = ls.state_for(path)
     lines = [f"**skill `{name}`**", ""]
     found = False
     for res in resolutions(ls, name, path):
@@ -81,7 +81,7 @@ def _own_name(index, path: str) -> str | None:
 
 def key_hover(ls, key: str, path: str) -> str | None:
     agent = agent_of(ls, path)
-    if agent is not None or ls.state.is_agent_file(path):
+    if agent is not None or ls.state_for(path).is_agent_file(path):
         family = agent.family if agent else DEFAULT_AGENT_FAMILY
         spec = AGENT_FIELDS_BY_FAMILY.get(family, {}).get(key)
         if spec is None:

@@ -18,4 +18,4 @@ def register(server) -> None:
         caps = ls.client_capabilities.text_document
         tooltips = bool(caps and caps.document_link and caps.document_link.tooltip_support)
         return [types.DocumentLink(ls.converter.range(doc.src, link.span), target=uri_of(link.target),
-                                   tooltip=link.target if tooltips else None) for link in file_links(doc, ls.state.index)]
+                                   tooltip=link.target if tooltips else None) for link in file_links(doc, ls.state_for(path).index)]

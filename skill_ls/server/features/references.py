@@ -20,7 +20,8 @@ def register(server) -> None:
         out: list[types.Location] = []
         if params.context is not None and params.context.include_declaration:
             out.extend(declarations(ls, ref.name, cur.path))
-        store = ls.state.index.store
-        for path, span in references_to(ls.state.index, ref.name):
+        index = ls.state_for(cur.path).index
+        store = index.store
+        for path, span in references_to(index, ref.name):
             out.append(types.Location(uri_of(path), ls.converter.range(store.peek(path).src, span)))
         return out

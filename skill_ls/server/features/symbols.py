@@ -63,7 +63,7 @@ def document_symbols(ls, path: str, doc) -> list[types.DocumentSymbol]:
     name = None
     if fm is not None and fm.ok and isinstance(fm.value("name"), str):
         name = fm.value("name")
-    is_agent = ls.state.is_agent_file(path)
+    is_agent = ls.state_for(path).is_agent_file(path)
     label = name or (doc.dir_name if os.path.basename(path) in ("SKILL.md", "AGENT.md") else os.path.basename(path))
     root = types.DocumentSymbol(
         name=label or os.path.basename(path), kind=types.SymbolKind.Class if is_agent else types.SymbolKind.Module,
@@ -85,22 +85,27 @@ def register(server) -> None:
         if not await ls.wait_ready():
             return None
         query = (params.query or "").lower()
-        index = ls.state.index
         out: list[types.WorkspaceSymbol] = []
         seen: set[tuple[str, str]] = set()
-        for rid, decls in index.decls.items():
-            for d in decls:
-                if not d.path or (d.path, d.name) in seen or (query and query not in d.name.lower()):
-                    continue
-                seen.add((d.path, d.name))
-                doc = d.doc or index.store.peek(d.path)
-                out.append(types.WorkspaceSymbol(
-                    name=d.name, kind=types.SymbolKind.Module, container_name=f"{rid} · {d.tier}",
-                    location=types.Location(uri_of(d.path), ls.converter.range(doc.src, name_span(doc)))))
-        for a in index.agents:
-            if query and query not in a.name.lower():
+        seen_agents: set[str] = set()
+        for state in ls.states.values():  # every workspace folder
+            index = state.index
+            if index is None:
                 continue
-            out.append(types.WorkspaceSymbol(
-                name=a.name, kind=types.SymbolKind.Class, container_name=f"{a.family} agent · {a.tier}",
-                location=types.Location(uri_of(a.path), ls.converter.range(a.doc.src, name_span(a.doc)))))
+            for rid, decls in index.decls.items():
+                for d in decls:
+                    if not d.path or (d.path, d.name) in seen or (query and query not in d.name.lower()):
+                        continue
+                    seen.add((d.path, d.name))
+                    doc = d.doc or index.store.peek(d.path)
+                    out.append(types.WorkspaceSymbol(
+                        name=d.name, kind=types.SymbolKind.Module, container_name=f"{rid} · {d.tier}",
+                        location=types.Location(uri_of(d.path), ls.converter.range(doc.src, name_span(doc)))))
+            for a in index.agents:
+                if (query and query not in a.name.lower()) or a.path in seen_agents:
+                    continue
+                seen_agents.add(a.path)
+                out.append(types.WorkspaceSymbol(
+                    name=a.name, kind=types.SymbolKind.Class, container_name=f"{a.family} agent · {a.tier}",
+                    location=types.Location(uri_of(a.path), ls.converter.range(a.doc.src, name_span(a.doc)))))
         return out[:5000]

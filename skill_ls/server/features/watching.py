@@ -71,19 +71,32 @@ class RootWatchers:
                     parents.add(parent)
         if not self.ls.client_watches_workspace:
             recursive.add(state.workspace)
+        return recursive, parents
+
+    def update(self, states) -> None:
+        """Watch what every workspace folder's index reads (a state, or a list of them)."""
+        if not isinstance(states, (list, tuple)):
+            states = [states]
+        recursive: set[str] = set()
+        parents: set[str] = set()
+        for state in states:
+            if state.index is None:
+                continue
+            r, p = self._wanted(state)
+            recursive |= r
+            parents |= p
         # A recursive watch covers everything below it.
         recursive = {p for p in recursive if not any(q != p and is_under(p, q) for q in recursive)}
         parents = {p for p in parents if not any(is_under(p, q) for q in recursive)}
-        return recursive, parents
+        self._apply(recursive, parents)
 
-    def update(self, state) -> None:
+    def _apply(self, recursive: set[str], parents: set[str]) -> None:
         try:
             from watchdog.events import FileSystemEventHandler
             from watchdog.observers import Observer
         except ImportError:  # pragma: no cover - watchdog is a dependency
             log.warning("watchdog is not installed: roots outside the workspace are not watched")
             return
-        recursive, parents = self._wanted(state)
         wanted = {(p, True) for p in recursive} | {(p, False) for p in parents}
         if self.observer is None:
             self.observer = Observer()
@@ -103,7 +116,7 @@ class RootWatchers:
                     p = os.fsdecode(p)
                     if any(part in p for part in _SKIP_PARTS):
                         continue
-                    if event.is_directory or ls.state.relevant(p):
+                    if event.is_directory or any(st.relevant(p) for st in list(ls.states.values())):
                         ls.disk_changed_threadsafe(p)
 
         for key in list(self.watched):
@@ -134,7 +147,7 @@ class RootWatchers:
 def register(server) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls, params: types.DidChangeWatchedFilesParams):
-        if ls.state is None:
+        if not ls.states:
             return
         for change in params.changes:
             path = ls.path(change.uri)

@@ -1,0 +1,224 @@
+"""Diagnostic truth for every client (issue 10, SPEC §6.3/§8): after any change anywhere, what the
+editor holds equals what `skill-ls check` says, for files that are open and files that are not.
+
+Profiles (`DIAGNOSTIC_PROFILES`): push only (VS Code 1.65: cannot pull), mixed (Neovim 0.11:
+pulls, but advertises no `workspace.diagnostics.refreshSupport` and never sends
+`workspace/diagnostic`, so the server pushes to it), pull with refresh (the server never pushes
+and asks the client to re-pull after every change).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from tests.conftest import skill, write
+from tests.lsp.conftest import DIAGNOSTIC_PROFILES, TIMEOUT, settle, uri
+
+
+PROFILES = DIAGNOSTIC_PROFILES
+
+
+def _cli_codes(tree, workspace: Path) -> dict[str, list[str]]:
+    """`skill-ls check --format json` over the workspace: path -> sorted codes."""
+    proc = subprocess.run([sys.executable, "-m", "skill_ls", "check", "--format", "json", str(workspace)],
+                          cwd=workspace, env=tree.env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    out: dict[str, list[str]] = {}
+    for d in json.loads(proc.stdout)["diagnostics"]:
+        path = str((workspace / d["path"]).resolve()) if not Path(d["path"]).is_absolute() else d["path"]
+        out.setdefault(path, []).append(d["code"])
+    return {p: sorted(c) for p, c in out.items()}
+
+
+async def _editor_codes(s) -> dict[str, list[str]]:
+    """Everything the editor holds: pushed diagnostics, or a workspace pull (for a pull client)."""
+    if s.pull:
+        report = await s.request(s.client.workspace_diagnostic_async(
+            types.WorkspaceDiagnosticParams(previous_result_ids=[])))
+        items = {r.uri: r.items for r in report.items}
+    else:
+        items = dict(s.client.diagnostics)
+    out = {}
+    for u, diags in items.items():
+        if diags:
+            out[types_path(u)] = sorted(str(d.code) for d in diags)
+    return out
+
+
+def types_path(u: str) -> str:
+    from pygls.uris import to_fs_path
+
+    return str(Path(to_fs_path(u)).resolve())
+
+
+async def _matches_cli(s, tree, workspace: Path, timeout: float = TIMEOUT) -> dict[str, list[str]]:
+    """Wait until the editor's diagnostics equal the CLI's for every file under `workspace`."""
+    expected = _cli_codes(tree, workspace)
+    last: dict = {}
+
+    async def check():
+        nonlocal last
+        got = {p: c for p, c in (await _editor_codes(s)).items() if p.startswith(str(workspace.resolve()))}
+        last = got
+        return got == expected
+
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await check():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"editor {last} != check {expected}")
+        await asyncio.sleep(0.1)
+    return expected
+
+
+def _in_scope_tree(tree):
+    """The standard tree with the bundled root inside the workspace, so that every copy of `demo`
+    except the user's is in scope (and never opened by the tests)."""
+    tree.standard()
+    tree.bundled = tree.ws / "vendor"
+    tree.bundled_demo = skill(tree.bundled / "skills", "demo", description="Bundled demo.")
+    write(tree.ws / ".skill-ls.toml", f'runtimes = ["agh"]\n\n[agh]\nbundled_roots = ["{tree.bundled}"]\n',
+          dedent=False)
+    return tree
+
+
+async def test_the_server_chooses_the_channel_the_client_can_keep_true(start, tree, profile):
+    tree.standard()
+    s = await start(profile)
+    # Only a client that pulls and can be refreshed gets pull; Neovim 0.11 would otherwise hold
+    # stale diagnostics (it never re-pulls on a change elsewhere) and none for unopened files.
+    assert s.pull == (profile == "pull-refresh")
+
+
+async def test_unopened_files_match_check_at_index_time(start, tree, profile):
+    _in_scope_tree(tree)
+    s = await start(profile)
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert "SH001" in expected[str(tree.bundled_demo)]  # a never-opened copy shows its shadowing
+
+
+async def test_disk_change_in_user_root_reaches_open_and_unopened_files(start, tree, profile):
+    _in_scope_tree(tree)
+    s = await start(profile)
+    s.open(tree.other)
+    await _matches_cli(s, tree, tree.ws)
+    refreshes = s.refreshes
+    skill(tree.agh_home / "skills", "other", description="A user copy.")  # a new copy in $AGH_HOME
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert "SH002" in expected[str(tree.other)]
+    if s.pull:
+        assert s.refreshes > refreshes
+    (tree.agh_home / "skills" / "other" / "SKILL.md").unlink()  # and deleted again
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert "SH002" not in expected.get(str(tree.other), [])
+
+
+async def test_edit_in_another_buffer_updates_unopened_files(start, tree, profile):
+    _in_scope_tree(tree)
+    s = await start(profile)
+    await _matches_cli(s, tree, tree.ws)
+    s.open(tree.other)
+    text = tree.other.read_text()
+    # the open skill now claims the name `demo`: the never-opened workspace copy becomes ambiguous
+    s.change(tree.other, text.replace("name: other", "name: demo"), version=2)
+    await settle_async(lambda: _editor_codes(s), lambda c: "SH003" in c.get(str(tree.ws_demo), []))
+    s.change(tree.other, text, version=3)
+    await settle_async(lambda: _editor_codes(s), lambda c: "SH003" not in c.get(str(tree.ws_demo), []))
+
+
+async def test_configuration_file_change_updates_unopened_files(start, tree, profile):
+    _in_scope_tree(tree)
+    s = await start(profile)
+    await _matches_cli(s, tree, tree.ws)
+    before = len(s.index_changes)
+    write(tree.ws / ".skill-ls.toml", f'runtimes = ["agh"]\n\n[agh]\nbundled_roots = ["{tree.bundled}"]\n\n'
+          '[rules]\nignore = ["SH"]\n', dedent=False)
+    if any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in s.registrations):
+        # the client watches the workspace for the server (VS Code): it reports the change
+        s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            [types.FileEvent(uri(tree.ws / ".skill-ls.toml"), types.FileChangeType.Changed)]))
+    await s.wait_index_changes(before + 1)
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert not any(c.startswith("SH") for codes in expected.values() for c in codes)
+
+
+async def test_client_settings_change_updates_unopened_files(start, tree, profile):
+    _in_scope_tree(tree)
+    s = await start(profile)
+    await _matches_cli(s, tree, tree.ws)
+    s.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"skillLs": {"rules": {"ignore": ["SH"]}}}))
+    await settle_async(lambda: _editor_codes(s),
+                       lambda c: not any(x.startswith("SH") for codes in c.values() for x in codes))
+
+
+async def test_reindex_command_keeps_every_file_true(start, tree, profile):
+    _in_scope_tree(tree)
+    s = await start(profile)
+    await _matches_cli(s, tree, tree.ws)
+    refreshes = s.refreshes
+    await s.command("skillLs.reindex", {})
+    await _matches_cli(s, tree, tree.ws)
+    if s.pull:
+        await settle(lambda: s.refreshes > refreshes)
+
+
+async def test_catalog_fingerprint_changes_when_a_description_changes(start, tree, profile):
+    """The catalog preview must refresh on any change to a catalog, not only on the skill count."""
+    tree.standard()
+    s = await start(profile)
+    first = s.index_changes[-1]
+    assert first.catalog and first.skills == 4
+    s.open(tree.other)
+    text = tree.other.read_text()
+    s.change(tree.other, text.replace("Other skill.", "Another description."), version=2)
+    changed = await settle(lambda: next((c for c in s.index_changes if c.catalog != first.catalog), None))
+    assert changed.skills == first.skills
+    catalog = await s.command("skillLs.renderCatalog", {})
+    assert "Another description." in catalog["text"]
+
+
+async def settle_async(produce, predicate, timeout: float = TIMEOUT):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        value = await produce()
+        if predicate(value):
+            return value
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"never matched: {value}")
+        await asyncio.sleep(0.1)
+
+
+@pytest.mark.parametrize("count", [60])
+async def test_push_is_batched_and_not_repeated(start, tree, profile, count):
+    """Every unopened file gets its diagnostics; a re-index that changes nothing sends nothing again
+    for files that are not open (push must not flood the client)."""
+    if profile == "pull-refresh":
+        pytest.skip("pull clients are never pushed to")
+    tree.standard()
+    for i in range(count):
+        skill(tree.ws / ".agh" / "skills", f"s{i:03d}", description="x" * 2000)  # BG/SK010-class findings
+    s = await start(profile)
+    sent: list[str] = []
+    fm = s.client.protocol.fm
+    original = fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def record(params):
+        sent.append(params.uri)
+        return original(params)
+
+    fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert len(expected) >= count
+    sent.clear()
+    before = len(s.index_changes)
+    await s.command("skillLs.reindex", {})
+    await s.wait_index_changes(before + 1)
+    await asyncio.sleep(1.0)
+    await _matches_cli(s, tree, tree.ws)
+    assert sent == [], f"{len(sent)} identical diagnostics pushed again"
