@@ -272,7 +272,7 @@ class WorkspaceState:
             return ""
         digest = hashlib.sha256()
         targets: list[tuple[str, str | None]] = [(rid, None) for rid in index.active]
-        targets += [(AGENT_FAMILY_RUNTIME[a.family], a.name) for a in index.agents if a.winner]
+        targets += [(runtime_for_family(a.family), a.name) for a in index.agents if a.winner]
         for rid, agent in targets:
             try:
                 obj = catalog_object(index, rid, agent)
