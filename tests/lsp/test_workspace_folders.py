@@ -77,7 +77,8 @@ async def test_hover_in_a_second_folder_uses_that_folder(start, tree, profile):
     line = text.splitlines().index("name: shared-name")
     hover = await s.request(s.client.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(uri(tree.b_skill)), types.Position(line=line, character=8))))
-    assert hover is not None and "Claude Code" in hover.contents.value and "AGH" not in hover.contents.value
+    value = hover.contents.value if hover is not None else ""
+    assert "**Claude Code** (`claude-code`)" in value and "**AGH** (`agh`)" not in value  # b's runtimes, not a's
 
 
 async def test_folders_are_added_and_removed(start, tree, profile):
