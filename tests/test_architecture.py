@@ -106,9 +106,7 @@ def test_the_check_sees_imports() -> None:
 DESCRIPTORS = PACKAGE / "core" / "runtimes"
 
 # Literals equal to a runtime id that are not about a runtime: (path under skill_ls/, literal) -> why.
-NOT_A_RUNTIME = {
-    ("core/discovery.py", "amp"): "a path component of Amp's toolbox default, $HOME/.config/amp/tools",
-}
+NOT_A_RUNTIME: dict[tuple[str, str], str] = {}
 # Agent families are not data yet (issue 14, part B): their discovery, field tables and strictness
 # still name the family, whose ids are the runtime ids. Path -> how many such literals remain; the
 # agent-family descriptors remove them, and this table shrinks with them.

@@ -21,7 +21,9 @@ AGENT_FILE = "AGENT.md"
 
 @dataclass(frozen=True)
 class Environment:
-    """The process environment that decides root locations (SPEC §6.1)."""
+    """The process environment that decides root locations (SPEC §6.1): `$HOME`, and one attribute
+    per `HomeDir` of the runtime descriptors (whose variable, default and overriding setting are the
+    descriptor's)."""
 
     home: str | None
     agh_home: str | None
@@ -32,11 +34,13 @@ class Environment:
     def from_environ(cls, environ: Mapping[str, str] | None = None, config: Config | None = None) -> "Environment":
         env = os.environ if environ is None else environ
         home = env.get("HOME") or None
-        agh_home = str(config.agh_home) if config and config.agh_home else env.get("AGH_HOME") or (
-            os.path.join(home, ".agh") if home else None)
-        codex_home = env.get("CODEX_HOME") or (os.path.join(home, ".codex") if home else None)
-        amp_toolbox = env.get("AMP_TOOLBOX") or (os.path.join(home, ".config", "amp", "tools") if home else None)
-        return cls(home, agh_home, codex_home, amp_toolbox)
+        dirs: dict[str, str | None] = {}
+        for runtime in RUNTIMES.values():
+            for h in runtime.home_dirs:
+                configured = getattr(config, h.setting) if config is not None and h.setting else None
+                dirs[h.placeholder] = str(configured) if configured else env.get(h.env_var) or (
+                    os.path.join(home, *h.default.split("/")) if home else None)
+        return cls(home=home, **dirs)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
-    Marketplace, NameRule, RootSpec, Runtime, Setting, Vocabulary
+    HomeDir, Marketplace, NameRule, RootSpec, Runtime, Setting, Vocabulary
 
 AGH_SKILL_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", NAME_DOC + " The catalog key; the highest tier with this name wins.", required=True, min_len=1),
@@ -40,6 +40,7 @@ AGH = Runtime(
         "disabled": Setting("agh_disabled", "strs"),
         "draft_fields": Setting("agh_draft_fields", "draft"),
     },
+    home_dirs=(HomeDir("agh_home", "AGH_HOME", ".agh", setting="agh_home"),),
     default_extra_tier="additional",
     # AGENT.md definitions alone make AGH active (they need checking).
     activating_dirs=(RootSpec("workspace", "{workspace}/.agh/agents"), RootSpec("user", "{agh_home}/agents", origin="user")),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, FileShape, NameRule, RootSpec, Runtime, \
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, FileShape, HomeDir, NameRule, RootSpec, Runtime, \
     Setting, Vocabulary
 
 AMP_FIELDS: dict[str, FieldSpec] = {
@@ -40,6 +40,7 @@ AMP = Runtime(
     fields=AMP_FIELDS,
     name_rule=NameRule(None, "", 64, None, "frontmatter"),
     settings={"skills_path": Setting("amp_skills_path", "paths")},
+    home_dirs=(HomeDir("amp_toolbox", "AMP_TOOLBOX", ".config/amp/tools"),),
     default_extra_tier="skills_path",
     conflict="precedence",  # the first location (root order, then directory name) wins
     yaml_dialect="1.2",  # `yaml.parse` of the JavaScript `yaml` package: YAML 1.2, core schema

@@ -85,6 +85,18 @@ class Vocabulary:
 
 
 @dataclass(frozen=True)
+class HomeDir:
+    """A directory a runtime finds through the environment: `$<env_var>`, else `$HOME/<default>`; a
+    non-empty Config attribute `setting` overrides both. `placeholder` names the `Environment`
+    attribute and the root template placeholder (`{agh_home}`) that hold it."""
+
+    placeholder: str
+    env_var: str
+    default: str  # relative to $HOME, '/'-separated
+    setting: str | None = None
+
+
+@dataclass(frozen=True)
 class NameRule:
     pattern: re.Pattern[str] | None
     pattern_text: str
@@ -159,6 +171,7 @@ class Runtime:
     fields: dict[str, FieldSpec]
     name_rule: NameRule
     settings: dict[str, Setting] = field(default_factory=dict)
+    home_dirs: tuple[HomeDir, ...] = ()  # directories located through environment variables
     default_extra_tier: str | None = None  # tier of a `[[roots]]` entry without one (None: the highest tier)
     # Directories that make the runtime active on their own (agent definitions need checking even
     # without a skill root), e.g. `{workspace}/.claude/agents`.
