@@ -107,15 +107,7 @@ DESCRIPTORS = PACKAGE / "core" / "runtimes"
 
 # Literals equal to a runtime id that are not about a runtime: (path under skill_ls/, literal) -> why.
 NOT_A_RUNTIME: dict[tuple[str, str], str] = {}
-# Agent families are not data yet (issue 14, part B): their discovery, field tables and strictness
-# still name the family, whose ids are the runtime ids. Path -> how many such literals remain; the
-# agent-family descriptors remove them, and this table shrinks with them.
-AGENT_FAMILIES_PENDING = {
-    "analysis/navigation.py": 3,
-    "analysis/workspace.py": 1,
-    "core/agents.py": 6,
-    "core/index.py": 6,
-}
+AGENT_FAMILIES_PENDING: dict[str, int] = {}  # agent families are data (core/runtimes/agent_families.py)
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

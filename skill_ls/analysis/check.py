@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from skill_ls.core.config import Config, load_config
 from skill_ls.core.capabilities import CAPABILITIES_FILE
-from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment
+from skill_ls.core.discovery import SKILL_FILE, Environment
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.resolve import NameResolution, resolve_name
@@ -22,6 +22,7 @@ from skill_ls.analysis.rules.context import AgentContext, FileContext, Resolutio
 from skill_ls.core.plugins import PluginFile, plugin_file_for
 from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES
 from skill_ls.core.paths import is_under
+from skill_ls.core.runtimes.agent_families import AGENT_FILE
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
 # to the next "<" or ">" instead and keep only well-formed code lists (as before) in _suppressed.

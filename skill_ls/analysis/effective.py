@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
-from skill_ls.core.agents import AgentDefinition, SkillRef, analyse_agent, fail_closed_reason
+from skill_ls.core.agents import AgentDefinition, SkillRef, definition_key, parse_agent
 from skill_ls.core.index import AgentDecl, Index, SkillDecl
+from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.resolve import NameResolution, effective_names, resolve_name
-from skill_ls.core.runtimes import RUNTIMES, Runtime, scoping_for_family
+from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family, scoping_for_family
 
 
 class EffectiveSetError(Exception):
@@ -112,7 +113,7 @@ def resolve_effective_set(index: Index, runtime: str, agent: str | None = None, 
 
 def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, *,
                       fail_closed: bool = True) -> EffectiveSet:
-    definition = analyse_agent(agent_decl, index) if agent_decl is not None else None
+    definition = parse_agent(agent_decl, index) if agent_decl is not None else None
     if fail_closed and definition is not None:
         reason = fail_closed_reason(index, definition)
         if reason:
@@ -190,6 +191,58 @@ def catalog_order_key(runtime: Runtime) -> Callable[[EffectiveSkill], tuple[Any,
 
 def _name_key(s: EffectiveSkill) -> tuple[Any, ...]:
     return (s.name, s.path)
+
+
+# What makes a strict family's runtime reject a definition: the findings about the definition itself,
+# in the order the runtime validates (AG005 is about the effective set, which is computed here).
+DEFINITION_RULES = ("AG001", "AG002", "AG004", "AG003")
+
+
+def blocking_finding(index: Index, agent: AgentDecl) -> Diagnostic | None:
+    """The first AG001-AG004 finding that makes a fail-closed family (AGH) reject the definition, or None.
+    Draft-field findings never block, whatever their severity. Cached per parsed document."""
+    scoping = scoping_for_family(agent.family)
+    if scoping is None or not scoping.fail_closed:
+        return None
+    key = ("blocking", definition_key(agent, index))
+    cached = agent.doc.cache.get("blocking_finding")
+    if cached is not None and cached[0] == key:
+        return cast("Diagnostic | None", cached[1])
+    from skill_ls.analysis.rules import RULES, Reporter, all_rules
+    from skill_ls.analysis.rules.context import AgentContext
+
+    all_rules()
+    out: list[Diagnostic] = []
+    rep = Reporter(agent.path, agent.family, out)
+    ctx = AgentContext(agent, index, index.config, rep)
+    for code in DEFINITION_RULES:
+        r = RULES[code]
+        rep.code, rep.severity = r.code, r.severity
+        r.func(ctx)
+    found = next((d for d in out if d.severity == Severity.ERROR and not d.data.get("draft")), None)
+    agent.doc.cache["blocking_finding"] = (key, found)
+    return found
+
+
+def fail_closed_reason(index: Index, definition: AgentDefinition) -> str | None:
+    """Why AGH refuses this agent's catalog (SPEC §8), as one line, or None."""
+    agent = definition.decl
+    scoping = scoping_for_family(agent.family)
+    if scoping is None or not scoping.fail_closed:
+        return None
+    problem = blocking_finding(index, agent)
+    if problem is not None:
+        where = f"{index.display_path(problem.path)}:{problem.span.start_line + 1}"
+        return f"agent '{agent.name}' fails closed: {where}: {problem.code} {_one_line(problem.message)}"
+    for decl in index.decls.get(runtime_for_family(agent.family), ()):
+        if decl.agent == agent.name and decl.blocked is not None and decl.undiscovered is None:
+            return (f"agent '{agent.name}' fails closed: agent-local skill '{decl.name}' is blocked "
+                    f"({_one_line(decl.blocked)}) at {index.display_path(decl.path)}")
+    return None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
 
 
 def _declared(definition: AgentDefinition) -> set[str]:

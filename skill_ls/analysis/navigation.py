@@ -32,47 +32,6 @@ class SkillRef:
     kind: str  # declaration | skills_list | tombstone | call | skill_view
 
 
-# Agent definition keys (SPEC §3.1 AGH strict fields, §3.4 Claude Code subagents) for hover and completion.
-# (documentation, enum values)
-AGH_AGENT_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "name": ("Agent name; required and equal to the directory name.", ()),
-    "provider": ("Model provider; else `defaults.provider` from `$AGH_HOME/config.toml`.", ()),
-    "command": ("Command that starts the agent (shell-style quoting).", ()),
-    "model": ("Model name.", ()),
-    "tools": ("Allowed ToolIDs (`ns__name`, or a prefix wildcard ending in `*`).", ()),
-    "deny_tools": ("Denied ToolIDs; removing `agh__skill_view` switches the catalog guidance to the CLI.", ()),
-    "toolsets": ("ToolsetIDs (`ns__name`).", ()),
-    "permissions": ("Approval policy.", ("deny-all", "approve-reads", "approve-all")),
-    "mcp_servers": ("MCP servers: each needs `name` and `command`; `args` list, `env` map.", ()),
-    "hooks": ("Hooks.", ()),
-    "skills": ("RFC draft: `skills.disabled` lists skill names removed from this agent's catalog "
-               "(tombstones); applied by the resolver, rejected by the strict parser.", ()),
-}
-CLAUDE_AGENT_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "name": ("Subagent name (lowercase letters and hyphens); required.", ()),
-    "description": ("When Claude should delegate to this subagent; required.", ()),
-    "tools": ("Tools the subagent may use.", ()),
-    "disallowedTools": ("Tools the subagent may not use.", ()),
-    "model": ("Model alias or name.", ()),
-    "permissionMode": ("Permission mode.", ()),
-    "maxTurns": ("Maximum agentic turns.", ()),
-    "skills": ("Names of skills preloaded into the subagent.", ()),
-    "mcpServers": ("MCP servers for the subagent.", ()),
-    "hooks": ("Hooks scoped to the subagent.", ()),
-    "memory": ("Persistent memory scope.", ("user", "project", "local")),
-    "background": ("Run in the background.", ()),
-    "effort": ("Reasoning effort.", ("low", "medium", "high", "xhigh", "max")),
-    "isolation": ("Isolation mode.", ()),
-    "color": ("Display colour.", ()),
-    "initialPrompt": ("Prompt sent when the subagent starts.", ()),
-}
-WORKSPACE_AGENT_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "name": ("Agent name (defaults to the file stem).", ()),
-    "description": ("What the agent does.", ()),
-    "skills": ("Names of the skills this agent may use, in catalog order.", ()),
-}
-AGENT_FIELDS_BY_FAMILY = {"agh": AGH_AGENT_FIELDS, "claude-code": CLAUDE_AGENT_FIELDS,
-                          "workspace-agents": WORKSPACE_AGENT_FIELDS}
 BUILTIN_TOOL_IDS = ("agh__skill_view", "agh__skill_*", "agh__*")
 
 

@@ -14,10 +14,11 @@ from typing import Any
 
 from skill_ls.analysis.check import WANTED, Checker
 from skill_ls.core.config import CONFIG_FILE, Config, ConfigError, find_config_file, load_config, merge_client_settings
-from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment, Walker
+from skill_ls.core.discovery import SKILL_FILE, Environment, Walker
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, DocumentStore, Index, blocked_reason, skill_name_for
 from skill_ls.core.model import Diagnostic
 from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
+from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path
 from skill_ls.core.paths import is_under
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
@@ -164,12 +165,7 @@ class WorkspaceState:
         return False
 
     def _is_agent_path(self, path: str) -> bool:
-        if os.path.basename(path) == AGENT_FILE:
-            return True
-        if not path.endswith(".md"):
-            return False
-        return f"{os.sep}.claude{os.sep}agents{os.sep}" in path or is_under(
-            path, os.path.join(self.workspace, "workspace", "agents")) and f"{os.sep}skills{os.sep}" not in path
+        return family_of_path(path) is not None
 
     def _update(self, path: str) -> set[tuple[str, str]]:
         index = self._index
@@ -178,7 +174,9 @@ class WorkspaceState:
             index.store.invalidate(path)
             doc = index.store.get(path, agent=True)
             declared = doc.fm.value("name") if doc.fm and doc.fm.ok else None
-            if agent.family == "agh" or declared == agent.name or not isinstance(declared, str) or not declared:
+            family = AGENT_FAMILIES[agent.family]
+            if family.name_source == "directory" or declared == agent.name or not isinstance(declared, str) \
+                    or not declared:
                 # Same identity: swap the parsed document without rediscovering every agent.
                 agent.doc = doc
                 return {(runtime_for_family(agent.family), f"@agent:{agent.name}")}

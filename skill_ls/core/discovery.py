@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
 from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime
+from skill_ls.core.runtimes.agent_families import AgentDirSpec, AgentFamily
 
 NEVER_ENTER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 SKILL_FILE = "SKILL.md"
-AGENT_FILE = "AGENT.md"
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,17 @@ def expand_roots(specs: tuple[RootSpec, ...], workspace: str, env: Environment, 
     """The directories of `specs` (user and system ones left out under `no_user_roots`)."""
     return [path for spec in specs if not (config.no_user_roots and spec.origin in ("user", "system"))
             for path in _expand(spec.template, workspace, env, config)]
+
+
+def agent_dirs(family: AgentFamily, workspace: str, env: Environment, config: Config) -> list[tuple[str, AgentDirSpec]]:
+    """The directories holding `family`'s definitions, highest precedence first (user directories
+    are left out with `no_user_roots`)."""
+    out: list[tuple[str, AgentDirSpec]] = []
+    for spec in family.dirs:
+        if config.no_user_roots and spec.origin == "user":
+            continue
+        out.extend((path, spec) for path in _expand(spec.template, workspace, env, config))
+    return out
 
 
 @dataclass(slots=True)

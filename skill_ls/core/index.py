@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.config import Config
-from skill_ls.core.discovery import AGENT_FILE, SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes
+from skill_ls.core.discovery import SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes, \
+    agent_dirs
 from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
 from skill_ls.core.references import ReferenceResolver
-from skill_ls.core.runtimes import RUNTIMES, Runtime
+from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family
 from skill_ls.core.shape import shape_refusal
+from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES
 
 SKILL_FILE_LOWER = "skill.md"
 META_FILE = ".agh-meta.json"
@@ -217,7 +219,7 @@ class SkillDecl:
 @dataclass(eq=False)
 class AgentDecl:
     path: str
-    family: str  # agh | claude-code | workspace-agents
+    family: str  # an AGENT_FAMILIES id
     name: str
     tier: str
     doc: Document
@@ -340,42 +342,20 @@ class Index:
         return decl
 
     def _discover_agents(self) -> None:
+        """Every agent definition of every family whose runtime is active (the families' descriptors
+        say where), then the agent-local skill roots of the winning definitions."""
         self.agents = []
-        ws = self.workspace
-        if "agh" in self.roots:
-            homes = [(os.path.join(ws, ".agh", "agents"), "workspace")]
-            homes += [(os.path.join(str(p), ".agh", "agents"), "additional") for p in self.config.agh_additional_roots]
-            if self.env.agh_home and not self.config.no_user_roots:
-                homes.append((os.path.join(self.env.agh_home, "agents"), "user"))
-            for base, tier in homes:
-                entries, err = self.walker.listdir(base) if os.path.isdir(base) else ([], None)
-                for name, full, is_dir in entries:
-                    candidate = os.path.join(full, AGENT_FILE)
-                    if is_dir and os.path.isfile(candidate):
-                        self._add_agent(candidate, "agh", name, tier)
-        if "claude-code" in self.roots:
-            bases = [(os.path.join(ws, ".claude", "agents"), "project")]
-            if self.env.home and not self.config.no_user_roots:
-                bases.append((os.path.join(self.env.home, ".claude", "agents"), "user"))
-            for base, tier in bases:
-                for f in self._md_files(base):
-                    doc = self.store.get(f, agent=True)
-                    declared = doc.fm.value("name") if doc.fm and doc.fm.ok else None
-                    name = declared if isinstance(declared, str) and declared else os.path.splitext(os.path.basename(f))[0]
-                    self._add_agent(f, "claude-code", name, tier)
-        if "workspace-agents" in self.roots:
-            base = os.path.join(ws, "workspace", "agents")
-            entries, _ = self.walker.listdir(base) if os.path.isdir(base) else ([], None)
-            for name, full, is_dir in entries:
-                path = os.path.join(full, AGENT_FILE) if is_dir else full
-                if is_dir and name == "skills":
-                    continue
-                if (is_dir and os.path.isfile(path)) or (not is_dir and name.endswith(".md")):
-                    doc = self.store.get(path, agent=True)
-                    declared = doc.fm.value("name") if doc.fm and doc.fm.ok else None
-                    stem = name if is_dir else os.path.splitext(name)[0]
-                    self._add_agent(path, "workspace-agents", declared if isinstance(declared, str) and declared else stem,
-                                    "workspace")
+        for family in AGENT_FAMILIES.values():
+            if runtime_for_family(family.id) not in self.roots:
+                continue
+            for base, spec in agent_dirs(family, self.workspace, self.env, self.config):
+                for path, stem in self._agent_files(base, spec.layout):
+                    name = stem
+                    if family.name_source != "directory":
+                        doc = self.store.get(path, agent=True)
+                        declared = doc.fm.value("name") if doc.fm and doc.fm.ok else None
+                        name = declared if isinstance(declared, str) and declared else stem
+                    self._add_agent(path, family.id, name, spec.tier)
         # Agent-local skill overlays (AGH): only the winning agent file's skills directory counts.
         for rid in self.roots:
             runtime = RUNTIMES[rid]
@@ -395,6 +375,23 @@ class Index:
         return [RootDir(os.path.join(os.path.dirname(a.path), scoping.local_skills_dir), runtime.id, scoping.local_tier,
                         origin="workspace", agent=a.name)
                 for a in self.agents if a.family == scoping.family and a.winner]
+
+    def _agent_files(self, base: str, layout: str) -> list[tuple[str, str]]:
+        """(definition path, name from the path) in `base` for one directory layout."""
+        if not os.path.isdir(base):
+            return []
+        if layout == "tree":
+            return [(f, os.path.splitext(os.path.basename(f))[0]) for f in self._md_files(base)]
+        entries, _ = self.walker.listdir(base)
+        out = []
+        for name, full, is_dir in entries:
+            if is_dir:
+                candidate = os.path.join(full, AGENT_FILE)
+                if os.path.isfile(candidate) and not (layout == "dir_or_md" and name == "skills"):
+                    out.append((candidate, name))
+            elif layout == "dir_or_md" and name.endswith(".md"):
+                out.append((full, os.path.splitext(name)[0]))
+        return out
 
     def _md_files(self, base: str) -> list[str]:
         if not os.path.isdir(base):

@@ -127,8 +127,8 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
     scoping = runtime.agent_scoping
     decl = index.agent(agent, scoping.family) if agent and scoping is not None and scoping.tombstones else None
     if decl is not None:
-        from skill_ls.core.agents import analyse_agent  # agents imports the index; only `where --agent` needs it
+        from skill_ls.core.agents import parse_agent  # agents imports the index; only `where --agent` needs it
 
-        if any(t.name == name for t in analyse_agent(decl, index).tombstones):
+        if any(t.name == name for t in parse_agent(decl, index).tombstones):
             obj["tombstoned"] = True
     return obj

@@ -15,6 +15,7 @@ from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.shape import shape_refusal
 from skill_ls.analysis.rules.frontmatter import DESCRIPTION_PLACEHOLDER
 from skill_ls.core.runtimes import RUNTIMES, FieldSpec, Runtime, all_known_fields
+from skill_ls.core.runtimes.spec import KIND_TEXT, type_ok
 
 
 def _fm_ok(ctx: RuntimeContext) -> bool:
@@ -68,43 +69,6 @@ def required_field_missing(ctx: RuntimeContext):
                            "this skill")
 
 
-_KIND_TEXT = {
-    "str": "a string", "bool": "true or false", "int": "an integer", "number": "a number",
-    "scalar": "a string or number", "str_list": "a list of strings", "str_or_list": "a string or a list of strings",
-    "map": "a mapping", "str_map": "a mapping of strings to strings", "list": "a list",
-    "list_of_maps": "a list of mappings",
-}
-
-
-def type_ok(spec: FieldSpec, value) -> bool:
-    kind = spec.kind
-    if kind == "any":
-        return True
-    if kind == "str":
-        return isinstance(value, str)
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind == "scalar":
-        return isinstance(value, (str, int, float)) and not isinstance(value, bool)
-    if kind == "str_list":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    if kind == "str_or_list":
-        return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
-    if kind == "map":
-        return isinstance(value, dict)
-    if kind == "str_map":
-        return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
-    if kind == "list":
-        return isinstance(value, list)
-    if kind == "list_of_maps":
-        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
-    return True
-
-
 @rule("SK006", Severity.ERROR, "runtime", fix="safe")
 def wrong_type(ctx: RuntimeContext):
     """A field has the wrong type or a value outside its allowed set.
@@ -139,7 +103,7 @@ def wrong_type(ctx: RuntimeContext):
             if _bad_map_entries(ctx, key, entry):
                 continue
         if not type_ok(spec, entry.value):
-            ctx.out.report(entry.value_span, f"'{key}' must be {_KIND_TEXT.get(spec.kind, spec.kind)} for "
+            ctx.out.report(entry.value_span, f"'{key}' must be {KIND_TEXT.get(spec.kind, spec.kind)} for "
                            f"{ctx.runtime.title}")
         elif spec.enum and isinstance(entry.value, str) and entry.value not in spec.enum:
             ctx.out.report(entry.value_span, f"'{key}' must be one of {', '.join(spec.enum)} "

@@ -12,7 +12,7 @@ from skill_ls.analysis.rules.context import AgentContext
 from skill_ls.analysis.values import list_or_tokens
 from skill_ls.core.model import Related, Severity, Span
 from skill_ls.core.parse.frontmatter import Frontmatter
-from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.runtimes import RUNTIMES, runtime_for_family
 from skill_ls.core.runtimes.spec import Vocabulary
 
 
@@ -23,7 +23,7 @@ def is_subagent_family(family: str) -> bool:
 
 
 def _subagent(ctx: AgentContext) -> tuple[Frontmatter, Vocabulary] | None:
-    runtime = RUNTIMES.get(ctx.agent.family)
+    runtime = RUNTIMES.get(runtime_for_family(ctx.agent.family))
     fm = ctx.agent.doc.fm
     if runtime is None or fm is None or fm.status != "ok" or not runtime.vocabulary.builtin_tools:
         return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 # Field kinds: str, bool, int, number, scalar (str/number), str_list, str_or_list, map, str_map,
 # list, list_of_maps, any
@@ -247,3 +247,42 @@ STANDARD_FIELDS: dict[str, FieldSpec] = {
     "metadata": FieldSpec("str_map", "Arbitrary string-to-string metadata for clients."),
     "allowed-tools": FieldSpec("str_or_list", "Space-separated tools the skill may use without asking (experimental)."),
 }
+
+
+# How a kind reads in a message: "'key' must be <text>".
+KIND_TEXT: dict[str, str] = {
+    "str": "a string", "bool": "true or false", "int": "an integer", "number": "a number",
+    "scalar": "a string or number", "str_list": "a list of strings", "str_or_list": "a string or a list of strings",
+    "map": "a mapping", "str_map": "a mapping of strings to strings", "list": "a list",
+    "list_of_maps": "a list of mappings",
+}
+
+
+def type_ok(spec: FieldSpec, value: Any) -> bool:
+    """Whether `value` has the kind `spec` declares (the one type checker for skill and agent fields)."""
+    kind = spec.kind
+    if kind == "any":
+        return True
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "scalar":
+        return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+    if kind == "str_list":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "str_or_list":
+        return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+    if kind == "map":
+        return isinstance(value, dict)
+    if kind == "str_map":
+        return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+    if kind == "list":
+        return isinstance(value, list)
+    if kind == "list_of_maps":
+        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+    return True

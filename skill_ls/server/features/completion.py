@@ -6,9 +6,10 @@ import re
 
 from lsprotocol import types
 
-from skill_ls.analysis.navigation import AGENT_FIELDS_BY_FAMILY, BUILTIN_TOOL_IDS, enclosing_key, in_frontmatter
+from skill_ls.analysis.navigation import BUILTIN_TOOL_IDS, enclosing_key, in_frontmatter
 from skill_ls.core.resolve import effective_names
 from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, RUNTIMES, STANDARD_FIELDS
+from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 from skill_ls.server.lookup import agent_of, context_of, cursor
 
 _KEY_PREFIX = re.compile(r"^([A-Za-z0-9_.-]*)$")
@@ -21,11 +22,12 @@ def _key_items(ls, path: str, existing: set[str]) -> list[types.CompletionItem]:
     agent = agent_of(ls, path)
     items = []
     if agent is not None or ls.state_for(path).is_agent_file(path):
-        family = agent.family if agent else DEFAULT_AGENT_FAMILY
-        for key, (doc, _) in AGENT_FIELDS_BY_FAMILY.get(family, {}).items():
+        family = AGENT_FAMILIES[agent.family if agent else DEFAULT_AGENT_FAMILY]
+        for key, spec in family.documented_fields().items():
             if key not in existing:
-                items.append(types.CompletionItem(key, kind=types.CompletionItemKind.Property, detail=f"{family} agent",
-                                                  documentation=doc, insert_text=f"{key}: "))
+                items.append(types.CompletionItem(key, kind=types.CompletionItemKind.Property,
+                                                  detail=f"{family.id} agent", documentation=spec.doc,
+                                                  insert_text=f"{key}: "))
         return items
     rids = ls.state_for(path).runtimes_for(path)
     fields: dict[str, tuple[str, list[str]]] = {}
@@ -48,9 +50,9 @@ def _enum_items(ls, path: str, key: str) -> list[types.CompletionItem]:
     agent = agent_of(ls, path)
     values: set[str] = set()
     if agent is not None or ls.state_for(path).is_agent_file(path):
-        family = agent.family if agent else DEFAULT_AGENT_FAMILY
-        spec = AGENT_FIELDS_BY_FAMILY.get(family, {}).get(key)
-        values.update(spec[1] if spec else ())
+        family = AGENT_FAMILIES[agent.family if agent else DEFAULT_AGENT_FAMILY]
+        spec = family.documented_fields().get(key)
+        values.update(spec.enum if spec else ())
     else:
         for rid in ls.state_for(path).runtimes_for(path) or list(RUNTIMES):
             spec = RUNTIMES[rid].fields.get(key)

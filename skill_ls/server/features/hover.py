@@ -6,9 +6,10 @@ import os
 
 from lsprotocol import types
 
-from skill_ls.analysis.navigation import AGENT_FIELDS_BY_FAMILY, key_at
+from skill_ls.analysis.navigation import key_at
 from skill_ls.core.labels import label_resolution
 from skill_ls.core.runtimes import DEFAULT_AGENT_FAMILY, RUNTIMES
+from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 from skill_ls.server.lookup import agent_of, at_position, resolutions, runtime_title
 
 
@@ -82,13 +83,12 @@ def _own_name(index, path: str) -> str | None:
 def key_hover(ls, key: str, path: str) -> str | None:
     agent = agent_of(ls, path)
     if agent is not None or ls.state_for(path).is_agent_file(path):
-        family = agent.family if agent else DEFAULT_AGENT_FAMILY
-        spec = AGENT_FIELDS_BY_FAMILY.get(family, {}).get(key)
+        family = AGENT_FAMILIES[agent.family if agent else DEFAULT_AGENT_FAMILY]
+        spec = family.documented_fields().get(key)
         if spec is None:
-            return f"**`{key}`** — not a known {family} agent field"
-        doc, enum = spec
-        text = f"**`{key}`** ({family} agent)\n\n{doc}"
-        return text + (f"\n\nValues: {', '.join(f'`{v}`' for v in enum)}" if enum else "")
+            return f"**`{key}`** — not a known {family.id} agent field"
+        text = f"**`{key}`** ({family.id} agent)\n\n{spec.doc}"
+        return text + (f"\n\nValues: {', '.join(f'`{v}`' for v in spec.enum)}" if spec.enum else "")
     accepting = [rid for rid, rt in RUNTIMES.items() if key in rt.fields]
     if not accepting:
         return f"**`{key}`** — no runtime knows this field"

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skill_ls.core.discovery import runtime_roots
+from skill_ls.core.discovery import agent_dirs, runtime_roots
+from skill_ls.core.editor_patterns import agent_globs
+from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.core.paths import is_under
 
@@ -24,9 +26,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("skill_ls.server.watching")
 
-WATCH_GLOBS = ("**/SKILL.md", "**/skill.md", "**/AGENT.md", "**/mcp.json", "**/.agh-meta.json",
-               "**/agents/openai.yaml", "**/.claude/agents/**/*.md", "**/workspace/agents/**/*.md",
-               "**/.skill-ls.toml", "**/pyproject.toml")
+# Skill files, every agent family's definition files (from the descriptors), sidecars, configuration.
+WATCH_GLOBS = ("**/SKILL.md", "**/skill.md", *agent_globs(), "**/mcp.json", "**/.agh-meta.json",
+               "**/agents/openai.yaml", "**/.skill-ls.toml", "**/pyproject.toml")
 _SKIP_PARTS = (f"{os.sep}.git{os.sep}", f"{os.sep}node_modules{os.sep}")
 
 
@@ -49,13 +51,11 @@ class RootWatchers:
             roots = index.roots.get(rid) or runtime_roots(runtime, state.workspace, index.env, state.config)
             for r in roots:
                 pending.add(os.path.normpath(r.path))
+        for family in AGENT_FAMILIES.values():
+            pending.update(os.path.normpath(path) for path, _ in agent_dirs(family, state.workspace, index.env,
+                                                                            state.config))
         if index.env.agh_home:
-            pending.add(os.path.join(index.env.agh_home, "agents"))
             pending.add(index.env.agh_home)  # config.toml lives here
-        for extra in state.config.agh_additional_roots:
-            pending.add(os.path.join(str(extra), ".agh", "agents"))
-        if index.env.home:
-            pending.add(os.path.join(index.env.home, ".claude", "agents"))
         parents: set[str] = set()
         for path in pending:
             if is_under(path, state.workspace) and self.ls.client_watches_workspace:
