@@ -18,7 +18,7 @@ from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import FieldEntry
 from skill_ls.core.body import body_references, fence_step, local_target
 from skill_ls.core.references import resolve_reference
-from skill_ls.core.spans import node_span
+from skill_ls.core.spans import mapping_child, node_span
 
 _SKILL_CALL = re.compile(r"\b(skill_read_file|skill_run_script|skill_use)\(\s*[\"']([^\"'\n]+)[\"']")
 # The name argument follows the tool name closely; a bounded gap keeps hostile lines linear (issue 7).
@@ -66,16 +66,6 @@ def _scalar_items(node: Any, offset: int) -> list[tuple[str, Span]]:
     return out
 
 
-def _mapping_get(node: Any, key: str) -> Any:
-    import yaml
-
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return v
-    return None
-
-
 def skill_refs(doc: Document, *, is_skill: bool, declared_name: str | None = None) -> list[SkillRef]:
     """Every place this document names a skill."""
     out: list[SkillRef] = []
@@ -88,7 +78,7 @@ def skill_refs(doc: Document, *, is_skill: bool, declared_name: str | None = Non
             skills = fm.fields.get("skills")
             if skills is not None and skills.node is not None:
                 off = entry_offset(skills)
-                disabled = _mapping_get(skills.node, "disabled")
+                disabled = mapping_child(skills.node, "disabled")[1]
                 if disabled is not None:
                     out.extend(SkillRef(n, s, "tombstone") for n, s in _scalar_items(disabled, off))
                 else:

@@ -7,41 +7,19 @@ value span when the scalar sits on one line (plain or quoted), else on the whole
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
-
-import yaml
+from typing import Iterator
 
 from skill_ls.core.index import Document
 from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import FieldEntry
+# The YAML node queries live in the core; the value checks import them from here under these names.
+from skill_ls.core.spans import mapping_child as map_child
+from skill_ls.core.spans import sequence_items as seq_items
+from skill_ls.core.spans import yaml_span as node_span
+
+__all__ = ["list_or_tokens", "map_child", "node_span", "scalar_base", "seq_items", "split_tokens"]
 
 _TOKEN = re.compile(r"[^\s,()]+(?:\((?:[^()]|\([^()]*\))*\))?|\((?:[^()]|\([^()]*\))*\)")
-
-
-def line_offset(doc: Document) -> int:
-    fm = doc.fm
-    return (fm.open_line or 0) + 1 if fm is not None else 0
-
-
-def node_span(doc: Document, node: Any, fallback: Span) -> Span:
-    if node is None or not hasattr(node, "start_mark"):
-        return fallback
-    off = line_offset(doc)
-    s, e = node.start_mark, node.end_mark
-    return Span(s.line + off, s.column, e.line + off, e.column)
-
-
-def map_child(node: Any, key: str) -> tuple[Any, Any]:
-    """(key node, value node) of `key` in a YAML mapping node, or (None, None)."""
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return k, v
-    return None, None
-
-
-def seq_items(node: Any) -> list[Any]:
-    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
 
 
 def scalar_base(doc: Document, value: str, span: Span) -> int | None:

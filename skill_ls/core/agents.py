@@ -17,13 +17,11 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from skill_ls.core.index import AgentDecl, Document, Index
 from skill_ls.core.model import Span
 from skill_ls.core.runtimes import scoping_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentFamily
-from skill_ls.core.spans import node_span
+from skill_ls.core.spans import mapping_child, sequence_items, yaml_span
 
 _SEGMENT = r"[a-z0-9][a-z0-9_-]*"
 TOOL_ID = re.compile(rf"^{_SEGMENT}(?:__{_SEGMENT})+$")
@@ -130,27 +128,6 @@ def server_problem(server: dict[str, Any], *, need_name: bool) -> str | None:
 
 
 # -- YAML node helpers --------------------------------------------------------------------------------
-def mapping_child(node: Any, key: str) -> tuple[Any, Any]:
-    """(key node, value node) of `key` in a YAML mapping node, or (None, None)."""
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return k, v
-    return None, None
-
-
-def sequence_items(node: Any) -> list[Any]:
-    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
-
-
-def yaml_span(doc: Document, node: Any, fallback: Span) -> Span:
-    """Where a YAML node of `doc`'s frontmatter is written, or `fallback` (TOML has no nodes)."""
-    if node is None or not hasattr(node, "start_mark"):
-        return fallback
-    fm = doc.fm
-    return node_span(node, (fm.open_line or 0) + 1 if fm is not None else 0)
-
-
 def item_span(doc: Document, nodes: list[Any], i: int, fallback: Span) -> Span:
     return yaml_span(doc, nodes[i] if i < len(nodes) else None, fallback)
 
@@ -309,5 +286,5 @@ def _mcp_servers(out: AgentDefinition) -> None:
 
 
 __all__ = ["AgentDefinition", "InlineServer", "ListItem", "MCP_SERVER_KEYS", "SkillRef", "TOOL_ID",
-           "definition_key", "item_span", "mapping_child", "parse_agent",
-           "sequence_items", "server_problem", "tool_id_problem", "tool_pattern_matches", "yaml_span"]
+           "definition_key", "item_span", "parse_agent", "server_problem", "tool_id_problem",
+           "tool_pattern_matches"]

@@ -1,7 +1,10 @@
-"""Where in a document to put things: spans of the frontmatter's parts and of YAML nodes."""
+"""Where in a document to put things: spans of the frontmatter's parts and of YAML nodes, and the
+small YAML node queries (mapping child, sequence items) that locate a value inside a field."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+import yaml
 
 from skill_ls.core.model import Span
 
@@ -51,3 +54,30 @@ def node_span(node: Any, line_offset: int) -> Span:
     """The span of a composed YAML node whose marks count lines from `line_offset`."""
     s, e = node.start_mark, node.end_mark
     return Span(s.line + line_offset, s.column, e.line + line_offset, e.column)
+
+
+def frontmatter_offset(doc: Document) -> int:
+    """The file line of the frontmatter's first YAML line (node marks count from there)."""
+    fm = doc.fm
+    return (fm.open_line or 0) + 1 if fm is not None else 0
+
+
+def yaml_span(doc: Document, node: Any, fallback: Span) -> Span:
+    """Where a YAML node of `doc`'s frontmatter is written, or `fallback` (no node: TOML, a scalar)."""
+    if node is None or not hasattr(node, "start_mark"):
+        return fallback
+    return node_span(node, frontmatter_offset(doc))
+
+
+def mapping_child(node: Any, key: str) -> tuple[Any, Any]:
+    """(key node, value node) of `key` in a YAML mapping node, or (None, None)."""
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return k, v
+    return None, None
+
+
+def sequence_items(node: Any) -> list[Any]:
+    """The item nodes of a YAML sequence node (empty for anything else)."""
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []

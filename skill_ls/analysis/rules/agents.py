@@ -13,21 +13,13 @@ import re
 import shlex
 from typing import Any
 
-from skill_ls.core.agents import (
-    MCP_SERVER_KEYS,
-    AgentDefinition,
-    mapping_child,
-    parse_agent,
-    server_problem,
-    tool_id_problem,
-    yaml_span,
-)
+from skill_ls.core.agents import MCP_SERVER_KEYS, AgentDefinition, parse_agent, server_problem, tool_id_problem
 from skill_ls.core.index import Document
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.runtimes import runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentFamily
 from skill_ls.core.runtimes.spec import KIND_TEXT, FieldSpec, type_ok
-from skill_ls.core.spans import header_span, key_span, value_span
+from skill_ls.core.spans import header_span, key_span, mapping_child, value_span, yaml_span
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import AgentContext
 

@@ -14,7 +14,7 @@ from skill_ls.core.spans import closing_insert_span, header_span, name_span, nod
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.shape import shape_refusal
 from skill_ls.analysis.rules.frontmatter import DESCRIPTION_PLACEHOLDER
-from skill_ls.core.runtimes import RUNTIMES, FieldSpec, Runtime, all_known_fields
+from skill_ls.core.runtimes import RUNTIMES, Runtime, all_known_fields
 from skill_ls.core.runtimes.spec import KIND_TEXT, type_ok
 
 
