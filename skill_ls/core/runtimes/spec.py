@@ -283,6 +283,5 @@ def type_ok(spec: FieldSpec, value: Any) -> bool:
         return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
     if kind == "list":
         return isinstance(value, list)
-    if kind == "list_of_maps":
-        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
-    return True
+    # list_of_maps: the last kind
+    return isinstance(value, list) and all(isinstance(v, dict) for v in value)
