@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
 from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime
+from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AgentDirSpec, AgentFamily
 
 NEVER_ENTER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})

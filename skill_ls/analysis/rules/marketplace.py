@@ -5,7 +5,7 @@ import os
 
 import yaml
 
-from skill_ls.core.discovery import AGENT_FILE
+from skill_ls.core.runtimes.agent_families import AGENT_FILE
 from skill_ls.core.index import read_bytes, read_marketplace_meta
 from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, skill_servers
 from skill_ls.core.model import Severity, Span
