@@ -197,8 +197,8 @@ def agent_prompt_empty(ctx: AgentContext) -> None:
     ```
     Use instead: write the prompt after the closing `---`.
 
-    ## Fix safety
-    No fix: only the author can write the prompt.
+    ## Fix
+    None: only the author can write the prompt.
 
     ## Source
     `sources/agh-agent-definitions.txt` ("agent prompt is required"); Claude Code subagents documentation.
@@ -383,8 +383,8 @@ def agent_names_unavailable_skill(ctx: AgentContext) -> None:
     ```
     Use instead: `- review-code`.
 
-    ## Fix safety
-    No fix: the intended skill is the author's call (the message names why the skill is missing).
+    ## Fix
+    None: the intended skill is the author's call (the message names why the skill is missing).
 
     ## Source
     `sources/workspace-agents-skills.txt`; Claude Code subagents documentation (`skills`);
