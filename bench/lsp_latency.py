@@ -9,8 +9,9 @@ extra skills are added (a 300-line `.agh/skills/<target>/SKILL.md` and a small
 the AGH 300-candidate cap never hides them), and the server is started with
 the workspace as root. A small raw JSON-RPC client (no editor, no pygls client) then measures:
 
-* initialize round trip, and `initialized` -> first textDocument/publishDiagnostics, -> index settled
-  (work-done progress ended, if the server reports it, and then 1 s without a publish);
+* initialize round trip, and `initialized` -> first textDocument/publishDiagnostics, -> complete
+  diagnostics (the last publish of the initial wave: every file in scope with findings, open or not),
+  -> index settled (work-done progress ended, if the server reports it, and then 1 s without a publish);
 * idle server RSS after indexing (VmRSS from /proc/PID/status) and again at the end;
 * didChange -> publishDiagnostics for *that version* (full-text sync), over --edits edits of the
   300-line file, one at a time, after 10 untimed warm-up edits; p50/p95/p99/max;
@@ -33,6 +34,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -330,6 +332,13 @@ async def bench_size(n: int, seed: int, edits: int, corpus: Path, work: Path, lo
         env.pop(k, None)
     env.update({"HOME": str(home), "AGH_HOME": str(agh_home)})
     env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    # What "complete" means: the files `skill-ls check` reports in the workspace (untimed).
+    chk = subprocess.run([sys.executable, "-m", "skill_ls", "check", "--format", "json", str(ws)], cwd=str(ws),
+                         env=env, capture_output=True, text=True, timeout=index_timeout)
+    try:
+        res["check_files_with_diagnostics"] = len({d["path"] for d in json.loads(chk.stdout)["diagnostics"]})
+    except (ValueError, KeyError):
+        res["check_files_with_diagnostics"] = None
     errlog = open(work / f"server-{n}.stderr", "wb")
     t_spawn = time.perf_counter()
     proc = await asyncio.create_subprocess_exec(
@@ -403,13 +412,25 @@ async def _session(c, proc, res, ws, home, agh_home, tfile, cfile, target, targe
     else:
         ini["first_publish_s"] = round(rec[0] - t_init, 4)
     await c.quiet(1.0, index_timeout)
+    expected = res.get("check_files_with_diagnostics")
+    deadline = time.perf_counter() + index_timeout
+    while expected and len({u for _, u, _, d in c.publishes if d}) < expected and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)  # a batch may take longer than the quiet window on a busy machine
+    if expected:
+        await c.quiet(1.0, index_timeout)
     settle_t = max(t for t in (c.last_publish_t, c.progress_end_t, t_init) if t is not None)
     ini["settled_s"] = round(settle_t - t_init, 4)
+    # Every file in scope has its diagnostics (the last publish of the initial wave: the server
+    # pushes every file that has findings, open or not, in batches).
+    with_diags = sorted(t for t, _, _, d in c.publishes if d)
+    reached = with_diags[expected - 1] if expected and len(with_diags) >= expected else None
+    ini["complete_diagnostics_s"] = round(reached - t_init, 4) if reached is not None else None
     ini["publishes"] = len(c.publishes)
     ini["files_with_diagnostics"] = len({u for _, u, _, d in c.publishes if d})
     ini["progress_reported"] = c.progress_begun > 0
     log(f"  [{res['skills']}] initialize {ini['initialize_s']:.2f} s, first publish "
-        f"{ini['first_publish_s']} s, settled {ini['settled_s']:.2f} s, {ini['publishes']} publishes")
+        f"{ini['first_publish_s']} s, complete {ini['complete_diagnostics_s']} s, settled {ini['settled_s']:.2f} s, "
+        f"{ini['publishes']} publishes")
     await asyncio.sleep(0.5)
     res["idle_rss_mb"] = rss_mb(proc.pid)
 

@@ -257,28 +257,42 @@ class WorkspaceState:
         return {"skills": len(paths), "agents": len(index.agents), "runtimes": index.active}
 
     def catalog_fingerprint(self) -> str:
-        """A short hash of every catalog this workspace's agents receive (each active runtime's
-        base catalog and each agent's own, MCP servers included): it changes exactly when one of
-        them does, so an editor knows when to refresh a catalog preview."""
-        import hashlib
-        import json
-
-        from skill_ls.analysis.catalog import CatalogError, catalog_object
+        """A short hash of everything the catalogs of this workspace are rendered from — every
+        declaration (runtime, name, path, tier, agent, loadability, frontmatter values; the file's
+        size where the runtime's catalog carries whole files), every agent definition, and the
+        configuration — so it changes whenever a catalog an agent receives can change (a
+        description edit too, not only the number of skills). Rendering every catalog instead would
+        cost about a second at 3,000 skills on each change; hashing the inputs costs milliseconds.
+        Sidecars (mcp.json, marketplace metadata, $AGH_HOME/config.toml) are not read here: the
+        server salts the hash when one of them changes on disk."""
+        from skill_ls.analysis.catalog import FORMATS
 
         index = self.index
         if index is None:
             return ""
-        digest = hashlib.sha256()
-        targets: list[tuple[str, str | None]] = [(rid, None) for rid in index.active]
-        targets += [(runtime_for_family(a.family), a.name) for a in index.agents if a.winner]
-        for rid, agent in targets:
-            try:
-                obj = catalog_object(index, rid, agent)
-                part = json.dumps([rid, agent, obj["text"], obj["mcp_servers"]], sort_keys=True, default=str)
-            except CatalogError as exc:
-                part = json.dumps([rid, agent, str(exc)])
-            digest.update(part.encode("utf-8", "replace"))
-        return digest.hexdigest()[:16]
+        whole_files = {rid for rid, rt in RUNTIMES.items()
+                       if getattr(FORMATS.get(rt.catalog_format), "id", rt.catalog_format) == "full_content"}
+
+        def values(doc: Any) -> int:
+            """Hash of the frontmatter values, computed once per parse (the document's cache)."""
+            if doc is None or getattr(doc, "fm", None) is None:
+                return 0
+            cached = doc.cache.get("catalog_values")
+            if cached is None:
+                cached = hash(repr(sorted((k, repr(f.value)) for k, f in doc.fm.fields.items())))
+                doc.cache["catalog_values"] = cached
+            return int(cached)
+
+        items: list[object] = [tuple(sorted(index.active)), repr(index.config)]
+        for rid in sorted(index.decls):
+            for d in index.decls[rid]:
+                size = d.doc.size if rid in whole_files and d.doc is not None else 0
+                items.append((rid, d.name, d.path, d.tier, d.agent, d.blocked, d.undiscovered, d.builtin,
+                              values(d.doc), size))
+        for a in index.agents:
+            items.append((a.path, a.name, a.family, a.winner, values(a.doc)))
+        # Python's hash: stable within the server process, which is all an editor compares.
+        return format(hash(tuple(items)) & 0xFFFFFFFFFFFFFFFF, "016x")
 
     def default_runtime(self) -> str:
         return default_runtime(self.index.active if self.index else [])

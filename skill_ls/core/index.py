@@ -280,6 +280,7 @@ class Index:
         self.roots: dict[str, list[RootDir]] = {}
         self.decls: dict[str, list[SkillDecl]] = {}
         self.by_name: dict[str, dict[str, list[SkillDecl]]] = {}
+        self._path_decls: dict[str, list[SkillDecl]] | None = None  # decls_for_path's table
         self.agents: list[AgentDecl] = []
         self.skipped: list[tuple[str, str]] = []
         self.lowercase_skill_files: list[str] = []
@@ -289,6 +290,7 @@ class Index:
     # -- building -------------------------------------------------------------------------------
     def build(self) -> "Index":
         self.references.clear()
+        self._path_decls = None
         self.roots = active_runtimes(self.workspace, self.env, self.config)
         self.decls = {rid: [] for rid in self.roots}
         for rid, roots in self.roots.items():
@@ -438,7 +440,16 @@ class Index:
         return path if rel.startswith("..") else rel
 
     def decls_for_path(self, path: str) -> list[SkillDecl]:
-        return [d for decls in self.decls.values() for d in decls if d.path == path]
+        """The declarations of one file (a table rebuilt after `build` or `update_file`: rules and
+        the server ask this per file, and a scan of every declaration made a check quadratic)."""
+        if self._path_decls is None:
+            table: dict[str, list[SkillDecl]] = {}
+            for decls in self.decls.values():
+                for d in decls:
+                    if d.path:
+                        table.setdefault(d.path, []).append(d)
+            self._path_decls = table
+        return list(self._path_decls.get(path, ()))
 
     def agent(self, name: str, family: str | None = None) -> AgentDecl | None:
         for a in self.agents:
@@ -452,6 +463,7 @@ class Index:
         have changed. A new or deleted SKILL.md inside a root is added or removed."""
         self.store.invalidate(path)
         self.references.clear()
+        self._path_decls = None
         touched: set[tuple[str, str]] = set()
         base = os.path.basename(path)
         if base == AGENT_FILE or any(a.path == path for a in self.agents):

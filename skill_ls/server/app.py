@@ -325,7 +325,7 @@ class SkillLanguageServer(LanguageServer):
                 count += len(batch)
                 await asyncio.sleep(0)
             if count > 1:
-                self.release_texts_soon()
+                self.release_texts_soon(0.2)  # the wave is over: drop the texts of unopened files now
         except asyncio.CancelledError:
             pass
         except Exception:
@@ -593,7 +593,9 @@ class SkillLanguageServer(LanguageServer):
         affected |= set(self.open_docs)  # cheap: a handful of buffers, and shadowing is global
         if rebuild:
             self.request_reindex(rebuild)
-        self.notify_index_changed()
+        # The catalog fingerprint renders every catalog: computed after the first batch of
+        # diagnostics (open documents first) has gone out, not before.
+        self.schedule_catalog_check(0.0)
         if self.pull:
             self.refresh_pull_clients()
             return
