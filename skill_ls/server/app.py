@@ -34,7 +34,9 @@ log = logging.getLogger("skill_ls.server")
 
 EDIT_DEBOUNCE = 0.005  # seconds: coalesces edit storms, keeps keystroke-to-diagnostics low
 DISK_DEBOUNCE = 0.2
+CATALOG_AFTER_CHANGE = 0.1  # seconds after a disk change's diagnostics are queued
 CATALOG_DEBOUNCE = 0.3  # seconds after an edit before the catalog fingerprint is recomputed
+CATALOG_SIDECARS = frozenset({"mcp.json", ".agh-meta.json", "config.toml"})
 PUSH_BATCH = 200  # files whose diagnostics are computed and pushed between two turns of the event loop
 READY_TIMEOUT = 120.0
 INDEX_CHANGED = "skillLs/indexChanged"
@@ -125,6 +127,7 @@ class SkillLanguageServer(LanguageServer):
         self._push_pending: dict[str, None] = {}  # ordered set of paths to (re)publish
         self._push_task: asyncio.Task[None] | None = None
         self._catalog_task: asyncio.Task[None] | None = None
+        self._catalog_salt = 0  # bumped when a catalog input the fingerprint does not read changes
         self._release_handle: asyncio.TimerHandle | None = None
         self._last_summary: dict[str, Any] | None = None
         self._result_id = 0
@@ -470,7 +473,8 @@ class SkillLanguageServer(LanguageServer):
         changes whenever any catalog an agent receives changes), and one entry per folder."""
         folders = []
         for key, st in self.states.items():
-            folders.append({"workspace": key, **st.summary(), "catalog": st.catalog_fingerprint()})
+            catalog = st.catalog_fingerprint() + (f".{self._catalog_salt}" if self._catalog_salt else "")
+            folders.append({"workspace": key, **st.summary(), "catalog": catalog})
         runtimes: list[str] = []
         for f in folders:
             runtimes += [r for r in f["runtimes"] if r not in runtimes]
@@ -571,6 +575,8 @@ class SkillLanguageServer(LanguageServer):
         every affected file, open or not. A change that needs a full rebuild of a folder (its
         configuration, a new root, agent discovery) re-indexes that folder, which republishes all."""
         changed_files = pending
+        if any(os.path.basename(p) in CATALOG_SIDECARS for p in changed_files):
+            self._catalog_salt += 1  # MCP servers, marketplace metadata, AGH consent: read by catalogs
         affected: set[str] = set()
         rebuild: set[str] = set()
         for key, state in list(self.states.items()):
@@ -593,11 +599,9 @@ class SkillLanguageServer(LanguageServer):
         affected |= set(self.open_docs)  # cheap: a handful of buffers, and shadowing is global
         if rebuild:
             self.request_reindex(rebuild)
-        # The catalog fingerprint renders every catalog: computed after the first batch of
-        # diagnostics (open documents first) has gone out, not before.
-        self.schedule_catalog_check(0.0)
         if self.pull:
             self.refresh_pull_clients()
+            self.schedule_catalog_check(CATALOG_AFTER_CHANGE)
             return
         gone = {p for p in changed_files | affected if not os.path.exists(p) and p not in self.open_docs}
         for p in gone:
@@ -605,6 +609,8 @@ class SkillLanguageServer(LanguageServer):
                 self.clear(p)
         keep = {p for p in self.workspace_paths_in(affected | (changed_files & set(self.pushed))) if p not in gone}
         self.queue_publish({p for p in keep if getattr(self.state_for(p), "workspace", None) not in rebuild})
+        # The fingerprint walks every declaration: after the first batch (open documents first).
+        self.schedule_catalog_check(CATALOG_AFTER_CHANGE)
 
 
 def create_server() -> SkillLanguageServer:

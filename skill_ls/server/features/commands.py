@@ -166,7 +166,9 @@ def register(server) -> None:
         if _target(arg) is None:  # every folder: counts over all, the first folder's path
             return {**{k: summary[k] for k in ("skills", "agents", "runtimes", "catalog", "folders")},
                     "workspace": state.workspace}
-        return {**state.summary(), "catalog": state.catalog_fingerprint(), "workspace": state.workspace}
+        folder = next((f for f in summary["folders"] if f["workspace"] == state.workspace), None)
+        catalog = folder["catalog"] if folder is not None else state.catalog_fingerprint()
+        return {**state.summary(), "catalog": catalog, "workspace": state.workspace}
 
     @server.command("skillLs.listAgents")
     async def list_agents(ls, *args):
