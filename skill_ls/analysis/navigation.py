@@ -40,7 +40,8 @@ def entry_offset(entry: FieldEntry) -> int:
     node = entry.node
     if node is None or not hasattr(node, "start_mark"):
         return 0
-    return entry.value_span.start_line - node.start_mark.line
+    mark_line: int = node.start_mark.line
+    return entry.value_span.start_line - mark_line
 
 
 def _scalar_items(node: Any, offset: int) -> list[tuple[str, Span]]:
@@ -130,9 +131,10 @@ def in_frontmatter(doc: Document, line: int) -> bool:
 
 def enclosing_key(doc: Document, line: int) -> str | None:
     """The top-level frontmatter key whose block contains `line` (for list items below a key)."""
-    if not in_frontmatter(doc, line):
+    fm = doc.fm
+    if fm is None or fm.open_line is None or not in_frontmatter(doc, line):
         return None
-    for ln in range(line, doc.fm.open_line, -1):
+    for ln in range(line, fm.open_line, -1):
         text = doc.src.line_text(ln)
         if text and not text[0].isspace() and not text.startswith("#"):
             m = re.match(r"([^:\s][^:]*?)\s*:", text)
