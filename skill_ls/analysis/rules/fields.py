@@ -8,6 +8,7 @@ import json
 import os
 
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
+from skill_ls.core.parse.frontmatter import FieldEntry, Frontmatter
 from skill_ls.analysis.catalog import catalog_cost
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.spans import closing_insert_span, header_span, name_span, node_span
@@ -15,20 +16,21 @@ from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.shape import shape_refusal
 from skill_ls.analysis.rules.frontmatter import DESCRIPTION_PLACEHOLDER
 from skill_ls.core.runtimes import RUNTIMES, Runtime, all_known_fields
-from skill_ls.core.runtimes.spec import KIND_TEXT, type_ok
+from skill_ls.core.runtimes.spec import KIND_TEXT, FieldSpec, type_ok
 
 
-def _fm_ok(ctx: RuntimeContext) -> bool:
+def _fm(ctx: RuntimeContext) -> Frontmatter | None:
+    """The frontmatter when it parsed and the file was read whole; else None (nothing to check)."""
     fm = ctx.doc.fm
-    return fm is not None and fm.status == "ok" and not ctx.doc.read_error
+    return fm if fm is not None and fm.status == "ok" and not ctx.doc.read_error else None
 
 
-def _is_empty(value) -> bool:
+def _is_empty(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip()) or value == [] or value == {}
 
 
 @rule("SK005", Severity.ERROR, "runtime", fix="unsafe")
-def required_field_missing(ctx: RuntimeContext):
+def required_field_missing(ctx: RuntimeContext) -> None:
     """A field the runtime requires is missing or empty.
 
     ## What it does
@@ -43,9 +45,9 @@ def required_field_missing(ctx: RuntimeContext):
     (not offered when that is not a valid name); `description` gets a placeholder that parses and
     says what to write (`"TODO: say what this skill does and when to use it"`): replace it.
     """
-    if not _fm_ok(ctx):
+    fm = _fm(ctx)
+    if fm is None:
         return
-    fm = ctx.doc.fm
     for key in ctx.runtime.required_fields:
         entry = fm.fields.get(key)
         if entry is not None and not _is_empty(entry.value):
@@ -70,7 +72,7 @@ def required_field_missing(ctx: RuntimeContext):
 
 
 @rule("SK006", Severity.ERROR, "runtime", fix="safe")
-def wrong_type(ctx: RuntimeContext):
+def wrong_type(ctx: RuntimeContext) -> None:
     """A field has the wrong type or a value outside its allowed set.
 
     ## What it does
@@ -93,14 +95,15 @@ def wrong_type(ctx: RuntimeContext):
     Safe: a number, boolean or date inside a string-to-string `metadata` map is quoted, keeping its
     text exactly (`version: 2` → `version: "2"`). Nothing else is fixed.
     """
-    if not _fm_ok(ctx):
+    fm = _fm(ctx)
+    if fm is None:
         return
-    for key, entry in ctx.doc.fm.fields.items():
+    for key, entry in fm.fields.items():
         spec = ctx.runtime.fields.get(key)
         if spec is None or entry.value is None:
             continue  # null values are "missing" (SK005) rather than mistyped
         if spec.kind == "str_map" and isinstance(entry.value, dict) and entry.node is not None:
-            if _bad_map_entries(ctx, key, entry):
+            if _bad_map_entries(ctx, fm, key, entry):
                 continue
         if not type_ok(spec, entry.value):
             ctx.out.report(entry.value_span, f"'{key}' must be {KIND_TEXT.get(spec.kind, spec.kind)} for "
@@ -110,11 +113,11 @@ def wrong_type(ctx: RuntimeContext):
                            f"(got '{entry.value}')")
 
 
-def _bad_map_entries(ctx: RuntimeContext, key: str, entry) -> bool:
+def _bad_map_entries(ctx: RuntimeContext, fm: Frontmatter, key: str, entry: FieldEntry) -> bool:
     """Report each entry of a string-to-string map whose key or value is not a string; True if any."""
     from skill_ls.core.parse.frontmatter import node_value
 
-    offset = (ctx.doc.fm.open_line or 0) + 1
+    offset = (fm.open_line or 0) + 1
     found = False
     for knode, vnode in getattr(entry.node, "value", ()):
         kval = node_value(knode)
@@ -137,7 +140,7 @@ def _bad_map_entries(ctx: RuntimeContext, key: str, entry) -> bool:
     return found
 
 
-def _python_kind(value) -> str:
+def _python_kind(value: object) -> str:
     if value is None:
         return "empty (null)"
     if isinstance(value, bool):
@@ -152,7 +155,7 @@ def _python_kind(value) -> str:
 
 
 @rule("SK007", Severity.WARNING, "runtime", fix="unsafe")
-def unknown_field(ctx: RuntimeContext):
+def unknown_field(ctx: RuntimeContext) -> None:
     """A frontmatter key that no runtime reading the file knows.
 
     ## What it does
@@ -186,7 +189,8 @@ def unknown_field(ctx: RuntimeContext):
     The field lists of each runtime (SPEC §3; https://agentskills.io/specification,
     https://code.claude.com/docs/en/skills, https://developers.openai.com/codex/skills).
     """
-    if not _fm_ok(ctx):
+    fm = _fm(ctx)
+    if fm is None:
         return
     from skill_ls.analysis.readers import known_by_a_reader, readers_of
 
@@ -195,9 +199,9 @@ def unknown_field(ctx: RuntimeContext):
     readers = readers_of(ctx.readers)
     standalone = not readers
     severity = Severity.INFORMATION if ctx.runtime.unknown_field_severity == "information" else None
-    present = tuple(ctx.doc.fm.fields)
+    present = tuple(fm.fields)
     move: Fix | None | bool = False  # computed once, on the first unknown key without a suggestion
-    for key, entry in ctx.doc.fm.fields.items():
+    for key, entry in fm.fields.items():
         if key in known:
             continue
         if (key in elsewhere) if standalone else known_by_a_reader(key, readers):
@@ -214,7 +218,7 @@ def unknown_field(ctx: RuntimeContext):
             message += f" (known to {', '.join(elsewhere[key])})"
         else:
             if move is False:
-                move = _move_to_metadata_fix(ctx)
+                move = _move_to_metadata_fix(ctx, fm)
             if isinstance(move, Fix) and f"'{key}'" in move.title:
                 fix = move
         ctx.out.report(entry.key_span, message, fix=fix, severity=severity)
@@ -243,9 +247,9 @@ def _metadata_runtimes_ok(ctx: RuntimeContext) -> bool:
     return True
 
 
-def _move_to_metadata_fix(ctx: RuntimeContext) -> Fix | None:
+def _move_to_metadata_fix(ctx: RuntimeContext, fm: Frontmatter) -> Fix | None:
     """One fix moving every movable unknown key (same for every runtime, so it is applied once)."""
-    doc, fm = ctx.doc, ctx.doc.fm
+    doc = ctx.doc
     if not _metadata_runtimes_ok(ctx):
         return None
     known = all_known_fields()
@@ -302,7 +306,7 @@ def _suggest(key: str, known: tuple[str, ...]) -> list[str]:
 
 
 @rule("SK008", Severity.ERROR, "runtime")
-def name_format(ctx: RuntimeContext):
+def name_format(ctx: RuntimeContext) -> None:
     """The skill name breaks the runtime's naming rule.
 
     ## What it does
@@ -313,10 +317,11 @@ def name_format(ctx: RuntimeContext):
     ## Why is this bad?
     Clients that validate names refuse the skill; others derive a different command name from it.
     """
-    if not _fm_ok(ctx):
+    fm = _fm(ctx)
+    if fm is None:
         return
     rule_ = ctx.runtime.name_rule
-    value = ctx.doc.fm.value("name")
+    value = fm.value("name")
     if rule_.pattern is None or not isinstance(value, str) or not value:
         return
     if not rule_.pattern.match(value):
@@ -325,7 +330,7 @@ def name_format(ctx: RuntimeContext):
 
 
 @rule("SK009", Severity.WARNING, "runtime", fix="unsafe")
-def name_differs_from_directory(ctx: RuntimeContext):
+def name_differs_from_directory(ctx: RuntimeContext) -> None:
     """The `name` differs from the skill's directory name.
 
     ## What it does
@@ -341,10 +346,11 @@ def name_differs_from_directory(ctx: RuntimeContext):
     valid, `skill-ls check --unsafe-fixes` renames the directory to `name` (never over an existing
     path). A rename to an invalid name is never offered.
     """
-    if not _fm_ok(ctx):
+    fm = _fm(ctx)
+    if fm is None:
         return
     rule_ = ctx.runtime.name_rule
-    value = ctx.doc.fm.value("name")
+    value = fm.value("name")
     if rule_.dir_match is None or not isinstance(value, str) or not value.strip():
         return
     if rule_.pattern is not None and not rule_.pattern.match(value):
@@ -391,7 +397,7 @@ def valid_name(runtime: Runtime, name: str) -> bool:
 
 
 @rule("SK010", Severity.ERROR, "runtime")
-def length_limit(ctx: RuntimeContext):
+def length_limit(ctx: RuntimeContext) -> None:
     """A value or the skill is over a runtime's length limit.
 
     ## What it does
@@ -402,9 +408,10 @@ def length_limit(ctx: RuntimeContext):
     ## Why is this bad?
     Runtimes reject or cut what is over the limit.
     """
-    if not _fm_ok(ctx):
+    fm = _fm(ctx)
+    if fm is None:
         return
-    for key, entry in ctx.doc.fm.fields.items():
+    for key, entry in fm.fields.items():
         spec = ctx.runtime.fields.get(key)
         if spec is None or not isinstance(entry.value, str):
             continue
@@ -420,7 +427,7 @@ def length_limit(ctx: RuntimeContext):
         _amp_file_limits(ctx, limits)
 
 
-def _amp_file_limits(ctx: RuntimeContext, limits: dict) -> None:
+def _amp_file_limits(ctx: RuntimeContext, limits: dict[str, int]) -> None:
     skill_dir = ctx.doc.directory
     files, total, big = 0, 0, []
     for dirpath, dirnames, filenames in os.walk(skill_dir):
@@ -447,7 +454,7 @@ def _amp_file_limits(ctx: RuntimeContext, limits: dict) -> None:
 
 
 @rule("SK011", Severity.INFORMATION, "runtime")
-def description_cut_in_catalog(ctx: RuntimeContext):
+def description_cut_in_catalog(ctx: RuntimeContext) -> None:
     """The description is cut in the runtime's catalog; the model never sees the rest.
 
     ## What it does
@@ -458,9 +465,10 @@ def description_cut_in_catalog(ctx: RuntimeContext):
     The model chooses skills from the catalog; trigger phrases past the cut never reach it. Put the
     most important words first.
     """
-    if not _fm_ok(ctx) or ctx.runtime.catalog_cut is None:
+    fm = _fm(ctx)
+    if fm is None or ctx.runtime.catalog_cut is None:
         return
-    entry = ctx.doc.fm.fields.get("description")
+    entry = fm.fields.get("description")
     if entry is None or not isinstance(entry.value, str):
         return
     cost = catalog_cost(ctx.decl, ctx.doc)  # the catalog's own entry: what it shows is what is reported
@@ -475,7 +483,7 @@ def description_cut_in_catalog(ctx: RuntimeContext):
 
 
 @rule("SK013", Severity.WARNING, "runtime", part=True)
-def runtime_refuses_file_shape(ctx: RuntimeContext):
+def runtime_refuses_file_shape(ctx: RuntimeContext) -> None:
     """(Runtime part of SK013) The runtime's own parser refuses the file's shape (Amp: a BOM, CRLF,
     `...` or trailing spaces on a delimiter, no line break after the closing `---`, an empty body)."""
     shape = ctx.runtime.file_shape
@@ -513,7 +521,7 @@ def _shape_fix(ctx: RuntimeContext, refusal: str) -> Fix | None:
 
 
 @rule("SK014", Severity.WARNING, "runtime")
-def unescaped_catalog_markup(ctx: RuntimeContext):
+def unescaped_catalog_markup(ctx: RuntimeContext) -> None:
     """Text that corrupts the catalog markup of a runtime that does not escape it (Amp).
 
     ## What it does
@@ -526,10 +534,11 @@ def unescaped_catalog_markup(ctx: RuntimeContext):
     ```
     Use instead: `description: Use for HTML form inputs and validation`.
     """
-    if not _fm_ok(ctx) or ctx.runtime.escapes_catalog:
+    fm = _fm(ctx)
+    if fm is None or ctx.runtime.escapes_catalog:
         return
     for key in ("name", "description"):
-        entry = ctx.doc.fm.fields.get(key)
+        entry = fm.fields.get(key)
         if entry is not None and isinstance(entry.value, str) and ("<" in entry.value or "&" in entry.value):
             ctx.out.report(entry.value_span, f"'{key}' contains '<' or '&': {ctx.runtime.title} inserts it into its "
                            "catalog unescaped, which corrupts the markup the model reads")
@@ -539,9 +548,9 @@ def unescaped_catalog_markup(ctx: RuntimeContext):
 def recommended_field_missing(ctx: RuntimeContext) -> None:
     """(Recommended-field part of SK005) A field the runtime loads without, but works worse without
     (Agentcy: `search_skills` does not rank a skill with an empty description)."""
-    if not _fm_ok(ctx):
+    fm = _fm(ctx)
+    if fm is None:
         return
-    fm = ctx.doc.fm
     assert fm is not None
     for key, spec in ctx.runtime.fields.items():
         if spec.recommended is None:
