@@ -364,3 +364,35 @@ def test_server_not_on_path_fails_loudly(demo: Demo) -> None:
     )
     errors = [n["msg"] for n in r["notifications"] if n["level"] >= 3]
     assert any("no-such-skill-language-server" in e and "pip install skill-ls" in e for e in errors), r["notifications"]
+
+
+def test_project_markers_beat_skill_directories(tmp_path: Path, demo: Demo) -> None:
+    """pyproject.toml with [tool.skill-ls] is a project marker; one without it is not."""
+    proj = tmp_path / "proj"
+    (proj / "pyproject.toml").parent.mkdir(parents=True)
+    (proj / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.skill-ls]\nruntimes = ["agh"]\n')
+    nested = proj / "pkg" / ".agh" / "skills" / "alpha" / "SKILL.md"
+    nested.parent.mkdir(parents=True)
+    nested.write_text("---\nname: alpha\ndescription: Alpha. Use when testing roots.\n---\nA.\n")
+    plain = tmp_path / "plain"
+    (plain / "pyproject.toml").parent.mkdir(parents=True)
+    (plain / "pyproject.toml").write_text('[project]\nname = "y"\n')
+    plain_skill = plain / "pkg" / ".agh" / "skills" / "beta" / "SKILL.md"
+    plain_skill.parent.mkdir(parents=True)
+    plain_skill.write_text("---\nname: beta\ndescription: Beta. Use when testing roots.\n---\nB.\n")
+    r = run_nvim(
+        demo,
+        f"""
+        local a = open({_lua_str(nested)})
+        local ca = wait_client(a)
+        R.a_root = ca and ca.root_dir
+        vim.lsp.stop_client(vim.lsp.get_clients({{ name = 'skill_ls' }}), true)
+        vim.wait(5000, function() return #vim.lsp.get_clients({{ name = 'skill_ls' }}) == 0 end, 50)
+        vim.cmd('bwipeout! ' .. a)
+        local b = open({_lua_str(plain_skill)})
+        local cb = wait_client(b)
+        R.b_root = cb and cb.root_dir
+        """,
+    )
+    assert _same(r["a_root"], proj), r["a_root"]
+    assert _same(r["b_root"], plain / "pkg"), r["b_root"]

@@ -17,8 +17,9 @@ if [ "${#need_apt[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
+lock_sum="$(sha256sum package-lock.json | cut -d' ' -f1)"
 if [ -f node_modules/code-server/out/node/entry.js ] && [ -d node_modules/playwright-core ] \
-   && [ node_modules/.package-lock.json -nt package-lock.json ]; then
+   && [ "$(cat node_modules/.skill-ls-lock.sha256 2>/dev/null)" = "$lock_sum" ]; then
   echo "install.sh: code-server and playwright-core already installed"
   exit 0
 fi
@@ -32,7 +33,9 @@ mkdir -p "$cache"
 tar -czf "$cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C "$tmp" rg
 
 echo "install.sh: npm ci (code-server, playwright-core)"
-npm_config_yes=true npm ci --no-audit --no-fund --loglevel=error
+# code-server's postinstall refuses to run as root unless npm_config_unsafe_perm is set.
+npm_config_yes=true npm_config_unsafe_perm=true npm ci --no-audit --no-fund --loglevel=error
 test -f node_modules/code-server/out/node/entry.js || { echo "install.sh: code-server did not install" >&2; exit 1; }
 test -e node_modules/code-server/lib/vscode/node_modules.asar || { echo "install.sh: code-server's postinstall did not run" >&2; exit 1; }
+echo "$lock_sum" > node_modules/.skill-ls-lock.sha256
 echo "install.sh: OK ($(node -e 'console.log(require("code-server/package.json").version)') on node $(node --version))"

@@ -116,7 +116,7 @@ async function toasts() {
 }
 
 /** The Problems panel as rows: {file, folder} headers followed by {message, code, line, col} markers. */
-async function problems() {
+async function problems(screenshot) {
   // The panel's list is virtualized (only rows on screen exist in the DOM), and moving through it with
   // the keyboard opens each file in a preview editor: maximize the panel to read every row at once,
   // then restore it. Only the mouse/keyboard of the palette touches the workbench.
@@ -128,6 +128,7 @@ async function problems() {
   await sleep(300);
   try {
     const rows = await readProblemRows();
+    if (screenshot) await shot(screenshot);
     if (rows.length && !rows.some((r) => r.last)) throw new Error(`the Problems panel has more rows than fit on screen (${rows.length} shown)`);
     return parseProblemRows(rows.sort((x, y) => x.index - y.index));
   } finally {
@@ -207,7 +208,10 @@ async function openFile(rel) {
     (await page.$$eval('.tabs-container .tab.active', (els) => els.map((e) => e.innerText))).some((t) => t.includes(base)),
   );
   await page.waitForSelector('.editor-group-container.active .monaco-editor .view-lines', { state: 'visible' });
-  await sleep(500);
+  // Every tab here is called SKILL.md: wait for this file's own text (its first lines) in the editor.
+  const head = fs.readFileSync(path.join(config.workspace, rel), 'utf8').split('\n').slice(0, 2).join('\n');
+  await waitFor(`the text of ${rel}`, async () => (await editorText()).startsWith(head));
+  await sleep(300);
 }
 
 async function goTo(line, col) {
@@ -331,9 +335,8 @@ async function flows(port) {
       prev = now;
       return stable >= 6;
     }, STEP, 500);
-    o.problems = await problems();
+    o.problems = await problems('problems');
     o.openEditors = await page.$$eval('.tabs-container .tab', (els) => els.length);
-    await shot('problems');
   });
 
   await flow('hover', async (o) => {
@@ -418,7 +421,12 @@ async function flows(port) {
       const t = await editorText();
       return /code-review/.test(t) ? t : undefined;
     });
+    // For the picture: the whole catalog in view (no panel, long lines wrapped).
+    await palette('View: Close Panel');
+    await palette('View: Toggle Word Wrap');
+    await sleep(500);
     await shot('catalog');
+    await palette('View: Toggle Word Wrap');
     if (config.catalogEdit) {
       // Change a description on disk (no keystroke in any editor): the open preview must follow.
       const { path: rel, from, to } = config.catalogEdit;
@@ -456,7 +464,7 @@ async function flows(port) {
       o.last = await problems();
       throw err;
     });
-    await shot('disk-change');
+    await problems('disk-change'); // a picture with every row
   });
 
   await flow('final_toasts', async (o) => {

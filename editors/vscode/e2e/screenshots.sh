@@ -8,6 +8,10 @@ shots="$(mktemp -d)"; trap 'rm -rf "$shots"' EXIT
 SKILL_LS_SCREENSHOTS="$shots" PYTHONPATH="$PWD" python3 -m pytest -q -p no:cacheprovider tests/editors/test_vscode.py
 mkdir -p docs/img
 for name in problems hover quickfix catalog disk-change; do
-  cp "$shots/$name.png" "docs/img/vscode-$name.png"
+  if [ -f "$shots/$name.png" ]; then
+    cp "$shots/$name.png" "docs/img/vscode-$name.png"
+  else
+    echo "screenshots.sh: no $name.png (that flow failed; see the test output)" >&2
+  fi
 done
 ls -l docs/img/vscode-*.png
