@@ -102,10 +102,8 @@ end
 """
 
 
-# Server-side parts of issues 10 and 15 still landing (helpers lsp, rel): marked so main stays green
+# The server-side part of issue 15 still landing (helper rel): marked so main stays green
 # meanwhile; each reason names what the flow needs.
-PENDING_PUSH = pytest.mark.xfail(reason="needs push diagnostics for clients without workspace.diagnostics.refreshSupport (lsp)", strict=False)
-PENDING_MULTIROOT = pytest.mark.xfail(reason="needs multi-root workspace folders in the server (lsp)", strict=False)
 PENDING_UTF8 = pytest.mark.xfail(reason="needs the server to survive a message split inside a UTF-8 character (rel)", strict=False)
 
 
@@ -113,7 +111,6 @@ def triples(ds: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
     return sorted((os.path.realpath(d["path"]), d["code"], d["line"]) for d in ds)
 
 
-@PENDING_PUSH
 def test_diagnostics_for_files_never_opened_equal_check(demo: Demo) -> None:
     r = run_nvim(
         demo,
@@ -161,7 +158,6 @@ def test_file_in_additional_root_joins_the_same_client(demo: Demo) -> None:
     assert [c for c in check(demo.demo) if c[0] == os.path.realpath(demo.shared_review)][0][1] == "SH001"
 
 
-@PENDING_PUSH
 def test_disk_change_reaches_an_open_buffer_without_typing(demo: Demo) -> None:
     user_copy = "---\nname: code-review\ndescription: My own review notes. Use when reviewing anything.\n---\nMine.\n"
     r = run_nvim(
@@ -195,11 +191,11 @@ def test_disk_change_reaches_an_open_buffer_without_typing(demo: Demo) -> None:
     assert "2 other copies" in r["before"], r["before"]
     assert not r["typed"]
     assert "3 other copies" in (r["after_add"] or ""), r["after_add"]
-    assert r["user_copy"] == ["SH001"], r["user_copy"]  # the new user copy, never opened
+    # The new user copy is outside the workspace: as in `skill-ls check`, no diagnostics while not open.
+    assert r["user_copy"] == [], r["user_copy"]
     assert "2 other copies" in (r["after_delete"] or ""), r["after_delete"]
 
 
-@PENDING_MULTIROOT
 def test_multi_root_session(demo: Demo, tmp_path: Path) -> None:
     other = tmp_path / "other"
     (other / ".agh" / "skills" / "deploy").mkdir(parents=True)

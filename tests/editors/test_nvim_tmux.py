@@ -201,10 +201,7 @@ def test_additional_root_and_user_copy_on_screen(demo_ws: Path, session_factory)
     user = Path(os.environ["AGH_HOME"]) / "skills" / "code-review" / "SKILL.md"
     user.parent.mkdir(parents=True, exist_ok=True)
     user.write_text("---\nname: code-review\ndescription: Mine. Use when reviewing anything.\n---\nMine.\n")
-    try:
-        s.wait_screen(lambda t: "shadows 3 other copies" in t, "the disk change on screen without typing")
-    except AssertionError as exc:
-        pytest.xfail(f"needs push diagnostics for Neovim (lsp): {str(exc)[:200]}")
+    s.wait_screen(lambda t: "shadows 3 other copies" in t, "the disk change on screen without typing")
 
 
 BODY_LINES = 400

@@ -136,7 +136,12 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "out": str(root / "results.json"),
         "screenshots": str(shots),
         "chromium": _chromium(),
-        "userCopy": {"path": str(agh_home / "skills" / "code-review" / "SKILL.md"), "text": USER_COPY},
+        "userCopy": {
+            "path": str(agh_home / "skills" / "code-review" / "SKILL.md"),
+            "text": USER_COPY,
+            "expectCode": "SH002",
+            "expectText": "shadows 3 other copies",
+        },
         "catalogEdit": CATALOG_EDIT,
     }
     (root / "work").mkdir()
@@ -149,11 +154,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     results: dict[str, Any] = json.loads(out.read_text()) if out.is_file() else {}
     if results.get("fatal") or proc.returncode != 0:
         pytest.fail(f"the VS Code session did not run ({root}): {results.get('fatal') or proc.stderr[-3000:]}")
-    return {"results": results, "flows": results["flows"], "expected": expected, "ws": ws, "home": home, "root": root}
-
-
-# Server-side work of issue 10 still landing (helper lsp): marked so main stays green meanwhile.
-PENDING_SERVER = pytest.mark.xfail(reason="needs the server side of issue 10 (push for unopened files, catalog-changed notification)", strict=False)
+    after = _check_json(ws, env)  # the tree as the session left it (quick fix applied, user copy added)
+    return {"results": results, "flows": results["flows"], "expected": expected, "after": after, "ws": ws, "home": home, "root": root}
 
 
 def test_ci_installs_the_real_editors() -> None:
@@ -183,12 +185,7 @@ def test_starts_without_a_warning_or_error_toast(session: dict[str, Any]) -> Non
 def test_problems_panel_equals_check_including_files_never_opened(session: dict[str, Any]) -> None:
     observed = _flow(session, "problems")
     assert observed["openEditors"] == 0  # nothing was opened: every row comes from the index
-    shown = sorted((p["file"], p["code"], p["line"], p["col"]) for p in observed["problems"])
-    expected = sorted(
-        (d["path"], d["code"], d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1)
-        for d in session["expected"]
-    )
-    assert shown == expected
+    assert _rows(observed["problems"]) == _check_rows(session["expected"])
 
 
 def test_hover_names_the_winning_tier(session: dict[str, Any]) -> None:
@@ -213,15 +210,26 @@ def test_catalog_preview_from_the_palette(session: dict[str, Any]) -> None:
     assert "release-notes" not in text  # disabled for the reviewer agent
 
 
-@PENDING_SERVER
 def test_catalog_preview_follows_a_description_change_on_disk(session: dict[str, Any]) -> None:
     observed = _flow(session, "catalog")
     assert CATALOG_EDIT["to"] in observed["refreshed"]
 
 
-@PENDING_SERVER
+def _rows(problems: list[dict[str, Any]]) -> list[tuple[str, str, int, int]]:
+    return sorted((p["file"], p["code"], p["line"], p["col"]) for p in problems)
+
+
+def _check_rows(diags: list[dict[str, Any]]) -> list[tuple[str, str, int, int]]:
+    return sorted((d["path"], d["code"], d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1) for d in diags)
+
+
 def test_disk_change_in_a_user_root_reaches_the_problems_panel(session: dict[str, Any]) -> None:
+    """A copy written into $AGH_HOME/skills (no keystroke): the workspace copy's SH002 now counts it, and
+    the panel equals `skill-ls check` of the tree as the session left it. The user copy itself is outside
+    the workspace, so, as in `skill-ls check`, it has no row while it is not open."""
     observed = _flow(session, "disk_change")
-    user = [p for p in observed["after"] if p["file"].endswith("code-review/SKILL.md") and not p["file"].startswith((".agh", "shared", "vendor"))]
-    assert [p["code"] for p in user] == ["SH001"], observed["after"]
-    assert "shadowed by the workspace copy" in user[0]["message"]
+    before = [p for p in observed["before"] if p["code"] == "SH002" and p["file"] == ".agh/skills/code-review/SKILL.md"]
+    after = [p for p in observed["after"] if p["code"] == "SH002" and p["file"] == ".agh/skills/code-review/SKILL.md"]
+    assert "shadows 2 other copies" in before[0]["message"], before
+    assert "shadows 3 other copies" in after[0]["message"] and "user copy" in after[0]["message"], after
+    assert _rows(observed["after"]) == _check_rows(session["after"])

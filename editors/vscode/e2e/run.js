@@ -422,7 +422,7 @@ async function flows(port) {
       return /code-review/.test(t) ? t : undefined;
     });
     // For the picture: the whole catalog in view (no panel, long lines wrapped).
-    await palette('View: Close Panel');
+    await palette('View: Hide Panel');
     await palette('View: Toggle Word Wrap');
     await sleep(500);
     await shot('catalog');
@@ -452,14 +452,11 @@ async function flows(port) {
     const { path: file, text } = config.userCopy;
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text);
-    // No keystroke: the user copy's shadow warning must reach the Problems panel by itself.
-    o.after = await waitFor('the user copy in the Problems panel', async () => {
+    // No keystroke: the workspace copy's shadow diagnostic must change in the Problems panel by itself
+    // (the user copy itself is outside the workspace: like `skill-ls check`, no row while it is not open).
+    o.after = await waitFor('the new user copy in the Problems panel', async () => {
       const p = await problems();
-      const tail = path.join(path.basename(path.dirname(file)), path.basename(file));
-      const home = config.home.replace(/\/$/, '');
-      return p.some((x) => x.file.endsWith(tail) && (x.file.startsWith(home) || x.file.startsWith('~')) && x.code.startsWith('SH'))
-        ? p
-        : undefined;
+      return p.some((x) => x.code === config.userCopy.expectCode && x.message.includes(config.userCopy.expectText)) ? p : undefined;
     }, 45000, 500).catch(async (err) => {
       o.last = await problems();
       throw err;
