@@ -174,6 +174,11 @@ def _check(args: argparse.Namespace) -> int:
     for path, reason in sorted(set(result.index.skipped)):
         if any(path == s or path.startswith(s.rstrip(os.sep) + os.sep) for s in scope):
             print(f"skill-ls: note: skipped {safe_text(path)}: {safe_text(reason)}", file=sys.stderr)
+    for root in result.index.walker.truncated:
+        from skill_ls.core.discovery import MAX_WALK_DIRS
+
+        print(f"skill-ls: note: {safe_text(root)} is too large to check whole: stopped after listing "
+              f"{MAX_WALK_DIRS:,} directories; what lies beyond was not checked", file=sys.stderr)
     worst = min((d.severity for d in diags), default=None)
     if worst is None:
         return EXIT_OK

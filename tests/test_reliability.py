@@ -186,3 +186,17 @@ def test_text_output_never_writes_control_characters(tmp_path, capsys):
     out = capsys.readouterr().out
     assert not any(c in out for c in "\x1b\x9b"), out
     assert out.count("\n") == len(out.splitlines())  # no forged line: one line per diagnostic + summary
+
+
+# -- a tree too large to walk whole -------------------------------------------------------------------
+def test_check_of_a_huge_tree_stops_at_the_walk_limit_and_says_so(workspace, monkeypatch, capsys):
+    import skill_ls.core.discovery as discovery
+    from skill_ls.cli import main
+
+    monkeypatch.setattr(discovery, "MAX_WALK_DIRS", 40)
+    for i in range(60):
+        (workspace / "deep" / f"d{i:02}").mkdir(parents=True)
+    skill(workspace, "s")
+    main(["check", str(workspace)])
+    err = capsys.readouterr().err
+    assert "too large to check whole" in err and "40 directories" in err, err

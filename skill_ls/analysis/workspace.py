@@ -216,11 +216,31 @@ class WorkspaceState:
             self._walker_stale = False
 
     # -- queries -----------------------------------------------------------------------------
+    def broad_workspace(self) -> str | None:
+        """Why the workspace is too broad to list whole (None when it is a project): the file system
+        root, the home directory, or a tree whose walk stopped at MAX_WALK_DIRS. Such a workspace
+        is checked through its skill roots only (`workspace_files`)."""
+        ws = self.workspace.rstrip(os.sep) or os.sep
+        home = os.path.abspath(os.path.expanduser("~")) if os.environ.get("HOME") else None
+        if ws == os.sep:
+            return "the file system root"
+        if home and ws == home.rstrip(os.sep):
+            return "your home directory"
+        if self.index is not None and ws in self.index.walker.truncated:
+            return "too large to list whole"
+        return None
+
     def workspace_files(self) -> list[str]:
-        """Every checkable file in the workspace (plus the configuration file when it is broken)."""
+        """Every checkable file in the workspace (plus the configuration file when it is broken).
+        A workspace too broad to list (see `broad_workspace`) gives the files of the skill roots and
+        agents under it only, so a server opened on `/` or `$HOME` never checks the whole machine."""
         if self.checker is None:
             return []
         self.rebuild_walker()
+        if self.broad_workspace() is not None and self.index is not None:
+            paths = {d.path for decls in self.index.decls.values() for d in decls if d.path}
+            paths |= {a.path for a in self.index.agents}
+            return sorted(p for p in paths if is_under(p, self.workspace))
         return self.checker.files_in_scope([self.workspace])
 
     def diagnostics(self, paths: list[str]) -> dict[str, list[Diagnostic]]:

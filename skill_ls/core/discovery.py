@@ -16,6 +16,9 @@ from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AgentDirSpec, AgentFamily
 
+# One walk lists at most this many directories: a workspace opened at `/` or `$HOME` must not index
+# (and cache the listing of) the whole machine. What lies beyond is reported, never silently dropped.
+MAX_WALK_DIRS = 50_000
 NEVER_ENTER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 SKILL_FILE = "SKILL.md"
 
@@ -179,6 +182,7 @@ class Found:
 class WalkResult:
     files: dict[str, list[Found]] = field(default_factory=dict)  # file name -> found
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    truncated: bool = False  # stopped at the directory limit
 
 
 class Excluder:
@@ -206,6 +210,7 @@ class Walker:
         self._links: set[str] = set()  # entries that are symlinks (only these need realpath)
         self._special: set[str] = set()  # FIFOs, sockets, devices: reported, never opened
         self.excluder = excluder or Excluder((), "")
+        self.truncated: list[str] = []  # roots whose walk stopped at MAX_WALK_DIRS
 
     def listdir(self, path: str) -> tuple[list[tuple[str, str, bool]], str | None]:
         """(entries, error): entries are (name, full path, is_dir) for dirs and regular files."""
@@ -236,11 +241,15 @@ class Walker:
         self._listing[path] = result
         return result
 
-    def walk(self, root: str, wanted: frozenset[str], max_depth: int = 64) -> WalkResult:
+    def walk(self, root: str, wanted: frozenset[str], max_depth: int = 64, max_dirs: int | None = None) -> WalkResult:
         """Find files named in `wanted` below `root`, recording each one's depth.
 
         Runtime scan limits are applied by the caller (so what lies beyond them can be reported).
-        Symlinked directories are followed only while they stay inside the root's real path."""
+        Symlinked directories are followed only while they stay inside the root's real path. At most
+        `max_dirs` (default MAX_WALK_DIRS) directories are listed; a walk that stops there says so in
+        `skipped` and in `truncated`."""
+        limit = MAX_WALK_DIRS if max_dirs is None else max_dirs
+        listed = 0
         result = WalkResult()
         try:
             real_root = os.path.realpath(root)
@@ -252,6 +261,14 @@ class Walker:
         stack: list[tuple[str, int, str]] = [(root, 0, real_root)]
         links = self._links
         while stack:
+            if listed >= limit:
+                result.skipped.append((root, f"stopped after listing {limit:,} directories: the rest of this tree "
+                                             "is not indexed (open a project folder instead)"))
+                result.truncated = True
+                if root not in self.truncated:
+                    self.truncated.append(root)
+                break
+            listed += 1
             directory, depth, real_dir = stack.pop()
             entries, error = self.listdir(directory)
             if error:

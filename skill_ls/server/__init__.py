@@ -19,13 +19,16 @@ def run_server(tcp_port: int | None = None) -> int:
     logging.getLogger("watchdog").setLevel(logging.WARNING)
     from skill_ls.server.app import create_server
 
+    from skill_ls.server.protocol import start_io
+
     server = create_server()
+    code = 0
     try:
         if tcp_port:
             server.start_tcp("127.0.0.1", tcp_port)
         else:
-            server.start_io()
+            code = start_io(server)  # our framing and lifecycle guards (skill_ls.server.protocol)
     finally:
         if server.watchers is not None:
             server.watchers.stop()
-    return 0
+    return code

@@ -18,16 +18,14 @@ import time
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
 
 from skill_ls import __version__
 from skill_ls.core.model import Diagnostic
 from skill_ls.core.paths import is_under
 from skill_ls.core.parse.text import SourceText
 from skill_ls.server.convert import Converter, path_of, uri_of
+from skill_ls.server.protocol import SkillProtocol, converter
 from skill_ls.analysis.workspace import WorkspaceState
 
 log = logging.getLogger("skill_ls.server")
@@ -42,9 +40,6 @@ READY_TIMEOUT = 120.0
 INDEX_CHANGED = "skillLs/indexChanged"
 
 
-_ANSWERED = object()  # a malformed request that was already answered with an error
-
-
 def _return_memory_to_os() -> None:
     """Freed text is large blocks that glibc keeps unless asked; hand them back (Linux only)."""
     gc.collect()
@@ -56,52 +51,25 @@ def _return_memory_to_os() -> None:
         pass
 
 
-class SkillProtocol(LanguageServerProtocol):
-    """pygls drops a request whose params do not deserialize (the client would wait forever);
-    answer it with InvalidParams instead, and ignore malformed notifications."""
+def _build_and_list(state: WorkspaceState) -> Any:
+    """Build the index and list the workspace (bounded: MAX_WALK_DIRS) in the worker thread, so the
+    event loop never walks a workspace opened at `/` or `$HOME`."""
+    index = state.build_index()
+    if state.broad_workspace() is None:
+        index.walker.walk(state.workspace, frozenset())
+    return index
 
-    def structure_message(self, data: Any):
-        try:
-            return super().structure_message(data)
-        except JsonRpcException:
-            if not isinstance(data, dict) or "method" not in data:
-                raise
-            if "id" in data and isinstance(data["id"], (str, int)):
-                method = data.get("method")
-                self._send_response(data["id"], error=JsonRpcInvalidParams(
-                    f"Invalid params for {method!r}").to_response_error())
-            else:
-                log.warning("ignoring malformed %r notification", data.get("method"))
-            return _ANSWERED
 
-    def _send_handler_result(self, future, *, msg_id):
-        """A request that fails with a JSON-RPC error of ours (an unknown agent, a bad argument) is
-        an answer, not a crash: reply with the error and log one line, not a traceback."""
-        if not future.cancelled() and isinstance(future.exception(), JsonRpcException):
-            exc = future.exception()
-            self._request_futures.pop(msg_id, None)
-            log.info("request %s failed: %s", msg_id, exc)
-            self._send_response(msg_id, error=exc.to_response_error())
-            return
-        super()._send_handler_result(future, msg_id=msg_id)
+def broad_workspace_message(state: WorkspaceState, why: str) -> str:
+    from skill_ls.core.discovery import MAX_WALK_DIRS
 
-    @lsp_method(types.INITIALIZE)
-    def lsp_initialize(self, params: types.InitializeParams):
-        """Advertise pull diagnostics only to clients that get them by pull (see `choose_pull`):
-        a client offered both would show pulled and pushed findings twice (Neovim keeps them in
-        separate namespaces)."""
-        result = yield from super().lsp_initialize(params)
-        if not getattr(self._server, "pull", True):
-            result.capabilities.diagnostic_provider = None
-        return result
-
-    def handle_message(self, message):
-        if message is _ANSWERED:
-            return
-        if not hasattr(message, "jsonrpc"):
-            log.warning("ignoring a message that is not JSON-RPC: %.200r", message)
-            return
-        return super().handle_message(message)
+    if why.startswith("too large"):
+        why, detail = "too large", f"listing stopped after {MAX_WALK_DIRS:,} directories"
+    else:
+        detail = why
+    return (f"skill-ls: the workspace {state.workspace} is {why} ({detail}): only its skill roots are indexed "
+            "and checked, not every file below it, and it is not watched as a whole. Open the project folder "
+            "instead.")
 
 
 class SkillLanguageServer(LanguageServer):
@@ -111,7 +79,7 @@ class SkillLanguageServer(LanguageServer):
 
     def __init__(self) -> None:
         super().__init__("skill-ls", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                         protocol_cls=SkillProtocol)
+                         protocol_cls=SkillProtocol, converter_factory=converter)
         self.states: dict[str, WorkspaceState] = {}  # project root -> state, the first folder first
         self.init_options: dict[str, Any] = {}
         self.pull = False  # diagnostics by pull: the client pulls and can be asked to re-pull (refresh)
@@ -421,11 +389,15 @@ class SkillLanguageServer(LanguageServer):
             self.window_show_message(types.ShowMessageParams(
                 types.MessageType.Error, f"skill-ls: {state.config_error}; using the default configuration"))
         token = await self._progress_begin("skill-ls: indexing skills")
-        index = await asyncio.to_thread(state.build_index)
+        index = await asyncio.to_thread(_build_and_list, state)
         if self.states.get(state.workspace) is not state:
             self._progress_end(token, "folder removed")
             return
         state.install(index)
+        why = state.broad_workspace()
+        if why is not None:
+            self.window_show_message(types.ShowMessageParams(types.MessageType.Warning,
+                                                             broad_workspace_message(state, why)))
         self._progress_end(token, f"{state.summary()['skills']} skills indexed")
         if self.watchers is not None:
             try:

@@ -69,8 +69,8 @@ class RootWatchers:
                 if parent and parent not in ("/", os.sep) and (
                         not index.env.home or is_under(parent, index.env.home) or is_under(parent, state.workspace)):
                     parents.add(parent)
-        if not self.ls.client_watches_workspace:
-            recursive.add(state.workspace)
+        if not self.ls.client_watches_workspace and state.broad_workspace() is None:
+            recursive.add(state.workspace)  # (not a workspace too large to list: `/`, `$HOME`)
         return recursive, parents
 
     def update(self, states) -> None:
@@ -153,3 +153,4 @@ def register(server) -> None:
             path = ls.path(change.uri)
             if path is not None:
                 ls.disk_changed(path)
+

@@ -1,0 +1,250 @@
+"""Issue 15: the server against hostile wire input, lifecycle abuse and long sessions, over raw stdio
+(`tests/lsp/raw.py`). Each test reproduces a failure of the server before `skill_ls.server.protocol`
+and `skill_ls.server.documents` (see docs/reliability.md)."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import skill, write
+from tests.lsp.raw import RawServer, frame
+
+SERVER_NOT_INITIALIZED = -32002
+INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
+
+
+@pytest.fixture
+def ws(tmp_path) -> Path:
+    root = tmp_path / "ws"
+    skill(root / ".agh" / "skills", "demo", description="Demo skill. Use when testing.")
+    write(root / ".skill-ls.toml", 'runtimes = ["agh"]\n', dedent=False)
+    (tmp_path / "home").mkdir(exist_ok=True)
+    return root
+
+
+@pytest.fixture
+def server(tmp_path):
+    servers: list[RawServer] = []
+
+    def start(**kwargs) -> RawServer:
+        s = RawServer(tmp_path / "home", **kwargs)
+        servers.append(s)
+        return s
+
+    yield start
+    for s in servers:
+        s.close()
+
+
+def _hover_demo(s: RawServer, ws: Path) -> dict:
+    path = ws / ".agh" / "skills" / "demo" / "SKILL.md"
+    return s.call("textDocument/hover", {"textDocument": {"uri": path.as_uri()}, "position": {"line": 1, "character": 7}})
+
+
+def _threads(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    return 0
+
+
+# -- lifecycle -----------------------------------------------------------------------------------------
+def test_requests_before_initialize_are_refused_at_once(server, ws):
+    s = server()
+    start = time.monotonic()
+    reply = s.call("textDocument/hover", {"textDocument": {"uri": (ws / "x.md").as_uri()},
+                                         "position": {"line": 0, "character": 0}}, timeout=10)
+    assert reply["error"]["code"] == SERVER_NOT_INITIALIZED
+    assert time.monotonic() - start < 10
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": (ws / "x.md").as_uri(), "languageId": "markdown",
+                                                       "version": 1, "text": "x"}})  # dropped, no crash
+    s.initialize(ws)
+    assert "result" in _hover_demo(s, ws)
+
+
+def test_second_initialize_is_refused_and_does_not_reroot(server, ws, tmp_path):
+    s = server()
+    s.initialize(ws)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    reply = s.call("initialize", {"processId": None, "rootUri": other.as_uri(), "capabilities": {}})
+    assert reply["error"]["code"] == INVALID_REQUEST
+    hover = _hover_demo(s, ws)
+    assert hover.get("result") and "demo" in str(hover["result"])
+
+
+def test_extra_initialized_notifications_start_nothing(server, ws):
+    s = server()
+    s.initialize(ws)
+    time.sleep(0.5)
+    before = _threads(s.pid)
+    for _ in range(5):
+        s.notify("initialized", {})
+    time.sleep(1.0)
+    assert "result" in _hover_demo(s, ws)
+    assert _threads(s.pid) <= before
+
+
+def test_requests_after_shutdown_get_invalid_request(server, ws):
+    s = server()
+    s.initialize(ws)
+    assert "error" not in s.call("shutdown")
+    reply = _hover_demo(s, ws)
+    assert reply["error"]["code"] == INVALID_REQUEST
+    s.notify("exit")
+    assert s.proc.wait(timeout=10) == 0
+
+
+def test_exit_without_shutdown_exits_1(server, ws):
+    s = server()
+    s.initialize(ws)
+    s.notify("exit")
+    assert s.proc.wait(timeout=10) == 1
+
+
+# -- framing -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("length", [b"1000000000000", b"100000000000000000000", b"2147483648",
+                                    b"99999999999999999999999999999999999999999999"])
+def test_content_length_lies_are_refused(server, ws, length):
+    s = server()
+    s.initialize(ws)
+    s.send_bytes(b"Content-Length: " + length + b"\r\n\r\n")
+    start = time.monotonic()
+    assert "result" in _hover_demo(s, ws)
+    assert time.monotonic() - start < 10
+    assert s.alive()
+
+
+def test_header_line_without_end_and_bodies_without_newline_resynchronise(server, ws):
+    s = server()
+    s.initialize(ws)
+    s.send_bytes(b"X" * 100_000 + b"\r\n")  # an absurd header line
+    s.send_bytes(b"Content-Length: 5\r\n\r\n{}{}{")  # not JSON-RPC, not even JSON
+    assert "result" in _hover_demo(s, ws)
+
+
+def test_invalid_utf8_in_a_change_is_applied_not_dropped(server, ws):
+    s = server()
+    s.initialize(ws)
+    path = ws / ".agh" / "skills" / "demo" / "SKILL.md"
+    uri = path.as_uri()
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1,
+                                                       "text": "---\nname: demo\ndescription: d\n---\nbody\n"}})
+    # Change 1 holds a byte that is not UTF-8 and adds a line; change 2 edits that new line.
+    body = (b'{"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": "'
+            + uri.encode() + b'", "version": 2}, "contentChanges": [{"range": {"start": {"line": 2, '
+            b'"character": 14}, "end": {"line": 2, "character": 14}}, "text": "\xff\\nzzzzz: 1"}]}}')
+    s.send_bytes(frame(body))
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [
+        {"range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 5}}, "text": "bogus"}]})
+
+    def bogus_on_line_3(m):
+        if m.get("method") != "textDocument/publishDiagnostics" or m["params"].get("version") != 3:
+            return False
+        return any("bogus" in d["message"] and d["range"]["start"]["line"] == 3 for d in m["params"]["diagnostics"])
+
+    s.wait(bogus_on_line_3, 30)
+
+
+# -- garbage params ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [100_000, 1_000_000])
+def test_previous_result_ids_as_a_huge_string(server, ws, size):
+    s = server()
+    s.initialize(ws, capabilities={"textDocument": {"diagnostic": {}}})
+    start = time.monotonic()
+    reply = s.call("workspace/diagnostic", {"previousResultIds": "x" * size}, timeout=30)
+    assert reply["error"]["code"] == INVALID_PARAMS
+    assert time.monotonic() - start < 5 + size / 200_000
+    assert "result" in _hover_demo(s, ws)
+
+
+# -- file names that are not UTF-8 -----------------------------------------------------------------------
+def test_a_directory_that_is_not_utf8_does_not_abort_publishing(server, ws):
+    bad = ws / ".agh" / "skills" / os.fsdecode(b"\xff")
+    write(bad / "SKILL.md", "---\nname: x\ndescription: d\nbogus: 1\n---\nbody\n", dedent=False)
+    write(ws / ".agh" / "skills" / "demo" / "SKILL.md", "---\nname: demo\ndescription: d\nother: 1\n---\n",
+          dedent=False)
+    s = server()
+    s.initialize(ws)
+    good = (ws / ".agh" / "skills" / "demo" / "SKILL.md").as_uri()
+    s.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == good, 30)
+    s.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and "%FF" in m["params"]["uri"], 30)
+    symbols = s.call("workspace/symbol", {"query": ""})
+    assert "result" in symbols, symbols
+    report = s.call("workspace/diagnostic", {"previousResultIds": []})
+    assert "result" in report, report
+    assert any("%FF" in item["uri"] for item in report["result"]["items"])
+
+
+# -- a FIFO replacing an indexed file behind a symlink -----------------------------------------------------
+def test_fifo_behind_a_symlink_does_not_freeze_the_server(server, ws, tmp_path):
+    target = write(tmp_path / "elsewhere" / "real.md", "---\nname: linked\ndescription: d\n---\nbody\n",
+                   dedent=False)
+    link_dir = ws / ".agh" / "skills" / "linked"
+    link_dir.mkdir(parents=True)
+    os.symlink(target, link_dir / "SKILL.md")
+    s = server()
+    s.initialize(ws)
+    time.sleep(2.5)  # the server releases the texts of files that are not open after a batch
+    os.unlink(target)
+    os.mkfifo(target)
+    start = time.monotonic()
+    reply = s.call("textDocument/hover", {"textDocument": {"uri": (link_dir / "SKILL.md").as_uri()},
+                                         "position": {"line": 1, "character": 7}}, timeout=20)
+    assert "error" not in reply or reply["error"]["code"] != -32603
+    assert time.monotonic() - start < 20
+    assert "result" in _hover_demo(s, ws)
+
+
+# -- memory per keystroke ------------------------------------------------------------------------------------
+def test_no_memory_growth_per_keystroke(server, ws):
+    """RSS of the server over 10,000 incremental edits (after 2,000 to warm up): before the fix each
+    didChange kept about 2.3 KB (23 MB over 10,000 edits)."""
+    s = server()
+    s.initialize(ws)
+    path = ws / ".agh" / "skills" / "demo" / "SKILL.md"
+    uri = path.as_uri()
+    text = "---\nname: demo\ndescription: Demo skill. Use when testing.\n---\n# Demo\n\nbody\n"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1,
+                                                       "text": text}})
+    version = 1
+
+    def edits(n: int) -> None:
+        nonlocal version
+        for i in range(n):
+            version += 1
+            # type a character then delete it: the document stays small, only the edit count grows
+            ch = "x" if version % 2 else ""
+            rng = {"start": {"line": 6, "character": 4}, "end": {"line": 6, "character": 4 if ch else 5}}
+            s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                "contentChanges": [{"range": rng, "text": ch}]})
+        # a request round-trip: every notification before it has been handled
+        assert "result" in _hover_demo(s, ws)
+
+    edits(2_000)
+    time.sleep(1.0)
+    before = s.rss_kb()
+    edits(10_000)
+    time.sleep(1.0)
+    grown_kb = s.rss_kb() - before
+    assert grown_kb < 6_000, f"RSS grew {grown_kb} KB over 10,000 edits"
+
+
+# -- a workspace at / ------------------------------------------------------------------------------------------
+def test_a_workspace_at_the_file_system_root_is_bounded(server, tmp_path):
+    """The server opened on `/` checks the skill roots only (not every file on the machine), says so in a
+    message, does not watch `/` recursively, and keeps answering."""
+    s = server()
+    s.call("initialize", {"processId": None, "rootUri": "file:///", "capabilities": {}}, timeout=30)
+    s.notify("initialized", {})
+    message = s.wait(lambda m: m.get("method") == "window/showMessage" and "file system root" in m["params"]["message"], 240)
+    assert "Open the project folder" in message["params"]["message"]
+    s.wait(lambda m: m.get("method") == "skillLs/indexChanged", 240)
+    reply = s.call("workspace/symbol", {"query": "x"}, timeout=60)
+    assert "result" in reply
+    assert s.rss_kb() < 1_500_000, s.rss_kb()
+    assert _threads(s.pid) < 40
