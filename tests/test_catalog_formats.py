@@ -27,18 +27,19 @@ def test_agh_golden_sorted_cut_escaped_tool_guidance(workspace):
     skill(root, "zeta", description="Tags <b> & \"quotes\" > all.")
     skill(root, "alpha", description=LONG)
     skill(root, "mid", description="|\n  line one\n    line two\n\n  line three")
-    skill(root, "odd", name="'\"odd<&>\"'", description="x")
+    skill(root, "odd", name="'\"odd<&>\"'", description="x")  # quotes would break the guidance: left out
+    skill(root, "amp", name="'a&b'", description="x")
     text = render_catalog(index_for(workspace), "agh")
     assert text == (
         "<available-skills>\n"
-        '  <skill name="&quot;odd&lt;&amp;&gt;&quot;">x</skill>\n'
+        '  <skill name="a&amp;b">x</skill>\n'
         f'  <skill name="alpha">{"ü" * 150 + "語" * 50}</skill>\n'
         '  <skill name="mid">line one line two line three</skill>\n'
         '  <skill name="zeta">Tags &lt;b&gt; &amp; "quotes" &gt; all.</skill>\n'
         "</available-skills>\n"
         "\n"
-        'Use `agh__skill_view` with `{ "name": ""odd<&>"" }` to load full instructions for any skill.\n'
-        'Use `agh__skill_view` with `{ "name": ""odd<&>"", "file": "<path>" }` to read a specific skill '
+        'Use `agh__skill_view` with `{ "name": "a&b" }` to load full instructions for any skill.\n'
+        'Use `agh__skill_view` with `{ "name": "a&b", "file": "<path>" }` to read a specific skill '
         "resource file.\n"
     )
 
@@ -46,7 +47,8 @@ def test_agh_golden_sorted_cut_escaped_tool_guidance(workspace):
 def test_agh_json_object_full_description_and_truncated(workspace):
     path = skill(workspace / ".agh" / "skills", "alpha", description=LONG)
     obj = catalog_object(index_for(workspace), "agh")
-    assert set(obj) == {"runtime", "agent", "text", "chars", "skills", "mcp_servers"}
+    assert set(obj) == {"runtime", "agent", "text", "chars", "skills", "mcp_servers", "left_out"}
+    assert obj["left_out"] == []
     assert obj["runtime"] == "agh" and obj["agent"] is None and obj["chars"] == len(obj["text"])
     assert obj["skills"] == [{"name": "alpha", "tier": "workspace", "path": str(path), "description": LONG,
                               "truncated": True}]

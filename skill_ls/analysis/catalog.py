@@ -13,6 +13,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import html
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,7 @@ class CatalogEntry:
 class Rendered:
     text: str
     entries: list[CatalogEntry]
+    left_out: list[tuple[EffectiveSkill, str]] = dataclasses.field(default_factory=list)  # (skill, reason)
 
 
 @dataclass
@@ -72,6 +74,39 @@ def escape_text(text: str) -> str:
 
 def escape_attr(text: str) -> str:
     return escape_text(text).replace('"', "&quot;")
+
+
+# -- injection safety -------------------------------------------------------------------------------
+# A catalog is text put into an agent's prompt. A name or description that would leave its slot (close
+# the element it sits in, forge a line of guidance, start a new list item or heading, carry terminal
+# or bidi controls) is not rendered: the skill is left out of the catalog and SK016 says why.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_NAME_BREAKERS = re.compile(r"[\n\r\t\"`\\<>*]")
+_CATALOG_TAG = re.compile(r"</?\s*(available[_-]skills|skill|name|description|location)\b", re.I)
+_MARKDOWN_LINE = re.compile(r"\n[ \t]*(#|[-*+][ \t]|\d+[.)][ \t]|>|```|~~~|\*\*)")
+
+
+def _control_reason(what: str, text: str) -> str | None:
+    m = _CONTROL.search(text)
+    if m is None:
+        return None
+    return f"its {what} contains the control character U+{ord(m.group()):04X}"
+
+
+def name_refusal(name: str) -> str | None:
+    """Why a name cannot sit in a catalog slot safely, or None: a line break, tab or control
+    character, a double quote, backtick or backslash (the `name="…"` attribute, the
+    `{ "name": "…" }` guidance in backticks), an angle bracket (elements that are not escaped) or an
+    asterisk (`**name**`). Spaces and other punctuation stay inside every slot."""
+    reason = _control_reason("name", name)
+    if reason:
+        return reason
+    m = _NAME_BREAKERS.search(name)
+    if m is not None:
+        ch = m.group()
+        shown = {"\n": "a line break", "\r": "a line break", "\t": "a tab"}.get(ch, f"'{ch}'")
+        return f"its name contains {shown}, which can break out of the name's place in the catalog"
+    return None
 
 
 def _text(value: object) -> str:
@@ -111,13 +146,26 @@ class CatalogFormat(abc.ABC):
     def order(self, skills: list[EffectiveSkill]) -> list[EffectiveSkill]:
         return skills
 
+    def refusal(self, runtime: Runtime, s: EffectiveSkill) -> str | None:
+        """Why this skill cannot be rendered safely in this format (it is then left out), or None.
+        The base check: the name (see `name_refusal`) and control characters in the description;
+        formats that do not escape add what would close their elements."""
+        return name_refusal(s.name) or _control_reason("description", self.slot_text(runtime, s))
+
+    def slot_text(self, runtime: Runtime, s: EffectiveSkill) -> str:
+        """The description text this format puts into the prompt (before its own escaping)."""
+        return _description(s)
+
     def render(self, index: Index, eff: EffectiveSet) -> Rendered:
         runtime = RUNTIMES[eff.runtime]
-        skills = self.order([s for s in eff.enabled if not hidden(runtime, s)])
+        visible = [s for s in eff.enabled if not hidden(runtime, s)]
+        left_out = [(s, reason) for s in visible if (reason := self.refusal(runtime, s)) is not None]
+        refused = {id(s) for s, _ in left_out}
+        skills = self.order([s for s in visible if id(s) not in refused])
         if not skills:
-            return Rendered("", [])
+            return Rendered("", [], left_out)
         entries = [self.entry(runtime, s) for s in skills]
-        return Rendered(self.frame(index, eff, entries), entries)
+        return Rendered(self.frame(index, eff, entries), entries, left_out)
 
     def cost(self, decl: SkillDecl, doc: Document | None = None) -> CatalogCost:
         """What `decl` costs in the catalog; `doc` (when given) is the text to read instead of `decl.doc`."""
@@ -126,7 +174,7 @@ class CatalogFormat(abc.ABC):
         runtime = RUNTIMES[decl.runtime]
         s = EffectiveSkill(decl.name, decl)
         e = self.entry(runtime, s)
-        if hidden(runtime, s):  # left out of the catalog: it costs nothing there
+        if hidden(runtime, s) or self.refusal(runtime, s) is not None:  # left out: costs nothing there
             return CatalogCost(0, False, runtime.catalog_cut, e.description, "")
         return CatalogCost(e.chars, e.truncated, runtime.catalog_cut, e.description, e.shown)
 
@@ -149,6 +197,9 @@ class AghLines(CatalogFormat):
     `agh__skill_view` guidance (the CLI's when the agent may not call the tool)."""
 
     id = "agh_lines"
+
+    def slot_text(self, runtime: Runtime, s: EffectiveSkill) -> str:
+        return collapse(_description(s))
 
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
         description = _description(s)
@@ -189,6 +240,14 @@ class AmpXml(CatalogFormat):
 
     id = "amp_xml"
 
+    def refusal(self, runtime: Runtime, s: EffectiveSkill) -> str | None:
+        reason = super().refusal(runtime, s)
+        if reason is None and _CATALOG_TAG.search(_description(s)):
+            tag = _CATALOG_TAG.search(_description(s))
+            reason = (f"its description contains '{tag.group()}' and {runtime.title} does not escape it: "
+                      "it would close or open the catalog's own elements" if tag else None)
+        return reason
+
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
         description = _description(s)
         item = f"  <skill>\n    <name>{s.name}</name>\n    <description>{description}</description>\n  </skill>"
@@ -220,7 +279,7 @@ class Reference(CatalogFormat):
                     full += "\n" + extra.strip()
             shown, truncated = full[:cut], len(full) > cut
         text = "\n".join(("<skill>", "<name>", html.escape(s.name), "</name>", "<description>", html.escape(shown),
-                          "</description>", "<location>", s.path, "</location>", "</skill>"))
+                          "</description>", "<location>", html.escape(s.path), "</location>", "</skill>"))
         return _entry(s, full, shown, truncated, text, len(text) + 1)
 
     def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
@@ -235,6 +294,19 @@ class MarkdownList(CatalogFormat):
     """`## Available Skills`, one `- **name** hint: description` line per skill, then the footer."""
 
     id = "markdown_list"
+
+    def refusal(self, runtime: Runtime, s: EffectiveSkill) -> str | None:
+        reason = super().refusal(runtime, s)
+        hint = s.field("argument-hint")
+        if reason is None and hint not in (None, ""):
+            reason = _control_reason("argument-hint", _text(hint))
+            if reason is None and "\n" in _text(hint).strip():
+                reason = "its argument-hint spans lines: it would end the skill's list item"
+        text = _description(s).strip()
+        if reason is None and _MARKDOWN_LINE.search(text):
+            reason = ("its description has a line that starts a Markdown list item, heading, quote or code "
+                      "fence: it would leave the skill's list item")
+        return reason
 
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
         description = _description(s).strip()
@@ -253,6 +325,18 @@ class FullContent(CatalogFormat):
     budget (`prompt_budget_setting`) is refused. An entry costs its `content_length`."""
 
     id = "full_content"
+
+    def slot_text(self, runtime: Runtime, s: EffectiveSkill) -> str:
+        doc = s.decl.doc
+        return doc.src.text if doc is not None else ""
+
+    def refusal(self, runtime: Runtime, s: EffectiveSkill) -> str | None:
+        # The file goes in whole: what matters is that it cannot end its block early. Control
+        # characters in a body (form feeds, escapes in examples) stay inside it.
+        reason = name_refusal(s.name)
+        if reason is None and re.search(r"</\s*skill\s*>", self.slot_text(runtime, s), re.I):
+            reason = f"its file contains '</skill>' and {runtime.title} injects the file as is: it would end the skill's block"
+        return reason
 
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
         doc = s.decl.doc
@@ -312,6 +396,8 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
         "chars": len(rendered.text),
         "skills": [e.as_json() for e in rendered.entries],
         "mcp_servers": effective_mcp_servers(index, eff),
+        # skills that cannot be rendered safely (CT001): not in `text`, said here and on stderr
+        "left_out": [{"name": sk.name, "path": sk.path, "reason": reason} for sk, reason in rendered.left_out],
     }
 
 
@@ -321,11 +407,17 @@ def render_catalog(index: Index, runtime: str, agent: str | None = None) -> str:
 
 
 def catalog_notes(index: Index, runtime: str, agent: str | None = None) -> list[str]:
-    """Warnings about the set that the text cannot carry (e.g. Codex loading one name twice)."""
+    """Warnings about the set that the text cannot carry (e.g. Codex loading one name twice, a skill
+    left out because it cannot be rendered safely)."""
     try:
-        return resolve_effective_set(index, runtime, agent).notes
+        eff = resolve_effective_set(index, runtime, agent)
     except EffectiveSetError:
         return []
+    fmt = catalog_format(RUNTIMES[eff.runtime])
+    left = [f"'{s.name}' ({s.path}) is left out of the catalog: {reason}"
+            for s in eff.enabled if not hidden(RUNTIMES[eff.runtime], s)
+            and (reason := fmt.refusal(RUNTIMES[eff.runtime], s)) is not None]
+    return [*eff.notes, *left]
 
 
 def catalog_cost(decl: SkillDecl, doc: Document | None = None) -> CatalogCost:

@@ -15,7 +15,7 @@ import re
 _CONTROLS = r"\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 UNSAFE = re.compile(rf"[\n{_CONTROLS}]")
 _UNSAFE_KEEP_NL = re.compile(rf"[{_CONTROLS}]")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_JSON_ESCAPE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _escape_char(m: re.Match[str]) -> str:
@@ -46,6 +46,8 @@ def has_unsafe(text: str) -> bool:
 
 def json_text(obj: object, indent: int | None = 2) -> str:
     r"""JSON that is valid UTF-8 whatever the strings hold: lone surrogates (file names that are not
-    UTF-8, half of an emoji from an editor) are written as `\udcff` escapes, never as raw bytes."""
+    UTF-8, half of an emoji from an editor) are written as `\udcff` escapes, never as raw bytes, and
+    so are DEL, C1 controls, U+2028/U+2029 and bidi controls (json.dumps escapes C0 itself): the
+    JSON is lossless and safe to print. These characters occur only inside JSON strings."""
     text = json.dumps(obj, indent=indent, ensure_ascii=False)
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _JSON_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
