@@ -59,19 +59,22 @@ def test_yaml_only_line_breaks_do_not_move_positions_past_the_end():
 
 
 def test_yaml_only_line_breaks_in_a_long_document_stay_in_the_file(workspace):
-    desc = "one\u2028two\u2029three\x85four"
+    desc = "one\u2028  two\u2029  three\x85  four"
     path = write(workspace / "s" / "SKILL.md", f"---\nname: s\ndescription: {desc}\nbogus: 1\n---\nbody\n",
                  dedent=False)
     src = SourceText.from_bytes(path.read_bytes())
     result = check_tree(workspace)
     for d in diags_for(result, path):
         assert d.span.end_line < src.line_count, d
+    bogus = [d for d in diags_for(result, path) if "bogus" in d.message]
+    assert bogus and all(d.span.start_line == 3 for d in bogus), bogus  # the line `bogus: 1` is on
 
 
 def test_yaml_syntax_error_after_a_yaml_only_line_break_is_on_its_line():
     src = SourceText.from_str("---\nd: x\u2028\u2028y\nb: : :\n---\n")
     fm = parse_frontmatter(src)
     assert fm.problems and all(p.span.start_line < src.line_count for p in fm.problems)
+    assert fm.problems[0].span.start_line == 2  # the line after the description, not two lines further
 
 
 # -- FIFO behind a symlink: re-reading a released text --------------------------------------------
