@@ -288,7 +288,8 @@ def _list(args: argparse.Namespace) -> int:
         eff = resolve_effective_set(index, runtime, agent)
     except EffectiveSetError as exc:
         raise _KnownError(str(exc)) from None
-    rows = [{"name": s.name, "tier": s.tier, "runtime": runtime, "path": s.path, "disabled": s.disabled}
+    rows = [{"name": s.name, "tier": s.tier, "runtime": runtime, "path": s.path or f"(built-in {s.name})",
+             "disabled": s.disabled}
             for s in eff.skills]
     if args.format == "json":
         print(json_text({"runtime": runtime, "agent": agent, "skills": rows}))

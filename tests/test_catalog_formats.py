@@ -32,7 +32,10 @@ def test_agh_golden_sorted_cut_escaped_tool_guidance(workspace):
     text = render_catalog(index_for(workspace), "agh")
     assert text == (
         "<available-skills>\n"
-        '  <skill name="a&amp;b">x</skill>\n'
+        '  <skill name="a&amp;b">x</skill>
+'
+        '  <skill name="agh">Operate and extend AGH, the local-first agent operating system...</skill>
+'
         f'  <skill name="alpha">{"ü" * 150 + "語" * 50}</skill>\n'
         '  <skill name="mid">line one line two line three</skill>\n'
         '  <skill name="zeta">Tags &lt;b&gt; &amp; "quotes" &gt; all.</skill>\n'
@@ -50,10 +53,11 @@ def test_agh_json_object_full_description_and_truncated(workspace):
     assert set(obj) == {"runtime", "agent", "text", "chars", "skills", "mcp_servers", "left_out"}
     assert obj["left_out"] == []
     assert obj["runtime"] == "agh" and obj["agent"] is None and obj["chars"] == len(obj["text"])
-    assert obj["skills"] == [{"name": "alpha", "tier": "workspace", "path": str(path), "description": LONG,
-                              "truncated": True}]
+    assert obj["skills"][1:] == [{"name": "alpha", "tier": "workspace", "path": str(path), "description": LONG,
+                                  "truncated": True}]
+    assert obj["skills"][0]["name"] == "agh" and obj["skills"][0]["builtin"] is True
     assert obj["mcp_servers"] == []
-    shown = obj["text"].split('">', 1)[1].split("</skill>", 1)[0]
+    shown = obj["text"].split('<skill name="alpha">', 1)[1].split("</skill>", 1)[0]
     assert len(shown) == 200 and shown == LONG[:200]
 
 
@@ -65,6 +69,7 @@ def test_agh_cli_guidance_when_deny_tools_covers_skill_view(workspace):
     agh_agent(workspace, "other", 'deny_tools: ["agh__skill_search", "agh__shell_*"]\n')
     index = index_for(workspace)
     cli = ("<available-skills>\n"
+           '  <skill name="agh">Operate and extend AGH, the local-first agent operating system...</skill>\n'
            '  <skill name="alpha">Does things. Use when needed.</skill>\n'
            '  <skill name="beta">Does things. Use when needed.</skill>\n'
            "</available-skills>\n\n"
@@ -97,11 +102,12 @@ def test_agh_same_name_three_tiers_agent_local_with_agent_workspace_without(work
     assert '<skill name="review">workspace copy</skill>' in render_catalog(index, "agh")
     with_agent = catalog_object(index, "agh", "rev")
     assert '<skill name="review">agent copy</skill>' in with_agent["text"]
-    assert with_agent["skills"][0]["tier"] == "agent_local" and with_agent["agent"] == "rev"
+    assert with_agent["skills"][1]["tier"] == "agent_local" and with_agent["agent"] == "rev"
 
 
 def test_empty_effective_set_renders_empty_string(workspace):
     (workspace / ".agh" / "skills").mkdir(parents=True)
+    write(workspace / ".skill-ls.toml", '[agh]\ndisabled = ["agh"]\n')  # else AGH's bundled skill is there
     (workspace / ".agents" / "skills").mkdir(parents=True)
     index = index_for(workspace, ["agh", "amp", "agentskills", "codex", "workspace-agents", "claude-code"])
     for runtime in ("agh", "amp", "agentskills", "codex", "workspace-agents", "claude-code"):

@@ -36,11 +36,12 @@ def test_catalog_text_is_exactly_the_catalog(tree, capsys):
     assert code == 0 and out.err == ""
     assert out.out == (
         "<available-skills>\n"
+        '  <skill name="agh">Operate and extend AGH, the local-first agent operating system...</skill>\n'
         '  <skill name="notes">Release notes</skill>\n'
         '  <skill name="review">workspace copy</skill>\n'
         "</available-skills>\n\n"
-        'Use `agh__skill_view` with `{ "name": "notes" }` to load full instructions for any skill.\n'
-        'Use `agh__skill_view` with `{ "name": "notes", "file": "<path>" }` to read a specific skill resource file.\n'
+        'Use `agh__skill_view` with `{ "name": "agh" }` to load full instructions for any skill.\n'
+        'Use `agh__skill_view` with `{ "name": "agh", "file": "<path>" }` to read a specific skill resource file.\n'
     )
 
 
@@ -52,13 +53,15 @@ def test_catalog_json_shape_and_text_identity(tree, capsys):
     assert list(obj) == ["runtime", "agent", "text", "chars", "skills", "mcp_servers", "left_out"]
     assert obj["text"] == text.out and obj["chars"] == len(text.out)
     assert obj["runtime"] == "agh" and obj["agent"] == "rev"
-    [s] = obj["skills"]
+    bundled, s = obj["skills"]
+    assert bundled["name"] == "agh" and bundled["builtin"] and "not documented" in bundled["description_source"]
     assert set(s) == {"name", "tier", "path", "description", "truncated"}
     assert (s["name"], s["tier"], s["description"], s["truncated"]) == ("review", "agent_local", "agent copy", False)
 
 
 def test_catalog_empty_set_prints_nothing(workspace, capsys):
     (workspace / ".agh" / "skills").mkdir(parents=True)
+    write(workspace / ".skill-ls.toml", '[agh]\ndisabled = ["agh"]\n')  # the bundled skill is the only one
     code, out = run(capsys, "catalog", "--workspace", str(workspace))
     assert code == 0 and out.out == "" and out.err == ""
 
@@ -95,13 +98,13 @@ def test_list_marks_disabled_and_honours_agent(tree, capsys):
     obj = json.loads(out.out)
     assert obj["runtime"] == "agh" and obj["agent"] is None
     rows = {r["name"]: r for r in obj["skills"]}
-    assert set(rows) == {"notes", "off", "review"}
+    assert set(rows) == {"agh", "notes", "off", "review"} and rows["agh"]["path"] == "(built-in agh)"
     assert rows["off"]["disabled"] and not rows["notes"]["disabled"]
     assert set(rows["review"]) == {"name", "tier", "runtime", "path", "disabled"}
     code, out = run(capsys, "list", "--workspace", str(tree), "--agent", "rev")
     lines = out.out.splitlines()
-    assert [line.split("\t")[0] for line in lines] == ["off", "review"]
-    assert lines[0].endswith("disabled") and "\tagent_local\t" in lines[1]
+    assert [line.split("\t")[0] for line in lines] == ["agh", "off", "review"]
+    assert lines[1].endswith("disabled") and "\tagent_local\t" in lines[2]
 
 
 def test_list_fail_closed_agent_exit_2(tree, capsys):

@@ -105,7 +105,7 @@ def test_where_and_list(workspace, private_home, capsys):
     assert obj["name"] == "x" and obj["runtime"] == "agh"
     assert [(e["tier"], e["resolved_to_winner"]) for e in obj["entries"]] == [("workspace", True), ("user", False)]
     code, out = run(capsys, "list", "--workspace", str(workspace))
-    assert out.out.startswith("x\tworkspace\tagh\t")
+    assert out.out.startswith("agh\tbundled\tagh\t(built-in agh)\nx\tworkspace\tagh\t")
 
 
 def test_console_script_runs_as_a_process(workspace):

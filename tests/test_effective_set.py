@@ -19,8 +19,13 @@ def agh_agent(root, name, extra="", body="You review code.\n"):
     return write(root / name / "AGENT.md", f"---\nname: {name}\nprovider: claude\n{extra}---\n{body}", dedent=False)
 
 
+def from_files(eff):
+    """The set without compiled-in skills (AGH's bundled `agh` is always there: tests/test_fidelity_agh.py)."""
+    return [s for s in eff.skills if not s.decl.builtin]
+
+
 def names(eff):
-    return [s.name for s in eff.skills]
+    return [s.name for s in from_files(eff)]
 
 
 # -- AGH ---------------------------------------------------------------------------------------------
@@ -31,9 +36,9 @@ def test_agh_same_name_in_three_tiers(workspace, private_home):
     agh_agent(agent_dir, "reviewer")
     skill(agent_dir / "reviewer" / "skills", "review", description="agent copy")
     index = index_for(workspace)
-    [base] = resolve_effective_set(index, "agh").skills
+    [base] = from_files(resolve_effective_set(index, "agh"))
     assert base.tier == "workspace"
-    [local] = resolve_effective_set(index, "agh", "reviewer").skills
+    [local] = from_files(resolve_effective_set(index, "agh", "reviewer"))
     assert local.tier == "agent_local" and local.path.endswith("reviewer/skills/review/SKILL.md")
 
 
@@ -45,7 +50,7 @@ def test_agh_tombstones_and_operator_disabled(workspace):
     agh_agent(workspace / ".agh" / "agents", "b", "skills.disabled: [alpha]\n")
     index = index_for(workspace)
     base = resolve_effective_set(index, "agh")
-    assert names(base) == ["alpha", "beta", "gamma"] and [s.name for s in base.enabled] == ["alpha", "beta"]
+    assert names(base) == ["alpha", "beta", "gamma"] and [s.name for s in base.enabled] == ["agh", "alpha", "beta"]
     a = resolve_effective_set(index, "agh", "a")
     assert names(a) == ["alpha", "gamma"] and [s.name for s in a.tombstoned] == ["beta"]
     assert names(resolve_effective_set(index, "agh", "b")) == ["beta", "gamma"]
@@ -54,7 +59,7 @@ def test_agh_tombstones_and_operator_disabled(workspace):
 def test_agh_blocked_skill_excluded_and_lower_copy_wins(workspace, private_home):
     skill(private_home / ".agh" / "skills", "review", description="user copy")
     write(workspace / ".agh" / "skills" / "review" / "SKILL.md", "---\nname: review\n---\n")  # no description
-    [s] = resolve_effective_set(index_for(workspace), "agh").skills
+    [s] = from_files(resolve_effective_set(index_for(workspace), "agh"))
     assert s.tier == "user"
 
 
@@ -66,7 +71,7 @@ def test_agh_marketplace_hash_mismatch_blocks(workspace, private_home):
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     write(path.parent / ".agh-meta.json", '{"slug": "m", "registry": "hub", "version": "1", "installed_at": "x", '
           f'"hash": "sha256:{digest}"}}')
-    [s] = resolve_effective_set(index_for(workspace), "agh").skills
+    [s] = from_files(resolve_effective_set(index_for(workspace), "agh"))
     assert s.tier == "marketplace"
 
 

@@ -48,3 +48,43 @@ def test_sidecar_with_both_server_keys_says_which_servers_are_ignored(workspace)
     res = check_tree(workspace, runtimes=["agh"])
     [d] = [d for d in res.diagnostics if d.code == "MC001" and d.path == str(sidecar)]
     assert d.severity.label == "warning" and "ignored: b" in d.message and d.span.start_line == 2
+
+
+# -- the bundled `agh` skill ------------------------------------------------------------------------
+def _agh_catalog(workspace):
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
+
+    config = prepare_config(str(workspace), CheckOptions(workspace=str(workspace), runtimes=["agh"]))
+    return catalog_object(build_index(str(workspace), config), "agh")
+
+
+def test_bundled_agh_skill_opens_the_catalog_as_in_the_source_example(workspace):
+    # "<available-skills>\n  <skill name="agh">Operate and extend AGH, ...</skill>" and the guidance
+    # naming it: `{ "name": "agh" }` (sources/agh-skills-overview.txt, Prompt Injection).
+    (workspace / ".agh" / "skills").mkdir(parents=True)
+    obj = _agh_catalog(workspace)
+    assert obj["text"].startswith('<available-skills>\n  <skill name="agh">Operate and extend AGH, the local-first '
+                                  "agent operating system...</skill>\n</available-skills>\n")
+    assert 'Use `agh__skill_view` with `{ "name": "agh" }` to load full instructions' in obj["text"]
+    [entry] = obj["skills"]
+    assert entry["tier"] == "bundled" and entry["builtin"] is True and "not documented" in entry["description_source"]
+
+
+def test_bundled_description_is_configurable_and_the_skill_can_be_disabled(workspace):
+    (workspace / ".agh" / "skills").mkdir(parents=True)
+    write(workspace / ".skill-ls.toml", '[agh]\nbundled_skill_description = "Operate AGH."\n')
+    obj = _agh_catalog(workspace)
+    assert '<skill name="agh">Operate AGH.</skill>' in obj["text"]
+    assert obj["skills"][0]["description_source"] == "[agh] configuration"
+    write(workspace / ".skill-ls.toml", '[agh]\ndisabled = ["agh"]\n')
+    assert _agh_catalog(workspace)["text"] == ""
+
+
+def test_a_workspace_skill_named_agh_overrides_the_bundled_one(workspace):
+    f = skill(workspace / ".agh" / "skills", "agh", description="Our own AGH guide.")
+    res = check_tree(workspace, runtimes=["agh"])
+    [d] = [d for d in res.diagnostics if d.code == "SH002" and d.path == str(f)]
+    assert "bundled agh" in d.message
+    obj = _agh_catalog(workspace)
+    assert '<skill name="agh">Our own AGH guide.</skill>' in obj["text"] and "Operate and extend" not in obj["text"]

@@ -45,10 +45,15 @@ class CatalogEntry:
     truncated: bool
     text: str = ""
     chars: int = 0
+    builtin_source: str | None = None  # a compiled-in skill: where its description comes from
 
     def as_json(self) -> dict[str, Any]:
-        return {"name": self.name, "tier": self.tier, "path": self.path, "description": self.description,
-                "truncated": self.truncated}
+        out: dict[str, Any] = {"name": self.name, "tier": self.tier, "path": self.path,
+                               "description": self.description, "truncated": self.truncated}
+        if self.builtin_source is not None:
+            out["builtin"] = True
+            out["description_source"] = self.builtin_source
+        return out
 
 
 @dataclass
@@ -165,6 +170,9 @@ class CatalogFormat(abc.ABC):
         if not skills:
             return Rendered("", [], left_out)
         entries = [self.entry(runtime, s) for s in skills]
+        for e, s in zip(entries, skills):
+            if s.decl.builtin_description is not None:
+                e.builtin_source = s.decl.builtin_source
         return Rendered(self.frame(index, eff, entries), entries, left_out)
 
     def cost(self, decl: SkillDecl, doc: Document | None = None) -> CatalogCost:

@@ -56,15 +56,24 @@ class EffectiveSkill:
     def field(self, key: str, default: Any = None) -> Any:
         doc = self.decl.doc
         if doc is None or doc.fm is None or not doc.fm.ok:
-            return default
+            return self._builtin_field(key, default)
         return doc.fm.value(key, default)
 
     def field_in(self, dialect: str, key: str, default: Any = None) -> Any:
         """`field` as a reader of the YAML `dialect` sees it ("1.2": Amp)."""
         doc = self.decl.doc
         if doc is None or doc.fm is None or not doc.fm.ok:
-            return default
+            return self._builtin_field(key, default)
         return doc.fm.value_in(dialect, key, default)
+
+    def _builtin_field(self, key: str, default: Any) -> Any:
+        """A compiled-in skill has a name and a description, nothing else."""
+        if self.decl.builtin_description is not None:
+            if key == "description":
+                return self.decl.builtin_description
+            if key == "name":
+                return self.decl.name
+        return default
 
 
 @dataclass
@@ -124,7 +133,7 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
     eff = EffectiveSet(runtime, agent_decl.name if agent_decl else None, agent_decl, definition, [])
     available: list[EffectiveSkill] = []
     for res in resolutions:
-        copies = [d for d in res.loaded if not d.builtin]
+        copies = [d for d in res.loaded if not d.builtin or d.builtin_description is not None]
         available.extend(EffectiveSkill(res.name, d) for d in copies)
         if len(copies) > 1 and rt.conflict == "load_both":
             paths = ", ".join(index.display_path(d.path) for d in copies)
@@ -170,7 +179,7 @@ def missing_references(index: Index, runtime: str, definition: AgentDefinition) 
     out = []
     for ref in refs:
         res = resolve_name(index, runtime, ref.name, agent_name)
-        if not any(not d.builtin for d in res.loaded):
+        if not any(not d.builtin or d.builtin_description is not None for d in res.loaded):
             out.append(MissingRef(ref, _absent_reason(res, runtime, ref.name)))
     return out
 

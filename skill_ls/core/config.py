@@ -56,6 +56,7 @@ class Config:
     agh_additional_roots: tuple[Path, ...] = ()
     agh_disabled: tuple[str, ...] = ()
     agh_draft_fields: str = "warning"
+    agh_bundled_skill_description: str = ""  # the bundled `agh` skill's text ('' = the documented excerpt)
     amp_skills_path: tuple[Path, ...] = ()
     claude_enterprise_roots: tuple[Path, ...] = ()
     agentcy_max_prompt_chars: int = 16_000
@@ -102,6 +103,10 @@ def _convert(kind: str, value: Any, what: str, base: Path) -> Any:
         if not isinstance(value, str) or not value:
             raise ConfigError(f"'{what}' must be a path string")
         return _path(value, base)
+    if kind == "str":
+        if not isinstance(value, str):
+            raise ConfigError(f"'{what}' must be a string")
+        return value
     if kind == "draft":
         if value not in DRAFT_SEVERITIES:
             raise ConfigError(f"'{what}' must be one of {', '.join(DRAFT_SEVERITIES)}")

@@ -197,6 +197,10 @@ class SkillDecl:
     meta: MarketplaceMeta | None = None
     agent: str | None = None  # agent_local copies belong to one agent
     builtin: bool = False
+    # A built-in the runtime renders in its catalog (AGH's bundled `agh`): its description, and where
+    # that text comes from (`BuiltinSkill.source`). None for names-only built-ins (Amp's).
+    builtin_description: str | None = None
+    builtin_source: str = ""
 
     @property
     def loadable(self) -> bool:
@@ -297,11 +301,26 @@ class Index:
             runtime = RUNTIMES[rid]
             for root in roots:
                 self.decls[rid].extend(self._scan_root(runtime, root))
-            for name in runtime.builtin_names:
-                self.decls[rid].append(SkillDecl("", rid, None, "builtin", name, builtin=True))
+            self.decls[rid].extend(self._builtins(runtime, self.decls[rid]))
         self._discover_agents()
         self._reindex_names()
         return self
+
+    def _builtins(self, runtime: Runtime, scanned: list[SkillDecl]) -> list[SkillDecl]:
+        """The runtime's built-in skills. A compiled-in skill that a configured root of the same tier
+        provides as a file (AGH `bundled_roots`) is that file, not a second copy."""
+        out = [SkillDecl("", runtime.id, None, runtime.builtin_tier, name, builtin=True)
+               for name in runtime.builtin_names]
+        in_tier = {d.name for d in scanned if d.tier == runtime.builtin_tier}
+        for b in runtime.builtin_skills:
+            if b.name in in_tier:
+                continue
+            configured = getattr(self.config, b.description_setting, "") if b.description_setting else ""
+            description = configured if isinstance(configured, str) and configured else b.description
+            source = (f"[{runtime.id}] configuration" if description is not b.description else b.source)
+            out.append(SkillDecl("", runtime.id, None, runtime.builtin_tier, b.name, builtin=True,
+                                 builtin_description=description, builtin_source=source))
+        return out
 
     def _scan_root(self, runtime: Runtime, root: RootDir) -> list[SkillDecl]:
         result = self.walker.walk(root.path, frozenset({SKILL_FILE, SKILL_FILE_LOWER}))

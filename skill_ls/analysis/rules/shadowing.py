@@ -17,7 +17,8 @@ def _span(decl: SkillDecl) -> Span:
 
 def describe(decl: SkillDecl) -> str:
     if decl.builtin:
-        return f"{decl.runtime_def.title}'s built-in {decl.name}"
+        kind = "built-in" if decl.tier == "builtin" else decl.tier
+        return f"{decl.runtime_def.title}'s {kind} {decl.name}"
     where = f"the {decl.tier} copy"
     if decl.agent:
         where = f"the agent-local copy of agent '{decl.agent}'"

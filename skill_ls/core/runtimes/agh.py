@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
-    HomeDir, Marketplace, NameRule, RootSpec, Runtime, Setting, Vocabulary
+    BuiltinSkill, HomeDir, Marketplace, NameRule, RootSpec, Runtime, Setting, Vocabulary
 
 AGH_SKILL_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", NAME_DOC + " The catalog key; the highest tier with this name wins.", required=True, min_len=1),
@@ -39,6 +39,7 @@ AGH = Runtime(
         "additional_roots": Setting("agh_additional_roots", "paths"),
         "disabled": Setting("agh_disabled", "strs"),
         "draft_fields": Setting("agh_draft_fields", "draft"),
+        "bundled_skill_description": Setting("agh_bundled_skill_description", "str"),
     },
     home_dirs=(HomeDir("agh_home", "AGH_HOME", ".agh", setting="agh_home"),),
     default_extra_tier="additional",
@@ -46,6 +47,15 @@ AGH = Runtime(
     activating_dirs=(RootSpec("workspace", "{workspace}/.agh/agents"), RootSpec("user", "{agh_home}/agents", origin="user")),
     marketplace=Marketplace(from_tier="user", tier="marketplace", meta_file=".agh-meta.json"),
     scan_depth=4, scan_cap=300,
+    # "Bundled | compiled into the binary from skills/*/SKILL.md | Lowest precedence. Always available
+    # when skills are enabled." The catalog example starts with it; its full description is not
+    # documented, so the documented excerpt is used unless `[agh] bundled_skill_description` says more.
+    builtin_skills=(BuiltinSkill(
+        "agh", "Operate and extend AGH, the local-first agent operating system...",
+        description_setting="agh_bundled_skill_description",
+        source="the excerpt in the catalog example of sources/agh-skills-overview.txt (the binary's full text is "
+               "not documented; set [agh] bundled_skill_description to it)"),),
+    builtin_tier="bundled",
     # The winning AGENT.md's skills/ directory is an overlay for that agent; skills.disabled tombstones;
     # an agent with a blocking problem (or a blocked agent-local skill) fails closed.
     agent_scoping=AgentScoping(family="agh", local_skills_dir="skills", local_tier="agent_local", tombstones=True,

@@ -23,7 +23,7 @@ YamlDialect = Literal["1.1", "1.2"]
 IdentityKey = Literal["name", "slug"]
 Truthiness = Literal["strict", "javascript"]
 NameSource = Literal["frontmatter", "directory", "frontmatter_or_directory"]
-SettingKind = Literal["path", "paths", "strs", "int", "draft", "roots"]
+SettingKind = Literal["path", "paths", "str", "strs", "int", "draft", "roots"]
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,19 @@ class Setting:
 
 
 @dataclass(frozen=True)
+class BuiltinSkill:
+    """A skill compiled into the runtime (AGH's bundled `agh` skill): no file, always present, the
+    lowest tier; it is rendered in the catalog with `description` unless the Config attribute
+    `description_setting` holds the text. `source` says where the description comes from (the JSON
+    of `catalog` repeats it, so a reader knows the text is not invented)."""
+
+    name: str
+    description: str
+    description_setting: str | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class FileShape:
     """The exact text shape a runtime's own SKILL.md parser accepts, where it is stricter than SPEC
     §2.1. `pattern` is matched against the decoded file (a BOM kept as U+FEFF, line endings as
@@ -184,6 +197,8 @@ class Runtime:
     scan_depth: int | None = None
     scan_cap: int | None = None
     builtin_names: tuple[str, ...] = ()  # names the runtime ships (they take part in resolution)
+    builtin_skills: tuple[BuiltinSkill, ...] = ()  # skills compiled in: resolved AND rendered
+    builtin_tier: str = "builtin"  # the tier built-ins resolve in (AGH: bundled)
     agent_scoping: AgentScoping | None = None
     operator_disabled: str | None = None  # Config attribute listing names the operator disabled
     # -- parsing and fields ---------------------------------------------------------------------
