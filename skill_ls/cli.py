@@ -277,6 +277,8 @@ def _where(args: argparse.Namespace) -> int:
     if obj.get("disabled") and disabled_by is not None:
         print(f"note: '{args.name}' is disabled by the operator ({RUNTIMES[runtime].setting_key(disabled_by)}): "
               "omitted from catalogs")
+    if obj.get("skills_disabled"):
+        print(f"note: {RUNTIMES[runtime].title} skills are disabled ({obj['skills_disabled']})")
     return EXIT_OK
 
 

@@ -88,3 +88,19 @@ def test_a_workspace_skill_named_agh_overrides_the_bundled_one(workspace):
     assert "bundled agh" in d.message
     obj = _agh_catalog(workspace)
     assert '<skill name="agh">Our own AGH guide.</skill>' in obj["text"] and "Operate and extend" not in obj["text"]
+
+
+def test_skills_enabled_false_means_no_catalog_and_says_why(workspace, private_home, capsys):
+    from skill_ls.cli import main
+
+    skill(workspace / ".agh" / "skills", "review")
+    write(private_home / ".agh" / "config.toml", "[skills]\nenabled = false\n")
+    assert _agh_catalog(workspace)["text"] == ""
+    assert main(["catalog", "--workspace", str(workspace), "--runtime", "agh"]) == 0
+    out = capsys.readouterr()
+    assert out.out == "" and "skills are disabled" in out.err and "skills.enabled = false" in out.err
+    assert main(["where", "review", "--workspace", str(workspace), "--runtime", "agh", "--format", "json"]) == 0
+    import json
+    assert "skills.enabled = false" in json.loads(capsys.readouterr().out)["skills_disabled"]
+    write(private_home / ".agh" / "config.toml", "[skills]\nenabled = true\n")
+    assert '<skill name="review">' in _agh_catalog(workspace)["text"]

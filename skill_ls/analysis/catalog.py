@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, EffectiveSkill, effective_mcp_servers, \
-    resolve_effective_set
+    hidden, resolve_effective_set
 from skill_ls.core.index import Document, Index, SkillDecl
 from skill_ls.core.parse.text import collapse
-from skill_ls.core.parse.yaml12 import js_truthy
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 
 SKILL_VIEW_TOOL = "agh__skill_view"
@@ -185,17 +184,6 @@ class CatalogFormat(abc.ABC):
         if hidden(runtime, s) or self.refusal(runtime, s) is not None:  # left out: costs nothing there
             return CatalogCost(0, False, runtime.catalog_cut, e.description, "")
         return CatalogCost(e.chars, e.truncated, runtime.catalog_cut, e.description, e.shown)
-
-
-def hidden(runtime: Runtime, s: EffectiveSkill) -> bool:
-    """Whether a field keeps the skill out of the runtime's catalog (`Runtime.catalog_hides`), the
-    field read as the runtime reads it (its YAML dialect and its truthiness)."""
-    for key, value in runtime.catalog_hides:
-        raw = s.field_in(runtime.yaml_dialect, key)
-        flag = js_truthy(raw) if runtime.truthiness == "javascript" else raw if isinstance(raw, bool) else None
-        if flag is value:
-            return True
-    return False
 
 
 # -- AGH ------------------------------------------------------------------------------------------

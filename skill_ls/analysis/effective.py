@@ -25,6 +25,7 @@ from typing import Any, Callable, cast
 from skill_ls.core.agents import AgentDefinition, SkillRef, definition_key, parse_agent
 from skill_ls.core.index import AgentDecl, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity
+from skill_ls.core.parse.yaml12 import js_truthy
 from skill_ls.core.resolve import NameResolution, effective_names, resolve_name
 from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family, scoping_for_family
 
@@ -129,8 +130,12 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
             raise EffectiveSetError(reason)
     rt = RUNTIMES[runtime]
     scoping = rt.agent_scoping
-    resolutions = effective_names(index, runtime, _resolution_agent(agent_decl))
     eff = EffectiveSet(runtime, agent_decl.name if agent_decl else None, agent_decl, definition, [])
+    switched_off = skills_off(index, rt)
+    if switched_off:
+        eff.notes.append(f"{rt.title} skills are disabled ({switched_off})")
+        return eff
+    resolutions = effective_names(index, runtime, _resolution_agent(agent_decl))
     available: list[EffectiveSkill] = []
     for res in resolutions:
         copies = [d for d in res.loaded if not d.builtin or d.builtin_description is not None]
@@ -170,6 +175,24 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
     return eff
 
 
+def skills_off(index: Index, runtime: Runtime) -> str | None:
+    """Why `runtime`'s whole skill system is switched off in its own configuration, or None."""
+    from skill_ls.core.mcp import skills_switched_off
+
+    return skills_switched_off(runtime.skills_switch, index.env.agh_home)
+
+
+def hidden(runtime: Runtime, s: EffectiveSkill) -> bool:
+    """Whether a field keeps the skill out of the runtime's catalog (`Runtime.catalog_hides`), the
+    field read as the runtime reads it (its YAML dialect and its truthiness)."""
+    for key, value in runtime.catalog_hides:
+        raw = s.field_in(runtime.yaml_dialect, key)
+        flag = js_truthy(raw) if runtime.truthiness == "javascript" else raw if isinstance(raw, bool) else None
+        if flag is value:
+            return True
+    return False
+
+
 def missing_references(index: Index, runtime: str, definition: AgentDefinition) -> list[MissingRef]:
     """The skills an agent names (its `skills:` list; AGH: its tombstones) that are not in its set.
     Resolves only the names referenced, so it stays cheap while an agent file is being edited."""
@@ -177,10 +200,17 @@ def missing_references(index: Index, runtime: str, definition: AgentDefinition) 
     scoping = RUNTIMES[runtime].agent_scoping
     refs = definition.tombstones if scoping is not None and scoping.tombstones else definition.skills
     out = []
+    rt = RUNTIMES[runtime]
     for ref in refs:
         res = resolve_name(index, runtime, ref.name, agent_name)
         if not any(not d.builtin or d.builtin_description is not None for d in res.loaded):
             out.append(MissingRef(ref, _absent_reason(res, runtime, ref.name)))
+        elif scoping is not None and scoping.skills_list == "ordered" and res.winner is not None \
+                and hidden(rt, EffectiveSkill(ref.name, res.winner)):
+            # An agent whose list is its set cannot use a skill its runtime withholds from agents
+            # (workspace agents: "user-invocable | Whether the skill is available for use").
+            keys = ", ".join(f"{k}: {str(v).lower()}" for k, v in rt.catalog_hides)
+            out.append(MissingRef(ref, f"'{ref.name}' is not available for use ({keys})"))
     return out
 
 

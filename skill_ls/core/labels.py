@@ -124,6 +124,11 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
         return obj
     if runtime.operator_disabled is not None and name in getattr(index.config, runtime.operator_disabled):
         obj["disabled"] = True
+    from skill_ls.core.mcp import skills_switched_off
+
+    off = skills_switched_off(runtime.skills_switch, index.env.agh_home)
+    if off:
+        obj["skills_disabled"] = off
     scoping = runtime.agent_scoping
     decl = index.agent(agent, scoping.family) if agent and scoping is not None and scoping.tombstones else None
     if decl is not None:

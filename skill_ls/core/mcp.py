@@ -103,6 +103,18 @@ def read_agh_config(agh_home: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def skills_switched_off(runtime_switch: tuple[str, str] | None, agh_home: str | None) -> str | None:
+    """Why the runtime's skill system is off (its configuration says `enabled = false`), or None."""
+    if runtime_switch is None:
+        return None
+    table, key = runtime_switch
+    section = read_agh_config(agh_home).get(table)
+    if isinstance(section, dict) and section.get(key) is False:
+        where = os.path.join(agh_home or "$AGH_HOME", "config.toml")
+        return f"{table}.{key} = false in {where}: no catalog, no skill MCP servers"
+    return None
+
+
 def allowed_marketplace_mcp(agh_config: dict[str, Any]) -> set[str]:
     skills = agh_config.get("skills")
     allowed = skills.get("allowed_marketplace_mcp") if isinstance(skills, dict) else None

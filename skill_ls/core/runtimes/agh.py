@@ -56,6 +56,9 @@ AGH = Runtime(
         source="the excerpt in the catalog example of sources/agh-skills-overview.txt (the binary's full text is "
                "not documented; set [agh] bundled_skill_description to it)"),),
     builtin_tier="bundled",
+    # "skills.enabled = false: The registry, catalog provider, skill MCP resolver, watcher, and skill
+    # hooks are not wired." (sources/agh-skills-overview.txt, Reload And Failure Behavior)
+    skills_switch=("skills", "enabled"),
     # The winning AGENT.md's skills/ directory is an overlay for that agent; skills.disabled tombstones;
     # an agent with a blocking problem (or a blocked agent-local skill) fails closed.
     agent_scoping=AgentScoping(family="agh", local_skills_dir="skills", local_tier="agent_local", tombstones=True,

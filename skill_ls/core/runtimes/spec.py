@@ -199,6 +199,9 @@ class Runtime:
     builtin_names: tuple[str, ...] = ()  # names the runtime ships (they take part in resolution)
     builtin_skills: tuple[BuiltinSkill, ...] = ()  # skills compiled in: resolved AND rendered
     builtin_tier: str = "builtin"  # the tier built-ins resolve in (AGH: bundled)
+    # The runtime's own switch for its whole skill system: (table, key) in its configuration file
+    # (AGH: `[skills] enabled` in `$AGH_HOME/config.toml`); false means no catalog, no skill MCP servers.
+    skills_switch: tuple[str, str] | None = None
     agent_scoping: AgentScoping | None = None
     operator_disabled: str | None = None  # Config attribute listing names the operator disabled
     # -- parsing and fields ---------------------------------------------------------------------

@@ -63,6 +63,11 @@ def skill_hover(ls, name: str, path: str) -> str:
         disabled = RUNTIMES[res.runtime].operator_disabled
         if disabled is not None and name in getattr(state.config, disabled):
             lines.append(f"- disabled by the operator (`{RUNTIMES[res.runtime].setting_key(disabled)}`): omitted from catalogs")
+        from skill_ls.core.mcp import skills_switched_off
+
+        off = skills_switched_off(RUNTIMES[res.runtime].skills_switch, state.index.env.agh_home)
+        if off:
+            lines.append(f"- {runtime_title(res.runtime)} skills are disabled: `{off}`")
         lines.append("")
     if not found:
         lines.append(f"not declared in any root of the active runtimes ({', '.join(state.index.active) or 'none'})")
