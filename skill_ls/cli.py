@@ -294,6 +294,12 @@ def _list(args: argparse.Namespace) -> int:
              "disabled": s.disabled}
             for s in eff.skills]
     if args.format == "json":
+        from skill_ls.core.labels import provenance
+        from skill_ls.core.resolve import resolve_name
+
+        resolution_agent = agent if eff.agent_decl is not None and any(s.decl.agent for s in eff.skills) else None
+        for row in rows:
+            row["provenance"] = provenance(resolve_name(index, runtime, row["name"], resolution_agent))
         print(json_text({"runtime": runtime, "agent": agent, "skills": rows}))
         return EXIT_OK
     for r in rows:

@@ -100,7 +100,9 @@ def test_list_marks_disabled_and_honours_agent(tree, capsys):
     rows = {r["name"]: r for r in obj["skills"]}
     assert set(rows) == {"agh", "notes", "off", "review"} and rows["agh"]["path"] == "(built-in agh)"
     assert rows["off"]["disabled"] and not rows["notes"]["disabled"]
-    assert set(rows["review"]) == {"name", "tier", "runtime", "path", "disabled"}
+    assert set(rows["review"]) == {"name", "tier", "runtime", "path", "disabled", "provenance"}
+    assert rows["review"]["provenance"]["precedence_tier"] == "workspace"
+    assert [p.endswith("SKILL.md") for p in rows["review"]["provenance"]["shadowed_by"]] == [True]
     code, out = run(capsys, "list", "--workspace", str(tree), "--agent", "rev")
     lines = out.out.splitlines()
     assert [line.split("\t")[0] for line in lines] == ["agh", "off", "review"]

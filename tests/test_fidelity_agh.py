@@ -104,3 +104,30 @@ def test_skills_enabled_false_means_no_catalog_and_says_why(workspace, private_h
     assert "skills.enabled = false" in json.loads(capsys.readouterr().out)["skills_disabled"]
     write(private_home / ".agh" / "config.toml", "[skills]\nenabled = true\n")
     assert '<skill name="review">' in _agh_catalog(workspace)["text"]
+
+
+def test_provenance_in_where_and_list_names_the_winning_tier_the_losers_and_the_marketplace(workspace, private_home,
+                                                                                           capsys):
+    # "provenance.precedence_tier ... Marketplace metadata remains in slug, registry, version, and
+    # installed_at ... records the losing declarations in provenance.shadowed_by"
+    import hashlib
+    import json
+
+    from skill_ls.cli import main
+
+    market = skill(private_home / ".agh" / "skills", "pg-tools")
+    digest = hashlib.sha256(market.read_bytes()).hexdigest()
+    write(market.parent / ".agh-meta.json", json.dumps({"slug": "@author/pg-tools", "registry": "clawhub",
+                                                        "version": "1.2.0", "installed_at": "2026-11-01",
+                                                        "hash": f"sha256:{digest}"}))
+    bundled_root = workspace / "bundle"
+    skill(bundled_root / "skills", "pg-tools")
+    write(workspace / ".skill-ls.toml", f"[agh]\nbundled_roots = ['{bundled_root}']\n")
+    assert main(["where", "pg-tools", "--workspace", str(workspace), "--runtime", "agh", "--format", "json"]) == 0
+    prov = json.loads(capsys.readouterr().out)["provenance"]
+    assert prov["precedence_tier"] == "marketplace" and prov["slug"] == "@author/pg-tools"
+    assert prov["registry"] == "clawhub" and prov["version"] == "1.2.0" and prov["installed_at"] == "2026-11-01"
+    assert prov["shadowed_by"] == [str(bundled_root / "skills" / "pg-tools" / "SKILL.md")]
+    assert main(["list", "--workspace", str(workspace), "--runtime", "agh", "--format", "json"]) == 0
+    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)["skills"]}
+    assert rows["pg-tools"]["provenance"]["slug"] == "@author/pg-tools"

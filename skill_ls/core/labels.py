@@ -98,6 +98,23 @@ def json_range(decl: SkillDecl) -> dict[str, dict[str, int]] | None:
             "end": {"line": span.end_line, "character": src.utf16_col(span.end_line, span.end_col)}}
 
 
+MARKETPLACE_KEYS = ("slug", "registry", "version", "installed_at")
+
+
+def provenance(res: NameResolution, index: Index | None = None) -> dict[str, Any] | None:
+    """AGH's `provenance` of the winning copy (sources/agh-skills-overview.txt, Provenance And
+    Shadow Audit): `precedence_tier`, the losing declarations in `shadowed_by`, and the marketplace
+    metadata (`slug`, `registry`, `version`, `installed_at`) when the winner came from one."""
+    winner = res.winner
+    if winner is None:
+        return None
+    out: dict[str, Any] = {"precedence_tier": winner.tier,
+                           "shadowed_by": [d.path or f"(built-in {res.name})" for d in res.shadowed]}
+    if winner.meta is not None and winner.meta.ok:
+        out.update({k: winner.meta.data[k] for k in MARKETPLACE_KEYS if k in winner.meta.data})
+    return out
+
+
 def where(index: Index, runtime_id: str, name: str, agent: str | None = None) -> dict[str, Any]:
     """The `skill-ls where --format json` object (SPEC §6.1) and the `skillLs.where` result: every
     declaration, winner first, each with its `label`, one-line `summary` and the `range` of its name;
@@ -119,6 +136,9 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
             "range": json_range(d),
         })
     obj: dict[str, Any] = {"name": name, "runtime": runtime_id, "agent": agent, "entries": entries}
+    prov = provenance(res)
+    if prov is not None:
+        obj["provenance"] = prov
     runtime = RUNTIMES.get(runtime_id)
     if runtime is None:
         return obj

@@ -60,6 +60,11 @@ def skill_hover(ls, name: str, path: str) -> str:
             cost = _catalog_cost(res.winner, state.config)
             if cost:
                 lines.append(f"- catalog: {cost}")
+            meta = res.winner.meta
+            if meta is not None and meta.ok:
+                fields = ", ".join(f"{k} `{meta.data[k]}`" for k in ("slug", "registry", "version", "installed_at")
+                                   if k in meta.data)
+                lines.append(f"- provenance: {fields}")
         disabled = RUNTIMES[res.runtime].operator_disabled
         if disabled is not None and name in getattr(state.config, disabled):
             lines.append(f"- disabled by the operator (`{RUNTIMES[res.runtime].setting_key(disabled)}`): omitted from catalogs")
