@@ -56,3 +56,16 @@ def test_empty_description_is_a_ranking_warning_not_a_load_failure(workspace):
     index = build_index(str(workspace), prepare_config(str(workspace), CheckOptions(workspace=str(workspace))))
     obj = catalog_object(index, "agentcy")
     assert obj["text"].startswith('<skill name="PostgreSQL Health Triage">')
+
+
+def test_every_md_under_a_configured_root_is_a_skill(workspace):
+    # "parses every .md file into a skill row"
+    write(workspace / ".skill-ls.toml", 'runtimes = ["agentcy"]\n[agentcy]\nroots = ["team"]\n')
+    write(workspace / "team" / "postgres-triage.md", SOURCE_EXAMPLE, dedent=False)
+    notes = write(workspace / "team" / "sre" / "notes.md", "# Just notes\n", dedent=False)
+    res = check_tree(workspace)
+    index = res.index
+    assert sorted(d.name for d in index.decls["agentcy"]) == ["notes", "postgres.health-triage"]
+    assert [d.code for d in res.diagnostics if d.path == str(notes)] == ["SK001"]
+    from skill_ls.analysis.catalog import catalog_object
+    assert '<skill name="PostgreSQL Health Triage">' in catalog_object(index, "agentcy", enabled=["postgres.health-triage"])["text"]

@@ -187,7 +187,8 @@ class Checker:
                 pf = self._plugin_files.get(path) or plugin_file_for(path)
                 if pf is not None and path not in agents_by_path:
                     raw.extend(self.check_plugin_file(pf))
-                elif base in (SKILL_FILE, SKILL_FILE_LOWER) and path not in agents_by_path:
+                elif (base in (SKILL_FILE, SKILL_FILE_LOWER) or path in by_path) and path not in agents_by_path:
+                    # (a skill file of another name: Agentcy reads every .md of its roots)
                     raw.extend(self.check_skill_file(path, by_path.get(path, [])))
                 elif path in agents_by_path or base == AGENT_FILE:
                     raw.extend(self.check_agent_file(path, agents_by_path.get(path)))

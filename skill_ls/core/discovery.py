@@ -241,8 +241,10 @@ class Walker:
         self._listing[path] = result
         return result
 
-    def walk(self, root: str, wanted: frozenset[str], max_depth: int = 64, max_dirs: int | None = None) -> WalkResult:
-        """Find files named in `wanted` below `root`, recording each one's depth.
+    def walk(self, root: str, wanted: frozenset[str], max_depth: int = 64, max_dirs: int | None = None,
+             suffix: str | None = None) -> WalkResult:
+        """Find files named in `wanted` below `root` (and, with `suffix`, every file whose name ends
+        with it, filed under `"*" + suffix`), recording each one's depth.
 
         Runtime scan limits are applied by the caller (so what lies beyond them can be reported).
         Symlinked directories are followed only while they stay inside the root's real path. At most
@@ -281,13 +283,14 @@ class Walker:
                         continue
                     if depth + 1 <= max_depth:
                         subdirs.append((full, depth + 1))
-                elif name in wanted:
+                elif name in wanted or (suffix is not None and name.endswith(suffix)):
                     if self.excluder(full):
                         continue
                     if full in self._special or (full in links and _is_special(full)):
                         result.skipped.append((full, "not a regular file"))
                         continue
-                    result.files.setdefault(name, []).append(Found(full, depth))
+                    key = name if name in wanted else "*" + str(suffix)
+                    result.files.setdefault(key, []).append(Found(full, depth))
             for full, d in reversed(subdirs):
                 if full in links:
                     try:

@@ -245,6 +245,8 @@ def skill_name_for(doc: Document, runtime: Runtime) -> str:
         return declared.strip()
     if isinstance(declared, (int, float)) and not isinstance(declared, bool):
         return str(declared)
+    if runtime.skill_files == "every_md":  # a Markdown file of its own, not a skill directory
+        return os.path.splitext(os.path.basename(doc.path))[0]
     return doc.dir_name
 
 
@@ -323,10 +325,15 @@ class Index:
         return out
 
     def _scan_root(self, runtime: Runtime, root: RootDir) -> list[SkillDecl]:
-        result = self.walker.walk(root.path, frozenset({SKILL_FILE, SKILL_FILE_LOWER}))
+        every_md = runtime.skill_files == "every_md"
+        result = self.walker.walk(root.path, frozenset({SKILL_FILE, SKILL_FILE_LOWER}),
+                                  suffix=".md" if every_md else None)
         self.skipped.extend(result.skipped)
-        self.lowercase_skill_files.extend(f.path for f in result.files.get(SKILL_FILE_LOWER, ()))
         out = []
+        if every_md:  # Agentcy: every Markdown file of the root is a skill, wherever it sits
+            found = sorted((f for files in result.files.values() for f in files), key=lambda f: f.path)
+            return [self._decl(runtime, root, f.path, f.depth) for f in found]
+        self.lowercase_skill_files.extend(f.path for f in result.files.get(SKILL_FILE_LOWER, ()))
         found = result.files.get(SKILL_FILE, [])
         for i, f in enumerate(found):
             if f.depth == 0:

@@ -23,6 +23,9 @@ AGENTCY = Runtime(
     settings={"max_prompt_chars": Setting("agentcy_max_prompt_chars", "int"), "roots": Setting("roots", "roots")},
     # "Two skills with the same slug in the same org → uniqueness violation on insert" (Gotchas).
     conflict="unique", identity_key="slug", active_by_config_only=True,
+    # "A skill_source of type github watches a path in a repo ... and parses every .md file into a
+    # skill row." (sources/agentcy-skills.txt)
+    skill_files="every_md",
     prompt_budget_setting="agentcy_max_prompt_chars",
     catalog_format="full_content", catalog_order="name",
 )

@@ -207,6 +207,9 @@ class Runtime:
     # -- parsing and fields ---------------------------------------------------------------------
     yaml_dialect: YamlDialect = "1.1"  # "1.1": PyYAML-like readers; "1.2": the core schema (JavaScript `yaml`)
     file_shape: FileShape | None = None  # None: SPEC §2.1's tolerant split is what the runtime accepts
+    # Which files of a root are skills: "skill_md" (`<dir>/SKILL.md`) or "every_md" (every `.md` file:
+    # Agentcy's GitHub sources "parse every .md file into a skill row").
+    skill_files: Literal["skill_md", "every_md"] = "skill_md"
     # Skill subdirectories whose files the runtime registers as executable tools (Amp: toolbox/).
     tool_dirs: tuple[str, ...] = ()
     # The tool the model calls to load a skill, as `skill_ls.analysis.preview.SKILL_TOOLS` renders it.
