@@ -102,3 +102,16 @@ def test_rf005_toolbox_file_must_be_executable(workspace):
               dedent=False)
     write(g.parent / "toolbox" / "x", "x").chmod(0o644)
     assert not [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "RF005"]
+
+
+def test_skills_path_from_amps_own_settings_file(workspace, private_home):
+    """`...(settings["skills.path"] || [])` — Amp's settings file, then skill-ls's [amp] skills_path."""
+    custom, extra = private_home / "my-skills", workspace / "more"
+    write(private_home / ".config" / "amp" / "settings.json", '{"amp.skills.path": ["%s"]}' % custom)
+    write(workspace / ".skill-ls.toml", f"runtimes = [\"amp\"]\n[amp]\nskills_path = ['{extra}']\n")
+    a = write(custom / "dup" / "SKILL.md", SOURCE_EXAMPLE.replace("my-skill-name", "dup"), dedent=False)
+    b = write(extra / "dup" / "SKILL.md", SOURCE_EXAMPLE.replace("my-skill-name", "dup"), dedent=False)
+    res = check_tree(workspace, paths=[workspace, custom])
+    winner = [d for d in res.diagnostics if d.code == "SH002" and d.path == str(a)]
+    loser = [d for d in res.diagnostics if d.code == "SH001" and d.path == str(b)]
+    assert winner and loser and not [d for d in res.diagnostics if d.code == "SH003"]

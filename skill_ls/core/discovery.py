@@ -6,6 +6,7 @@ device files are skipped and recorded in `WalkResult.skipped` with a reason.
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 import stat
 from collections.abc import Mapping
@@ -104,13 +105,42 @@ def _expand(template: str, workspace: str, env: Environment, config: Config) -> 
     return [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
 
 
+def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str) -> list[str]:
+    """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
+    is one path); relative paths are taken from the workspace, `~` is expanded. Unreadable: none."""
+    try:
+        if not os.path.isfile(settings_file) or os.path.getsize(settings_file) > 1024 * 1024:
+            return []
+        with open(settings_file, "rb") as handle:
+            data = json.loads(handle.read().decode("utf-8", errors="replace"))
+    except (OSError, ValueError, RecursionError):
+        return []
+    if not isinstance(data, dict):
+        return []
+    for key in keys:
+        value = data.get(key)
+        if value is None:
+            continue
+        items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        return [os.path.join(workspace, os.path.expanduser(v)) for v in items if isinstance(v, str) and v]
+    return []
+
+
 def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Config) -> list[RootDir]:
     roots: list[RootDir] = []
+    next_rank: dict[str, int] = {}  # ordered specs of one tier continue each other's order
     for spec in runtime.roots:
         if config.no_user_roots and spec.origin in ("user", "system"):
             continue
-        for i, path in enumerate(_expand(spec.template, workspace, env, config)):
-            roots.append(RootDir(path, runtime.id, spec.tier, i if spec.ordered else 0, spec.origin))
+        paths = _expand(spec.template, workspace, env, config)
+        if spec.json_keys:
+            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace)]
+        start = next_rank.get(spec.tier, 0) if spec.ordered else 0
+        for i, path in enumerate(paths):
+            roots.append(RootDir(os.path.normpath(path), runtime.id, spec.tier, start + i if spec.ordered else 0,
+                                 spec.origin))
+        if spec.ordered:
+            next_rank[spec.tier] = start + len(paths)
     for extra in config.roots:
         if extra.runtime == runtime.id:
             tier = extra.tier or runtime.extra_root_tier

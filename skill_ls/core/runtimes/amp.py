@@ -35,6 +35,11 @@ AMP = Runtime(
         RootSpec("user_claude", "{home}/.claude/skills", origin="user", guest_of="claude-code"),
         RootSpec("claude_plugins", "{home}/.claude/plugins/cache", origin="user", guest_of="claude-code"),
         RootSpec("toolbox", "{amp_toolbox}", origin="user"),
+        # `...(settings["skills.path"] || [])`: Amp's own settings file first (reading: the file is
+        # ~/.config/amp/settings.json and the key "amp.skills.path", as Amp's other settings are
+        # named; "skills.path" is accepted too), then skill-ls's `[amp] skills_path`.
+        RootSpec("skills_path", "{home}/.config/amp/settings.json", origin="user", ordered=True,
+                 json_keys=("amp.skills.path", "skills.path")),
         RootSpec("skills_path", "{config:amp_skills_path}", origin="config", ordered=True),
     ),
     fields=AMP_FIELDS,

@@ -56,6 +56,9 @@ class RootSpec:
     # The runtime whose directory this root borrows (Amp reads `.claude/skills`): a key that runtime
     # knows is expected there, so a guest that ignores it reports nothing (SK007, PT001).
     guest_of: str | None = None
+    # The template names a JSON settings file of the runtime's own; the roots are the paths listed
+    # under the first of these keys it has (Amp: `~/.config/amp/settings.json`, "amp.skills.path").
+    json_keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
