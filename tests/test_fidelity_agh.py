@@ -131,3 +131,14 @@ def test_provenance_in_where_and_list_names_the_winning_tier_the_losers_and_the_
     assert main(["list", "--workspace", str(workspace), "--runtime", "agh", "--format", "json"]) == 0
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)["skills"]}
     assert rows["pg-tools"]["provenance"]["slug"] == "@author/pg-tools"
+
+
+def test_skills_of_a_shadowed_agent_definition_are_said_to_be_unused(workspace, private_home):
+    write(workspace / ".agh" / "agents" / "rev" / "AGENT.md", "---\nname: rev\nprovider: p\n---\nWorkspace.\n")
+    write(private_home / ".agh" / "agents" / "rev" / "AGENT.md", "---\nname: rev\nprovider: p\n---\nHome.\n")
+    lost = skill(private_home / ".agh" / "agents" / "rev" / "skills", "only-here")
+    res = check_tree(workspace, runtimes=["agh"], paths=[workspace, lost.parent])
+    [d] = [d for d in res.diagnostics if d.code == "SH004" and d.path == str(lost)]
+    assert "agent definition is shadowed by .agh/agents/rev/AGENT.md" in d.message
+    from skill_ls.analysis.catalog import catalog_object
+    assert "only-here" not in catalog_object(res.index, "agh", "rev")["text"]

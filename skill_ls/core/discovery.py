@@ -56,6 +56,8 @@ class RootDir:
     subrank: int = 0  # order among the expanded dirs of an ordered RootSpec (0 wins)
     origin: str = "workspace"
     agent: str | None = None  # agent_local roots belong to one agent
+    # A root the runtime never scans, kept so its files are explained (a shadowed agent's skills/).
+    unused: str | None = None
 
     @property
     def runtime_def(self) -> Runtime:

@@ -343,6 +343,9 @@ class Index:
         return out
 
     def _apply_scan_limits(self, runtime: Runtime, decls: list[SkillDecl]) -> None:
+        for d in decls:
+            if d.root is not None and d.root.unused:
+                d.undiscovered = d.root.unused
         if runtime.scan_depth is not None:
             for d in decls:
                 if d.depth > runtime.scan_depth:
@@ -384,7 +387,8 @@ class Index:
                         declared = doc.fm.value("name") if doc.fm and doc.fm.ok else None
                         name = declared if isinstance(declared, str) and declared else stem
                     self._add_agent(path, family.id, name, spec.tier)
-        # Agent-local skill overlays (AGH): only the winning agent file's skills directory counts.
+        # Agent-local skill overlays (AGH): only the winning agent file's skills directory counts; a
+        # shadowed definition's skills are indexed as never discovered, so they are explained (SH004).
         for rid in self.roots:
             runtime = RUNTIMES[rid]
             for root in self._agent_local_roots(runtime):
@@ -400,9 +404,18 @@ class Index:
         scoping = runtime.agent_scoping
         if scoping is None or scoping.local_skills_dir is None or scoping.local_tier is None:
             return []
-        return [RootDir(os.path.join(os.path.dirname(a.path), scoping.local_skills_dir), runtime.id, scoping.local_tier,
-                        origin="workspace", agent=a.name)
-                for a in self.agents if a.family == scoping.family and a.winner]
+        roots = []
+        for a in self.agents:
+            if a.family != scoping.family:
+                continue
+            unused = None
+            if not a.winner:  # its skills/ are never read: say so on them (SH004) instead of nothing
+                winner = next((w for w in self.agents if w.family == a.family and w.name == a.name and w.winner), None)
+                where = self.display_path(winner.path) if winner is not None else "another definition"
+                unused = f"its agent definition is shadowed by {where} ({runtime.title} keeps the first one found)"
+            roots.append(RootDir(os.path.join(os.path.dirname(a.path), scoping.local_skills_dir), runtime.id,
+                                 scoping.local_tier, origin="workspace", agent=a.name, unused=unused))
+        return roots
 
     def _agent_files(self, base: str, layout: str) -> list[tuple[str, str]]:
         """(definition path, name from the path) in `base` for one directory layout."""
