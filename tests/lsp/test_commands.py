@@ -23,12 +23,12 @@ async def test_render_catalog_equals_cli(start, tree, profile):
     assert result["text"] == cli.stdout
     cli_json = json.loads(_cli(tree, "catalog", "--workspace", str(tree.ws), "--format", "json").stdout)
     assert result["runtime"] == cli_json["runtime"] == "agh"
-    assert [x["name"] for x in result["skills"]] == [x["name"] for x in cli_json["skills"]] == ["demo", "other"]
+    assert [x["name"] for x in result["skills"]] == [x["name"] for x in cli_json["skills"]] == ["agh", "demo", "other"]
     # with the agent: its tombstone removes `other`
     agent = await s.command("skillLs.renderCatalog", {"agent": "reviewer"})
     cli = _cli(tree, "catalog", "--workspace", str(tree.ws), "--agent", "reviewer", "--format", "text")
     assert agent["text"] == cli.stdout
-    assert [x["name"] for x in agent["skills"]] == ["demo"]
+    assert [x["name"] for x in agent["skills"]] == ["agh", "demo"]
 
 
 async def test_render_catalog_errors_are_jsonrpc_errors(start, tree, profile):
