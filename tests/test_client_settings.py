@@ -27,6 +27,7 @@ FILE_ONLY = {"claude-code.enterprise_roots", "agentcy.roots"}
 # A value a user would typically set, per setting (a new setting must add one here).
 TYPICAL: dict[str, object] = {
     "runtimes": ["agh", "claude-code"],
+    "agh.bundledSkillDescription": "Operate and extend AGH.",
     "roots": [{"path": "vendor/skills", "runtime": "agh", "tier": "additional"}],
     "exclude": ["**/drafts/**"],
     "rules.select": ["SH", "SK001"],
