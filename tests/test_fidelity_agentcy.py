@@ -69,3 +69,15 @@ def test_every_md_under_a_configured_root_is_a_skill(workspace):
     assert [d.code for d in res.diagnostics if d.path == str(notes)] == ["SK001"]
     from skill_ls.analysis.catalog import catalog_object
     assert '<skill name="PostgreSQL Health Triage">' in catalog_object(index, "agentcy", enabled=["postgres.health-triage"])["text"]
+
+
+def test_a_markdown_symlink_out_of_an_agentcy_root_is_never_opened(workspace, tmp_path):
+    import os
+
+    write(workspace / ".skill-ls.toml", 'runtimes = ["agentcy"]\n[agentcy]\nroots = ["team"]\n')
+    secret = write(tmp_path / "outside" / "secret.md", "TOP SECRET\n", dedent=False)
+    (workspace / "team").mkdir()
+    os.symlink(secret, workspace / "team" / "link.md")
+    res = check_tree(workspace)
+    assert res.index.decls["agentcy"] == []
+    assert any("link.md" in path and "outside the root" in why for path, why in res.index.skipped)

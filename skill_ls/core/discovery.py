@@ -321,6 +321,11 @@ class Walker:
                     if full in self._special or (full in links and _is_special(full)):
                         result.skipped.append((full, "not a regular file"))
                         continue
+                    if name not in wanted and full in links and not _inside(full, real_root):
+                        # any Markdown file may be a skill here (Agentcy): one that links out of the
+                        # root is someone else's file, never opened
+                        result.skipped.append((full, "symlink leads outside the root; not followed"))
+                        continue
                     key = name if name in wanted else "*" + str(suffix)
                     result.files.setdefault(key, []).append(Found(full, depth))
             for full, d in reversed(subdirs):
@@ -342,6 +347,14 @@ class Walker:
         for found in result.files.values():
             found.sort(key=lambda f: f.path)
         return result
+
+
+def _inside(path: str, real_root: str) -> bool:
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return False
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
 def _is_special(path: str) -> bool:
