@@ -299,7 +299,7 @@ def _list(args: argparse.Namespace) -> int:
 
         resolution_agent = agent if eff.agent_decl is not None and any(s.decl.agent for s in eff.skills) else None
         for row in rows:
-            row["provenance"] = provenance(resolve_name(index, runtime, row["name"], resolution_agent))
+            row["provenance"] = provenance(resolve_name(index, runtime, str(row["name"]), resolution_agent))
         print(json_text({"runtime": runtime, "agent": agent, "skills": rows}))
         return EXIT_OK
     for r in rows:
