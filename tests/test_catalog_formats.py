@@ -32,10 +32,8 @@ def test_agh_golden_sorted_cut_escaped_tool_guidance(workspace):
     text = render_catalog(index_for(workspace), "agh")
     assert text == (
         "<available-skills>\n"
-        '  <skill name="a&amp;b">x</skill>
-'
-        '  <skill name="agh">Operate and extend AGH, the local-first agent operating system...</skill>
-'
+        '  <skill name="a&amp;b">x</skill>\n'
+        '  <skill name="agh">Operate and extend AGH, the local-first agent operating system...</skill>\n'
         f'  <skill name="alpha">{"ü" * 150 + "語" * 50}</skill>\n'
         '  <skill name="mid">line one line two line three</skill>\n'
         '  <skill name="zeta">Tags &lt;b&gt; &amp; "quotes" &gt; all.</skill>\n'
