@@ -454,8 +454,11 @@ def _body_lines(doc: Document) -> Iterator[tuple[int, str, bool]]:
     fm = doc.fm
     start = fm.body_start_line if fm is not None and fm.status == "ok" else 0
     fence: str | None = None
-    for n in range(start, doc.src.line_count):
-        line = doc.src.line_text(n)
+    src = doc.src
+    # Hot path (runs on every skill with a '$'): without CRLF/CR the lines are exactly the text split on
+    # '\n', which is one C call instead of a line_text() per line; with them, line_text() strips the breaks.
+    lines = src.text.split("\n")[start:] if not src.has_crlf else [src.line_text(n) for n in range(start, src.line_count)]
+    for n, line in enumerate(lines, start):
         is_fence, fence_after = fence_step(line, fence)
         inside = fence is not None and not is_fence
         fence = fence_after

@@ -245,7 +245,11 @@ def body_too_long(ctx: FileContext) -> None:
     if doc.fm is None or doc.fm.status != "ok":
         return
     start, end = doc.body_lines()
-    if end > start and doc.src.line_text(end - 1) == "":
+    src = doc.src
+    # Hot path: end is the line count, so without CR line breaks the last line is empty exactly when the
+    # text is empty or ends with '\n' -- no line table needed (line_text() would build one per file).
+    last_empty = (src.text == "" or src.text.endswith("\n")) if not src.has_crlf else src.line_text(end - 1) == ""
+    if end > start and last_empty:
         end -= 1  # the empty "line" after a final newline is not a line of the body
     lines = end - start
     chars = len(doc.src.text) - doc.src.line_start(start)
