@@ -296,7 +296,7 @@ class SkillLanguageServer(LanguageServer):
                 count += len(batch)
                 await asyncio.sleep(0)
             if count > 1:
-                self.release_texts_soon(0.2)  # the wave is over: drop the texts of unopened files now
+                self.release_texts_soon()  # after a quiet second: a release sooner made disk changes re-read files
         except asyncio.CancelledError:
             pass
         except Exception:
