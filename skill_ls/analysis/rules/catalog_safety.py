@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from skill_ls.analysis.catalog import catalog_format, hidden
-from skill_ls.analysis.effective import EffectiveSkill
+from skill_ls.analysis.catalog import catalog_format
+from skill_ls.analysis.effective import EffectiveSkill, hidden
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.model import Severity
