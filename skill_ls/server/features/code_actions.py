@@ -28,5 +28,6 @@ def register(server) -> None:
                 title=d.fix.title, kind=types.CodeActionKind.QuickFix,
                 diagnostics=[ls.converter.diagnostic(d, ls.src_of)],
                 edit=types.WorkspaceEdit(changes=ls.converter.text_edits(d.fix, ls.src_of)),
-                is_preferred=len(d.fix.edits) == 1))
+                # Only a safe fix (one that keeps what the author meant) is the one to apply without a look.
+                is_preferred=d.fix.safe and len(d.fix.edits) == 1))
         return actions
