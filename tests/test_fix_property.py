@@ -16,7 +16,7 @@ from conftest import CORPUS
 
 from skill_ls.analysis.check import CheckOptions, Checker, build_index, prepare_config
 from skill_ls.analysis.fixes import FileState, apply_fixes, fix_in_memory, worse
-from skill_ls.apply import write_files
+from skill_ls.apply import rename_dirs, write_files
 from skill_ls.core.discovery import Environment
 from skill_ls.core.index import DocumentStore, Index
 from skill_ls.core.model import Diagnostic, Severity
@@ -50,8 +50,10 @@ def _identity(d: Diagnostic) -> tuple[str, str, int]:
     return d.code, d.message, d.span.start_line
 
 
-def assert_each_fix_alone_repairs_and_never_worsens(root: Path) -> int:
-    """Apply every offered text fix on its own; returns how many were tried."""
+def assert_each_fix_alone_repairs_and_never_worsens(root: Path, *, allow_worse: bool = False) -> int:
+    """Apply every offered text fix on its own; returns how many were tried. `allow_worse`: only
+    for resolution findings (SH*) that a fix reveals by unblocking a copy; the engine's guard undoes
+    those (see assert_fix_all_never_worsens_and_is_idempotent)."""
     config, env, files = _setup(root)
     before = _check(root, config, env, files)
     per_file = _by_path(before)
@@ -72,20 +74,26 @@ def assert_each_fix_alone_repairs_and_never_worsens(root: Path) -> int:
         # Check the changed file only (its resolution peers are unchanged).
         after = _by_path(_check(root, config, env, [d.path], {d.path: state.full_text()})).get(d.path, [])
         assert _identity(d) not in {_identity(a) for a in after}, f"{d.code} '{fix.title}' did not repair {d.path}"
-        assert worse(per_file[d.path], after) is None, (d.path, fix.title, worse(per_file[d.path], after))
+        why = worse(per_file[d.path], after)
+        if allow_worse and why is not None and all(c.startswith("SH") for c in why.split("introduce ", 1)[-1].split(", ")):
+            continue
+        assert why is None, (d.path, fix.title, why)
         tried += 1
     return tried
 
 
-def assert_fix_all_never_worsens_and_is_idempotent(root: Path) -> Counter[str]:
+def assert_fix_all_never_worsens_and_is_idempotent(root: Path, *, allow_reverted: bool = False) -> Counter[str]:
+    """`allow_reverted`: generated trees may hold fixes the engine's guard has to undo (a placeholder
+    description unblocks a copy whose name clashes with another: SH003); they must then stay undone."""
     config, env, files = _setup(root)
     before = _by_path(_check(root, config, env, files))
     outcome = fix_in_memory(str(root), env, config, files, unsafe=True)
-    assert outcome.reverted == [], outcome.reverted
+    if not allow_reverted:
+        assert outcome.reverted == [], outcome.reverted
     written, skipped = write_files(outcome.files, [str(root)])
     assert skipped == [] and sorted(written) == sorted(outcome.files)
-    for old, new in [(old, new) for _, old, new in outcome.renames]:
-        os.rename(old, new)
+    done, not_renamed = rename_dirs(outcome.renames, [str(root)])
+    assert not_renamed == [] and len(done) == len(outcome.renames)
     config, env, files = _setup(root)
     after_diags = _check(root, config, env, files)
     after = _by_path(after_diags)
@@ -96,8 +104,9 @@ def assert_fix_all_never_worsens_and_is_idempotent(root: Path) -> Counter[str]:
                 moved = new + path[len(old):]
         why = worse(diags, after.get(moved, []))
         assert why is None, (path, why)
-    # Nothing left that a fix claims to repair.
-    assert [d for d in after_diags if d.fix is not None] == []
+    # Nothing left that a fix claims to repair (except what the guard undid, in the files it names).
+    undone = {path for path, _ in outcome.reverted}
+    assert [d for d in after_diags if d.fix is not None and d.path not in undone] == []
     again = fix_in_memory(str(root), env, config, files, unsafe=True)
     assert again.files == {} and again.renames == []
     fixed: Counter[str] = Counter()
@@ -224,5 +233,5 @@ if given is not None:
             path = base / f"{dirname}{i if i else ''}" / "SKILL.md" if dirname != "x" else base / dirname / "SKILL.md"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-        assert_each_fix_alone_repairs_and_never_worsens(root)
-        assert_fix_all_never_worsens_and_is_idempotent(root)
+        assert_each_fix_alone_repairs_and_never_worsens(root, allow_worse=True)
+        assert_fix_all_never_worsens_and_is_idempotent(root, allow_reverted=True)

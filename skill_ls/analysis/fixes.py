@@ -273,9 +273,9 @@ def fix_in_memory(workspace: str, env: Environment, config: Config, files: list[
             if d.fix is None or d.fix.rename_dir is None or fix_key(d) in banned:
                 continue
             old, new = d.fix.rename_dir
-            if old in seen_dirs or os.path.exists(new):
-                continue
-            seen_dirs.add(old)
+            if old in seen_dirs or new in seen_dirs or os.path.lexists(new):
+                continue  # one rename per directory, and never two onto one name
+            seen_dirs.update((old, new))
             renames.append((d.code, old, new))
     unsafe_available: Counter[str] = Counter()
     if not unsafe:
