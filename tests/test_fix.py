@@ -275,3 +275,10 @@ def test_sk007_rename_not_offered_when_the_value_would_not_fit(workspace):
     f = skill(workspace, "a", extra="licence: [a, b]\nlicense_: MIT\n")
     ds = {d.message.split("'")[1]: d for d in diags_for(check_tree(workspace), f, "SK007")}
     assert "did you mean 'license'" in ds["licence"].message and ds["licence"].fix is None
+
+
+def test_sk007_offers_no_fix_when_the_block_repeats_a_key(workspace):
+    """Found by the fix fuzzer: moving the first `origin` leaves the second one as the unknown key."""
+    f = skill(workspace, "a", extra="origin: x\norigin: y\nlicence: MIT\n")
+    ds = diags_for(check_tree(workspace), f, "SK007")
+    assert ds and all(d.fix is None for d in ds)

@@ -97,15 +97,17 @@ def assert_fix_all_never_worsens_and_is_idempotent(root: Path, *, allow_reverted
     config, env, files = _setup(root)
     after_diags = _check(root, config, env, files)
     after = _by_path(after_diags)
-    for path, diags in before.items():
-        moved = path
+    def moved(path: str) -> str:
         for _, old, new in outcome.renames:
             if path.startswith(old + os.sep):
-                moved = new + path[len(old):]
-        why = worse(diags, after.get(moved, []))
+                return new + path[len(old):]
+        return path
+
+    for path, diags in before.items():
+        why = worse(diags, after.get(moved(path), []))
         assert why is None, (path, why)
     # Nothing left that a fix claims to repair (except what the guard undid, in the files it names).
-    undone = {path for path, _ in outcome.reverted}
+    undone = {moved(path) for path, _ in outcome.reverted}
     assert [d for d in after_diags if d.fix is not None and d.path not in undone] == []
     again = fix_in_memory(str(root), env, config, files, unsafe=True)
     assert again.files == {} and again.renames == []

@@ -200,7 +200,9 @@ def unknown_field(ctx: RuntimeContext) -> None:
     standalone = not readers
     severity = Severity.INFORMATION if ctx.runtime.unknown_field_severity == "information" else None
     present = tuple(fm.fields)
-    move: Fix | None | bool = False  # computed once, on the first unknown key without a suggestion
+    # A repeated key (SK004) makes every key edit ambiguous: which copy did the author mean?
+    repeats = any(p.kind == "duplicate_key" for p in fm.problems)
+    move: Fix | None | bool = None if repeats else False  # computed once, for the first key that needs it
     for key, entry in fm.fields.items():
         if key in known:
             continue
@@ -211,7 +213,7 @@ def unknown_field(ctx: RuntimeContext) -> None:
         fix = None
         if match:
             message += f"; did you mean '{match[0]}'?"
-            if _value_fits(known[match[0]], entry.value):  # else the rename would only trade SK007 for SK006
+            if not repeats and _value_fits(known[match[0]], entry.value):  # else: SK007 traded for SK006
                 fix = replace_fix(f"Rename '{key}' to '{match[0]}'", ctx.doc.path, entry.key_span, match[0],
                                   safe=False)
         elif key in elsewhere:
