@@ -59,7 +59,6 @@ class AgentDefinition:
     decl: AgentDecl
     name: str | None = None  # the declared name, when it is a non-empty string
     provider: str | None = None
-    provider_source: str = "none"  # agent | defaults | none
     tools: list[str] = field(default_factory=list)  # valid entries only
     deny_tools: list[str] = field(default_factory=list)
     toolsets: list[str] = field(default_factory=list)
@@ -226,7 +225,7 @@ def _provider(out: AgentDefinition, index: Index | None) -> None:
     assert fm is not None
     provider = fm.value("provider")
     if isinstance(provider, str) and provider.strip():
-        out.provider, out.provider_source = provider, "agent"
+        out.provider = provider
         return
     from skill_ls.core.mcp import read_agh_config
 
@@ -234,7 +233,7 @@ def _provider(out: AgentDefinition, index: Index | None) -> None:
     defaults = config.get("defaults")
     fallback = defaults.get("provider") if isinstance(defaults, dict) else None
     if isinstance(fallback, str) and fallback.strip():
-        out.provider, out.provider_source = fallback, "defaults"
+        out.provider = fallback
 
 
 def _tool_list(out: AgentDefinition, key: str, wildcard: bool) -> None:
