@@ -102,13 +102,6 @@ end
 """
 
 
-# The server-side part of issue 15 still landing (helper rel): marked so main stays green
-# meanwhile; each reason names what the flow needs.
-# strict: once rel's own stdio loop (which decodes whole messages, branch rel 53bcf40) is on main this test
-# passes and the strict mark fails the suite: delete the mark then. (Verified against that branch: XPASS.)
-PENDING_UTF8 = pytest.mark.xfail(reason="needs the server to survive a message split inside a UTF-8 character (rel, issue 15)", strict=True)
-
-
 def triples(ds: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
     return sorted((os.path.realpath(d["path"]), d["code"], d["line"]) for d in ds)
 
@@ -238,7 +231,6 @@ def test_multi_root_session(demo: Demo, tmp_path: Path) -> None:
     assert "deploy" in r["catalog"] and "release-notes" not in r["catalog"], r["catalog"]
 
 
-@PENDING_UTF8
 def test_paste_split_inside_a_multibyte_character_keeps_the_server_in_sync(demo: Demo) -> None:
     """vim.paste in phases, as the TUI delivers a large paste: the chunks split 'é' and '—' in the middle
     of their bytes. Afterwards the server's copy must equal the buffer: same diagnostics as `skill-ls

@@ -250,5 +250,9 @@ def test_large_paste_through_the_terminal_keeps_the_server_in_sync(demo_ws: Path
     diags = sorted(code for p, code, _ in [(d["path"], d["code"], d["line"]) for d in r["diagnostics"]] if os.path.realpath(p) == os.path.realpath(target))
     expected = sorted(code for _, code, _ in check(demo_ws, target))
     if symbols != headings or diags != expected:
-        pytest.xfail(f"needs the server to survive a paste split inside a UTF-8 character (rel): "
-                     f"{len(symbols)} symbols vs {len(headings)} headings, diagnostics {diags} vs {expected}")
+        # Known gap: when the terminal splits a large paste inside a UTF-8 character, Neovim sends the
+        # halves in two didChange messages that are each invalid UTF-8; the server decodes each with
+        # replacement characters (server/protocol.py), so the halves are not rejoined. The headless flow
+        # (test_nvim_flows.py) passes; the terminal does not split the same way every run.
+        pytest.xfail(f"paste split inside a UTF-8 character by the terminal: the invalid halves are not rejoined "
+                     f"({len(symbols)} symbols vs {len(headings)} headings, diagnostics {diags} vs {expected})")
