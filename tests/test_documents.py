@@ -159,3 +159,22 @@ def test_random_incremental_edits_match_the_editor(initial, edits):
         model.edit(sl, sc, el, ec, new)
         assert doc.source == join_surrogates(model.text()), (sl, sc, el, ec, new)
         assert len(doc.lines) == len(model._line_starts())
+
+
+def test_a_multibyte_character_split_across_two_messages_is_rejoined():
+    """Neovim can split a paste inside a UTF-8 character: each didChange body is invalid UTF-8 alone.
+    The halves arrive as escapes (protocol.decode_body) and the document model joins them."""
+    from skill_ls.server.documents import without_escapes
+    from skill_ls.server.protocol import decode_body
+
+    first = decode_body('{"text": "caf'.encode() + b"\xc3" + b'"}')
+    second = decode_body(b'{"text": "' + b"\xa9" + b' ok"}')
+    import json
+
+    doc = Document("file:///x.md", "")
+    doc.apply_change(types.TextDocumentContentChangeWholeDocument(text=json.loads(first)["text"]))
+    assert without_escapes(doc.source) == "caf\ufffd"  # the analysis sees one replacement, positions intact
+    end = types.Position(line=0, character=4)
+    doc.apply_change(types.TextDocumentContentChangePartial(range=types.Range(start=end, end=end),
+                                                                text=json.loads(second)["text"]))
+    assert doc.source == "café ok"

@@ -32,6 +32,7 @@ log = logging.getLogger("skill_ls.server.documents")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _PAIR = re.compile(r"[\ud800-\udbff][\udc00-\udfff]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_ESCAPED_BYTES = re.compile(r"[\udc80-\udcff]+")  # bytes that were not valid UTF-8 (surrogateescape)
 
 
 def lsp_lines(text: str) -> list[str]:
@@ -47,10 +48,20 @@ def lsp_lines(text: str) -> list[str]:
 
 
 def join_surrogates(text: str) -> str:
-    """Join adjacent UTF-16 surrogate halves into the character they encode."""
+    """Join adjacent UTF-16 surrogate halves into the character they encode, and runs of escaped bytes
+    (a multi-byte UTF-8 character split across two messages, see `protocol.decode_body`) into the
+    characters they make."""
     if not _SURROGATE.search(text):
         return text
-    return _PAIR.sub(lambda m: m.group().encode("utf-16-le", "surrogatepass").decode("utf-16-le"), text)
+    text = _PAIR.sub(lambda m: m.group().encode("utf-16-le", "surrogatepass").decode("utf-16-le"), text)
+    return _ESCAPED_BYTES.sub(lambda m: m.group().encode("utf-8", "surrogateescape")
+                              .decode("utf-8", "surrogateescape"), text)
+
+
+def without_escapes(text: str) -> str:
+    """The text as the analysis sees it: a byte still waiting for its other half is U+FFFD (one
+    code point and one UTF-16 unit, like the escape: positions do not move)."""
+    return _ESCAPED_BYTES.sub(lambda m: "\ufffd" * len(m.group()), text) if _SURROGATE.search(text) else text
 
 
 def _split_astral(ch: str) -> str:
@@ -148,8 +159,8 @@ class Document(TextDocument):
         old = self.source
         new = old[:s] + text + old[e:]
         if _SURROGATE.search(text) or (s and _SURROGATE.match(old, s - 1)) or _SURROGATE.match(old, e):
-            lo = max(s - 1, 0)
-            hi = s + len(text) + 1
+            lo = max(s - 3, 0)  # a UTF-8 character is at most 4 bytes: 3 may precede the edit
+            hi = s + len(text) + 3
             new = new[:lo] + join_surrogates(new[lo:hi]) + new[hi:]
         self._set(new)
 

@@ -280,12 +280,15 @@ def _read_exactly(stdin: Any, length: int) -> bytes:
 
 
 def decode_body(body: bytes) -> str:
+    """A message body as text. Bytes that are not valid UTF-8 are kept as escapes (U+DC80..U+DCFF,
+    Python's `surrogateescape`): an editor that splits a paste inside a multi-byte character sends its
+    halves in two changes, each invalid alone, and the document model rejoins them
+    (`documents.join_surrogates`); anything still unpaired reaches the analysis as U+FFFD."""
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        log.warning("message body is not valid UTF-8 (byte %d); decoding it with replacement characters",
-                    exc.start)
-        return body.decode("utf-8", errors="replace")
+        log.warning("message body is not valid UTF-8 (byte %d); keeping the invalid bytes as escapes", exc.start)
+        return body.decode("utf-8", errors="surrogateescape")
 
 
 async def serve_stdio(protocol: SkillProtocol, stdin: Any, stop: threading.Event) -> None:

@@ -251,8 +251,10 @@ def test_large_paste_through_the_terminal_keeps_the_server_in_sync(demo_ws: Path
     expected = sorted(code for _, code, _ in check(demo_ws, target))
     if symbols != headings or diags != expected:
         # Known gap: when the terminal splits a large paste inside a UTF-8 character, Neovim sends the
-        # halves in two didChange messages that are each invalid UTF-8; the server decodes each with
-        # replacement characters (server/protocol.py), so the halves are not rejoined. The headless flow
-        # (test_nvim_flows.py) passes; the terminal does not split the same way every run.
-        pytest.xfail(f"paste split inside a UTF-8 character by the terminal: the invalid halves are not rejoined "
+        # halves in two didChange messages that are each invalid UTF-8. The server keeps the invalid
+        # bytes as escapes and rejoins adjacent halves (server/protocol.py, server/documents.py), but in
+        # this flow the second change's range does not land next to the first half (how Neovim counts
+        # columns over an invalid byte is not modelled yet), so one character stays two U+FFFD. The
+        # headless flow (test_nvim_flows.py) passes; the terminal does not split the same way every run.
+        pytest.xfail(f"paste split inside a UTF-8 character by the terminal: the invalid halves are not adjacent "
                      f"({len(symbols)} symbols vs {len(headings)} headings, diagnostics {diags} vs {expected})")

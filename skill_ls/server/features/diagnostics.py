@@ -10,6 +10,7 @@ import os
 from lsprotocol import types
 
 from skill_ls.server.convert import uri_of
+from skill_ls.server.documents import without_escapes
 
 
 def register(server) -> None:
@@ -28,7 +29,7 @@ def register(server) -> None:
             return
         try:
             doc = ls.workspace.get_text_document(params.text_document.uri)
-            text = doc.source
+            text = without_escapes(doc.source)
         except Exception:
             return
         ls.open_docs.setdefault(path, params.text_document.uri)
