@@ -117,7 +117,8 @@ describe('restart policy', () => {
 describe('configuration', () => {
   const contract = [
     'runtimes', 'roots', 'exclude', 'rules.select', 'rules.ignore', 'rules.severity', 'noUserRoots', 'agh.home',
-    'agh.bundledRoots', 'agh.additionalRoots', 'agh.disabled', 'agh.draftFields', 'amp.skillsPath', 'agentcy.maxPromptChars',
+    'agh.bundledRoots', 'agh.additionalRoots', 'agh.disabled', 'agh.draftFields', 'agh.bundledSkillDescription',
+    'amp.skillsPath', 'agentcy.maxPromptChars',
   ];
 
   it('covers exactly the keys of docs/lsp-protocol.md', () => {
