@@ -14,17 +14,24 @@ from urllib.parse import unquote
 
 from skill_ls.core.index import Document
 from skill_ls.core.model import Span
+from skill_ls.core.runtimes import RUNTIMES
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 # Linear time on hostile lines (issue 7): link text may hold one level of balanced brackets but no
 # bare '[' (so a start never rescans past the next one), and the target stops at brackets too.
 _LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*\]\(\s*<?([^)\s>\[\]]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _CALL = re.compile(r"\b(skill_read_file|skill_run_script)\(\s*[\"']([^\"']+)[\"']\s*,\s*[\"']([^\"']+)[\"']")
+# Templated paths that runtimes resolve to the skill's own directory: each runtime's
+# `Vocabulary.skill_dir_variables` (Claude Code `${CLAUDE_SKILL_DIR}`, workspace agents `${SKILL_DIR}`)
+# and the `{baseDir}` convention of skill bodies, which no runtime documents.
+SKILL_DIR_TEMPLATES = tuple(dict.fromkeys(
+    [f"{v}/" for rt in RUNTIMES.values() for v in rt.vocabulary.skill_dir_variables] + ["{baseDir}/"]))
+_TEMPLATE_PREFIX = "|".join(re.escape(t) for t in SKILL_DIR_TEMPLATES)
 # A scripts/ path counts as a reference when the inline code runs it (`python scripts/x.py`,
 # `./scripts/x.sh`); a bare `scripts/x.py` is usually an example of what to create.
 _INLINE_SCRIPT = re.compile(
     r"`(?:[^`]*?\b(python3?|bash|sh|zsh|node|deno|bun|ruby|perl|uv run|npx|tsx)\s+)?"
-    r"((?:\./|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\$\{SKILL_DIR\}/|\{baseDir\}/)?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
+    r"((?:\./|" + _TEMPLATE_PREFIX + r")?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
 _SHELL_INJECTION = re.compile(r"(?:(?<=^)|(?<=[\s(\[:>*_]))!`([^`\n]+)`")
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")  # a span opens only at the start of a backtick run
 _LITERALS = ("```", "~~~", "](", "skill_", "scripts/", "!`")
@@ -131,12 +138,6 @@ def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
                     continue  # ``!`cmd` `` shown as code, not executed
                 shells.append((im.group(1), Span(line_no, im.start(), line_no, im.end())))
     return refs, shells
-
-
-# Templated paths that runtimes resolve to the skill's own directory: Claude Code `${CLAUDE_SKILL_DIR}`
-# (https://code.claude.com/docs/en/skills, "Available string substitutions"), workspace agents
-# `${SKILL_DIR}` (SPEC §3.7) and the `{baseDir}` convention of skill bodies.
-SKILL_DIR_TEMPLATES = ("${CLAUDE_SKILL_DIR}/", "$CLAUDE_SKILL_DIR/", "${SKILL_DIR}/", "{baseDir}/")
 
 
 def strip_skill_dir(target: str) -> str:
