@@ -294,8 +294,15 @@ class Index:
         self.references = ReferenceResolver()
 
     # -- building -------------------------------------------------------------------------------
-    def build(self) -> "Index":
+    def _clear_caches(self) -> None:
+        """Derived facts about files on disk: resolved references, which directories are plugins."""
+        from skill_ls.core.plugins import clear_cache  # plugins reads manifests through this module
+
         self.references.clear()
+        clear_cache()
+
+    def build(self) -> "Index":
+        self._clear_caches()
         self._path_decls = None
         self.roots = active_runtimes(self.workspace, self.env, self.config)
         self.decls = {rid: [] for rid in self.roots}
@@ -501,7 +508,7 @@ class Index:
         """Re-read one file (disk or overlay). Returns the (runtime, name) pairs whose resolution may
         have changed. A new or deleted SKILL.md inside a root is added or removed."""
         self.store.invalidate(path)
-        self.references.clear()
+        self._clear_caches()
         self._path_decls = None
         touched: set[tuple[str, str]] = set()
         base = os.path.basename(path)
