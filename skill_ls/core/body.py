@@ -8,6 +8,7 @@ run in inline code. Plain values with positions; no rule logic (the RF rules rea
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 from urllib.parse import unquote
@@ -157,3 +158,12 @@ def local_target(target: str) -> str | None:
         return None
     path = target.split("#", 1)[0].split("?", 1)[0]
     return unquote(path) if path else None
+
+
+def local_links(doc: Document) -> Iterator[tuple[Reference, str]]:
+    """The body's Markdown links to local files: (reference, the target's path part)."""
+    for ref in body_references(doc)[0]:
+        if ref.kind == "link":
+            local = local_target(ref.target)
+            if local is not None:
+                yield ref, local

@@ -17,6 +17,7 @@ from urllib.parse import urlparse
 
 from skill_ls.core.index import read_bytes
 from skill_ls.core.model import Span
+from skill_ls.core.runtimes.spec import str_items
 
 # Claude Code `.mcp.json` transports (https://code.claude.com/docs/en/mcp): stdio needs `command`;
 # http and sse need `url`. `streamable-http` and `ws` are accepted spellings of other clients.
@@ -63,14 +64,6 @@ def secret_in(name: str, value: str) -> str | None:
             and "$" not in v and entropy(v) >= 3.5:
         return "a high-entropy literal"
     return None
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str)]
-    return []
 
 
 def unpinned_package(command: str, args: list[str]) -> str | None:
@@ -146,7 +139,7 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True) -> li
                                                  "(\"${VAR}\") instead of committing the secret", (section, str(key)),
                                                  warning=kind_ == "a high-entropy literal"))
     args = server.get("args")
-    arg_list = _strings(args)
+    arg_list = str_items(args)
     for i, arg in enumerate(arg_list):
         flag = arg_list[i - 1] if i else ""
         label = flag.lstrip("-") if flag.startswith("-") else ""
@@ -160,7 +153,7 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True) -> li
             out.append(ServerFinding("MS004", f"MCP server '{name}' runs '{pkg}' without a fixed version: every start "
                                      f"may run different code; pin it ('{pkg.split('@latest')[0]}@1.2.3')",
                                      ("args",)))
-    bind = [a for a in arg_list + _strings(list((server.get("env") or {}).values())
+    bind = [a for a in arg_list + str_items(list((server.get("env") or {}).values())
                                              if isinstance(server.get("env"), dict) else [])
             if "0.0.0.0" in a]
     if bind or (has_url and "0.0.0.0" in url):

@@ -7,7 +7,6 @@ What each copy *is* (winner, shadowed, …) is said in one place: `skill_ls.core
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from skill_ls.core.index import Index, SkillDecl
 from skill_ls.core.runtimes import RUNTIMES

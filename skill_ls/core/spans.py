@@ -50,8 +50,9 @@ def closing_insert_span(doc: Document) -> Span | None:
     return Span(fm.close_line, 0, fm.close_line, 0)
 
 
-def node_span(node: Any, line_offset: int) -> Span:
-    """The span of a composed YAML node whose marks count lines from `line_offset`."""
+def node_span(node: Any, line_offset: int = 0) -> Span:
+    """The span of a composed YAML node whose marks count lines from `line_offset` (0: a YAML file
+    of its own)."""
     s, e = node.start_mark, node.end_mark
     return Span(s.line + line_offset, s.column, e.line + line_offset, e.column)
 

@@ -2,7 +2,9 @@
 hover, definition, references and code lens features; it only reads the core's values."""
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from lsprotocol import types
 
@@ -84,31 +86,53 @@ def runtime_title(rid: str) -> str:
     return rt.title if rt else rid
 
 
-async def at_position(ls, uri: str, position) -> "tuple[Cursor, SkillRef | None] | None":
-    """What a request at `position` is about, once the index is ready: the cursor and the skill
+async def cursor_at(ls, params) -> "tuple[Cursor] | None":
+    """The cursor of a position request, once the index is ready (None when the document is unknown)."""
+    if not await ls.wait_ready(ls.path(params.text_document.uri)):
+        return None
+    cur = cursor(ls, params.text_document.uri, params.position)
+    return None if cur is None else (cur,)
+
+
+async def at_position(ls, params) -> "tuple[Cursor, SkillRef | None] | None":
+    """What a position request is about, once the index is ready: the cursor and the skill
     reference under it (None when the document is unknown or the index is not ready)."""
-    if not await ls.wait_ready(ls.path(uri)):
+    found = await cursor_at(ls, params)
+    if found is None:
         return None
-    cur = cursor(ls, uri, position)
-    if cur is None:
-        return None
-    return cur, ref_under(ls, cur)
+    return found[0], ref_under(ls, found[0])
 
 
-async def name_at(ls, uri: str, position: types.Position) -> tuple[Cursor, SkillRef] | None:
+async def name_at(ls, params) -> tuple[Cursor, SkillRef] | None:
     """The cursor and the skill name under it, or None when there is no name there."""
-    found = await at_position(ls, uri, position)
+    found = await at_position(ls, params)
     if found is None or found[1] is None:
         return None
     return found[0], found[1]
 
 
-async def markdown_document(ls, uri: str):
+async def markdown_document(ls, params) -> "tuple[str, Document] | None":
     """(path, document) of a skill or agent Markdown file once the index is ready, else None."""
-    path = ls.path(uri)
+    path = ls.path(params.text_document.uri)
     if not await ls.wait_ready(path):
         return None
     doc = ls.document(path) if path else None
     if doc is None or not path.endswith(".md"):
         return None
     return path, doc
+
+
+Lookup = Callable[[Any, Any], Awaitable["tuple[Any, ...] | None"]]
+
+
+def feature_about(server, method: str, about: Lookup, options: Any = None) -> Callable[[Callable[..., Any]], Any]:
+    """Register `handler(ls, params, *found)` for the request `method`, where `found` is what
+    `about(ls, params)` (`cursor_at`, `at_position`, `name_at`, `markdown_document`) says the
+    request is about; where it finds nothing the answer is None and the handler is not called."""
+    def register(handler: Callable[..., Any]) -> Callable[..., Any]:
+        @server.feature(method, options)
+        async def feature(ls, params):
+            found = await about(ls, params)
+            return None if found is None else handler(ls, params, *found)
+        return handler
+    return register

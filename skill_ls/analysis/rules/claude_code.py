@@ -10,7 +10,6 @@ import difflib
 import re
 from typing import Any, Callable, Iterator
 
-import yaml
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext

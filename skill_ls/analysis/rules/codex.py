@@ -17,9 +17,9 @@ import yaml
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 from skill_ls.core.index import Index, SkillDecl, read_bytes
-from skill_ls.core.model import Severity, Span
+from skill_ls.core.model import Severity
 from skill_ls.core.parse.frontmatter import nesting_too_deep
-from skill_ls.core.spans import header_span, name_span
+from skill_ls.core.spans import header_span, mapping_child, name_span, node_span
 
 _LISTINGS: dict[tuple[int, str], tuple[tuple[Any, ...], list[tuple[SkillDecl, int, int]], int]] = {}
 
@@ -111,19 +111,6 @@ POLICY_KEYS = ("allow_implicit_invocation",)
 _COLOR = re.compile(r"^#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$")
 
 
-def _span(node: Any) -> Span:
-    s, e = node.start_mark, node.end_mark
-    return Span(s.line, s.column, e.line, e.column)
-
-
-def _child(node: Any, key: str) -> tuple[Any, Any]:
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return k, v
-    return None, None
-
-
 def _keys(node: Any) -> list[tuple[str, Any, Any]]:
     if not isinstance(node, yaml.MappingNode):
         return []
@@ -179,23 +166,23 @@ def openai_yaml_values(ctx: SidecarContext) -> None:
     report = ctx.out.report
     for key, knode, vnode in _keys(root):
         if key not in ("interface", "dependencies", "policy"):
-            report(_span(knode), _unknown(key, ("interface", "dependencies", "policy"), "openai.yaml"))
-    _, interface = _child(root, "interface")
+            report(node_span(knode), _unknown(key, ("interface", "dependencies", "policy"), "openai.yaml"))
+    _, interface = mapping_child(root, "interface")
     for key, knode, vnode in _keys(interface):
         if key not in INTERFACE_KEYS:
-            report(_span(knode), _unknown(key, INTERFACE_KEYS, "interface"))
+            report(node_span(knode), _unknown(key, INTERFACE_KEYS, "interface"))
         elif not isinstance(vnode, yaml.ScalarNode):
-            report(_span(vnode), f"interface.{key} must be a string")
+            report(node_span(vnode), f"interface.{key} must be a string")
         elif key in ("icon_small", "icon_large") and vnode.value:
             target = os.path.normpath(os.path.join(skill_dir, vnode.value))
             if not target.startswith(os.path.normpath(skill_dir) + os.sep):
-                report(_span(vnode), f"interface.{key} '{vnode.value}' leaves the skill directory")
+                report(node_span(vnode), f"interface.{key} '{vnode.value}' leaves the skill directory")
             elif not os.path.exists(target):
-                report(_span(vnode), f"interface.{key} '{vnode.value}' does not exist in the skill")
+                report(node_span(vnode), f"interface.{key} '{vnode.value}' does not exist in the skill")
         elif key == "brand_color" and not _COLOR.match(vnode.value):
-            report(_span(vnode), f"interface.brand_color '{vnode.value}' is not a hex color like '#3B82F6'")
-    _, deps = _child(root, "dependencies")
-    _, tools = _child(deps, "tools")
+            report(node_span(vnode), f"interface.brand_color '{vnode.value}' is not a hex color like '#3B82F6'")
+    _, deps = mapping_child(root, "dependencies")
+    _, tools = mapping_child(deps, "tools")
     if isinstance(tools, yaml.SequenceNode):
         for item in tools.value:
             if not isinstance(item, yaml.MappingNode):
@@ -203,20 +190,20 @@ def openai_yaml_values(ctx: SidecarContext) -> None:
             keys = {k: v for k, _, v in _keys(item)}
             for key, knode, _ in _keys(item):
                 if key not in TOOL_KEYS:
-                    report(_span(knode), _unknown(key, TOOL_KEYS, "a dependencies.tools entry"))
+                    report(node_span(knode), _unknown(key, TOOL_KEYS, "a dependencies.tools entry"))
             kind = keys.get("type")
             if kind is None or not isinstance(kind, yaml.ScalarNode) or kind.value not in TOOL_TYPES:
-                report(_span(kind if kind is not None else item), "a dependencies.tools entry needs 'type: mcp'")
+                report(node_span(kind if kind is not None else item), "a dependencies.tools entry needs 'type: mcp'")
             value = keys.get("value")
             if value is None or not isinstance(value, yaml.ScalarNode) or not value.value.strip():
-                report(_span(item.value[0][0]) if item.value else _span(item),
+                report(node_span(item.value[0][0]) if item.value else node_span(item),
                        "a dependencies.tools entry needs 'value' (the MCP server's name)")
             transport = keys.get("transport")
             if isinstance(transport, yaml.ScalarNode) and transport.value not in TRANSPORTS:
-                report(_span(transport), f"transport '{transport.value}' is not one of {', '.join(TRANSPORTS)}")
-    _, policy = _child(root, "policy")
+                report(node_span(transport), f"transport '{transport.value}' is not one of {', '.join(TRANSPORTS)}")
+    _, policy = mapping_child(root, "policy")
     for key, knode, vnode in _keys(policy):
         if key not in POLICY_KEYS:
-            report(_span(knode), _unknown(key, POLICY_KEYS, "policy"))
+            report(node_span(knode), _unknown(key, POLICY_KEYS, "policy"))
         elif not (isinstance(vnode, yaml.ScalarNode) and vnode.tag == "tag:yaml.org,2002:bool"):
-            report(_span(vnode), "policy.allow_implicit_invocation must be true or false (unquoted)")
+            report(node_span(vnode), "policy.allow_implicit_invocation must be true or false (unquoted)")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import SidecarContext
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.plugins import read_manifest
+from skill_ls.core.runtimes.spec import str_items
 
 # https://code.claude.com/docs/en/plugins-reference ("Plugin manifest schema"): `name` is required,
 # kebab-case; component path fields are relative to the plugin root and start with `./`.
@@ -73,14 +73,6 @@ def invalid_plugin_manifest(ctx: SidecarContext) -> None:
                        severity=Severity.WARNING)
 
 
-def _paths(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str)]
-    return []
-
-
 @rule("PL002", Severity.ERROR, "sidecar")
 def plugin_path_missing(ctx: SidecarContext) -> None:
     """A path in `plugin.json` (commands, agents, skills, hooks, mcpServers, ...) does not exist or is not `./`-relative.
@@ -113,7 +105,7 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
             ctx.out.report(Span(0, 0, 0, 1), f"'.claude-plugin/{component}/' is never loaded: component directories "
                            f"belong at the plugin root ('{component}/'), only plugin.json goes in .claude-plugin/")
     for key in PATH_FIELDS:
-        for rel in _paths(m.data.get(key)):
+        for rel in str_items(m.data.get(key)):
             span = _locate(text, rel) if rel else _locate(text, key)
             if not rel.startswith("./"):
                 ctx.out.report(span, f"'{key}' path '{rel}' must be relative to the plugin root and start with './'",

@@ -5,7 +5,7 @@ import os
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import FileContext
-from skill_ls.core.body import Reference, body_references, local_target
+from skill_ls.core.body import Reference, local_links
 from skill_ls.core.model import Severity
 from skill_ls.core.paths import is_under
 
@@ -37,14 +37,8 @@ def nested_reference(ctx: FileContext) -> None:
     if index is None or doc.read_error or doc.fm is None or not doc.fm.ok:
         return
     skill_dir = doc.directory
-    refs, _ = body_references(doc)
     direct: dict[str, Reference] = {}
-    for ref in refs:
-        if ref.kind != "link":
-            continue
-        local = local_target(ref.target)
-        if local is None:
-            continue
+    for ref, local in local_links(doc):
         # Through the index's resolver: a target that escapes the skill (.., a symlink out) is never opened.
         path, escape = index.references.resolve(skill_dir, local)
         if path is not None and escape is None and path != doc.path:
@@ -58,13 +52,7 @@ def nested_reference(ctx: FileContext) -> None:
         except OSError:
             continue
         nested = []
-        inner_refs, _ = body_references(index.store.get(path))
-        for inner in inner_refs:
-            if inner.kind != "link":
-                continue
-            local = local_target(inner.target)
-            if local is None:
-                continue
+        for _, local in local_links(index.store.get(path)):
             rel_inner = os.path.relpath(os.path.join(os.path.dirname(path), local), skill_dir)
             target, escape = index.references.resolve(skill_dir, rel_inner)
             if target is None or escape is not None:

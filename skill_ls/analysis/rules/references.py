@@ -15,7 +15,6 @@ from skill_ls.core.index import Document
 from skill_ls.core.model import Severity
 from skill_ls.core.paths import is_under
 from skill_ls.core.references import resolve_reference
-from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import FileContext
 

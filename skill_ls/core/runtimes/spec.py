@@ -309,3 +309,13 @@ def type_ok(spec: FieldSpec, value: Any) -> bool:
         return isinstance(value, list)
     # list_of_maps: the last kind
     return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+
+
+def str_items(value: Any) -> list[str]:
+    """The strings of a `str_or_list` value: a string is one item, a list keeps its strings, anything
+    else has none."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []

@@ -10,7 +10,7 @@ from skill_ls.analysis.navigation import BUILTIN_TOOL_IDS, enclosing_key, in_fro
 from skill_ls.core.resolve import effective_names
 from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, RUNTIMES, STANDARD_FIELDS
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
-from skill_ls.server.lookup import agent_of, context_of, cursor
+from skill_ls.server.lookup import Cursor, agent_of, context_of, cursor_at, feature_about
 
 _KEY_PREFIX = re.compile(r"^([A-Za-z0-9_.-]*)$")
 _KEY_VALUE = re.compile(r"^(\s*)([A-Za-z0-9_.-]+)\s*:\s*(.*)$")
@@ -129,12 +129,7 @@ def complete(ls, cur) -> list[types.CompletionItem]:
 
 
 def register(server) -> None:
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION,
-                    types.CompletionOptions(trigger_characters=[":", " ", "-", "[", ","]))
-    async def completion(ls, params: types.CompletionParams):
-        if not await ls.wait_ready(ls.path(params.text_document.uri)):
-            return None
-        cur = cursor(ls, params.text_document.uri, params.position)
-        if cur is None:
-            return None
+    @feature_about(server, types.TEXT_DOCUMENT_COMPLETION, cursor_at,
+                   types.CompletionOptions(trigger_characters=[":", " ", "-", "[", ","]))
+    def completion(ls, params: types.CompletionParams, cur: Cursor):
         return types.CompletionList(is_incomplete=False, items=complete(ls, cur))

@@ -6,7 +6,8 @@ from lsprotocol import types
 
 from skill_ls.core.spans import name_span
 from skill_ls.server.convert import uri_of
-from skill_ls.server.lookup import name_at, resolutions
+from skill_ls.analysis.navigation import SkillRef
+from skill_ls.server.lookup import Cursor, feature_about, name_at, resolutions
 
 
 def declarations(ls, name: str, path: str) -> list[types.Location]:
@@ -36,10 +37,6 @@ def declarations(ls, name: str, path: str) -> list[types.Location]:
 
 
 def register(server) -> None:
-    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    async def definition(ls, params: types.DefinitionParams):
-        found = await name_at(ls, params.text_document.uri, params.position)
-        if found is None:
-            return None
-        cur, ref = found
+    @feature_about(server, types.TEXT_DOCUMENT_DEFINITION, name_at)
+    def definition(ls, params: types.DefinitionParams, cur: Cursor, ref: SkillRef):
         return declarations(ls, ref.name, cur.path) or None

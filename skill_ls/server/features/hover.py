@@ -6,11 +6,11 @@ import os
 
 from lsprotocol import types
 
-from skill_ls.analysis.navigation import key_at
+from skill_ls.analysis.navigation import SkillRef, key_at
 from skill_ls.core.labels import label_resolution
 from skill_ls.core.runtimes import DEFAULT_AGENT_FAMILY, RUNTIMES
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
-from skill_ls.server.lookup import agent_of, at_position, resolutions, runtime_title
+from skill_ls.server.lookup import Cursor, agent_of, at_position, feature_about, resolutions, runtime_title
 
 
 def _display(path: str, workspace: str) -> str:
@@ -119,12 +119,8 @@ def key_hover(ls, key: str, path: str) -> str | None:
 
 
 def register(server) -> None:
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    async def hover(ls, params: types.HoverParams):
-        found = await at_position(ls, params.text_document.uri, params.position)
-        if found is None:
-            return None
-        cur, ref = found
+    @feature_about(server, types.TEXT_DOCUMENT_HOVER, at_position)
+    def hover(ls, params: types.HoverParams, cur: Cursor, ref: SkillRef | None):
         if ref is not None:
             return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, skill_hover(ls, ref.name, cur.path)),
                                ls.converter.range(cur.doc.src, ref.span))

@@ -4,19 +4,15 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from skill_ls.analysis.navigation import references_to
+from skill_ls.analysis.navigation import SkillRef, references_to
 from skill_ls.server.convert import uri_of
 from skill_ls.server.features.definition import declarations
-from skill_ls.server.lookup import name_at
+from skill_ls.server.lookup import Cursor, feature_about, name_at
 
 
 def register(server) -> None:
-    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    async def references(ls, params: types.ReferenceParams):
-        found = await name_at(ls, params.text_document.uri, params.position)
-        if found is None:
-            return None
-        cur, ref = found
+    @feature_about(server, types.TEXT_DOCUMENT_REFERENCES, name_at)
+    def references(ls, params: types.ReferenceParams, cur: Cursor, ref: SkillRef):
         out: list[types.Location] = []
         if params.context is not None and params.context.include_declaration:
             out.extend(declarations(ls, ref.name, cur.path))

@@ -7,11 +7,12 @@ import re
 
 from lsprotocol import types
 
+from skill_ls.core.index import Document
 from skill_ls.core.model import Span
 from skill_ls.core.body import fence_step
 from skill_ls.core.spans import name_span
 from skill_ls.server.convert import uri_of
-from skill_ls.server.lookup import markdown_document
+from skill_ls.server.lookup import feature_about, markdown_document
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 
@@ -73,12 +74,9 @@ def document_symbols(ls, path: str, doc) -> list[types.DocumentSymbol]:
 
 
 def register(server) -> None:
-    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    async def document_symbol(ls, params: types.DocumentSymbolParams):
-        found = await markdown_document(ls, params.text_document.uri)
-        if found is None:
-            return None
-        return document_symbols(ls, *found)
+    @feature_about(server, types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, markdown_document)
+    def document_symbol(ls, params: types.DocumentSymbolParams, path: str, doc: Document):
+        return document_symbols(ls, path, doc)
 
     @server.feature(types.WORKSPACE_SYMBOL)
     async def workspace_symbol(ls, params: types.WorkspaceSymbolParams):
