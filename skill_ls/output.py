@@ -96,30 +96,32 @@ def format_text(diags: list[Diagnostic], files_checked: int, per_file_and_code: 
     return "\n".join(lines) + "\n"
 
 
-def diagnostic_json(d: Diagnostic, pos: Positions) -> dict[str, Any]:
+def diagnostic_json(d: Diagnostic, pos: Positions, cwd: str | None = None) -> dict[str, Any]:
+    cwd = cwd or os.getcwd()
     out: dict[str, Any] = {
-        "path": relative_path(d.path),
+        "path": relative_path(d.path, cwd),
         "range": pos.lsp_range(d.path, d.span),
         "severity": d.severity.label,
         "code": d.code,
         "message": d.message,
         "runtime": d.runtime,
-        "related": [{"path": relative_path(r.path), "range": pos.lsp_range(r.path, r.span), "message": r.message}
+        "related": [{"path": relative_path(r.path, cwd), "range": pos.lsp_range(r.path, r.span), "message": r.message}
                     for r in d.related],
     }
     if d.fix is not None:
         out["fix"] = {"title": d.fix.title, "edits": [
-            {"path": relative_path(e.path), "range": pos.lsp_range(e.path, e.span), "new_text": e.new_text}
+            {"path": relative_path(e.path, cwd), "range": pos.lsp_range(e.path, e.span), "new_text": e.new_text}
             for e in d.fix.edits]}
     return out
 
 
 def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:
     pos = Positions(store)
+    cwd = os.getcwd()
     doc = {
         "version": __version__,
         "files_checked": files_checked,
-        "diagnostics": [diagnostic_json(d, pos) for d in diags],
+        "diagnostics": [diagnostic_json(d, pos, cwd) for d in diags],
         "summary": summary(diags),
     }
     return json_text(doc) + "\n"

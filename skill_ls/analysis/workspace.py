@@ -179,6 +179,7 @@ class WorkspaceState:
                     or not declared:
                 # Same identity: swap the parsed document without rediscovering every agent.
                 agent.doc = doc
+                index.derived.clear()
                 return {(runtime_for_family(agent.family), f"@agent:{agent.name}")}
         if os.path.basename(path) == SKILL_FILE and self._refresh_in_place(path):
             return set()
@@ -208,6 +209,7 @@ class WorkspaceState:
         for d, blocked in updates:
             d.doc = doc
             d.blocked = blocked
+        index.derived.clear()  # whole-index facts (listings) read the swapped text
         return True
 
     def rebuild_walker(self) -> None:

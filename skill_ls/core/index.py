@@ -292,6 +292,9 @@ class Index:
         self.lowercase_skill_files: list[str] = []
         # Resolved body references; cleared whenever this index learns that the disk changed.
         self.references = ReferenceResolver()
+        # Facts the analysis layer derives from the whole index (e.g. a runtime's listing, which
+        # every file's budget rule reads): computed once, dropped with the other derived caches.
+        self.derived: dict[Any, Any] = {}
 
     # -- building -------------------------------------------------------------------------------
     def _clear_caches(self) -> None:
@@ -299,6 +302,7 @@ class Index:
         from skill_ls.core.plugins import clear_cache  # plugins reads manifests through this module
 
         self.references.clear()
+        self.derived.clear()
         clear_cache()
 
     def build(self) -> "Index":

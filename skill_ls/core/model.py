@@ -19,7 +19,7 @@ class Severity(IntEnum):
 
     @property
     def label(self) -> str:
-        return self.name.lower()
+        return _LABELS[self]
 
     @classmethod
     def parse(cls, text: str) -> "Severity":
@@ -30,6 +30,10 @@ class Severity(IntEnum):
             if sev.label == key:
                 return sev
         raise ValueError(f"unknown severity {text!r} (use error, warning, information or hint)")
+
+
+_LABELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "information",
+           Severity.HINT: "hint"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,4 +106,8 @@ class Diagnostic:
 
     def identity(self) -> tuple[object, ...]:
         """What makes two findings 'the same' apart from the runtime that raised them."""
-        return (self.path, self.span, self.code, self.message, self.severity, self.related)
+        s = self.span  # flat: hashing the dataclasses and the enum runs Python code per finding
+        return (self.path, s.start_line, s.start_col, s.end_line, s.end_col, self.code, self.message,
+                int(self.severity),
+                tuple((r.path, r.span.start_line, r.span.start_col, r.span.end_line, r.span.end_col, r.message)
+                      for r in self.related) if self.related else ())

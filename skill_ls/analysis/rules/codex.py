@@ -21,35 +21,42 @@ from skill_ls.core.model import Severity
 from skill_ls.core.parse.frontmatter import nesting_too_deep
 from skill_ls.core.spans import header_span, mapping_child, name_span, node_span
 
-_LISTINGS: dict[tuple[int, str], tuple[tuple[Any, ...], list[tuple[SkillDecl, int, int]], int]] = {}
+class Listing:
+    """A runtime's listing: [(decl, cost, cumulative end)] in catalog order, the total, and each
+    path's place in it (entry number, 1-based, and its row)."""
+
+    def __init__(self, entries: list[tuple[SkillDecl, int, int]], total: int) -> None:
+        self.entries = entries
+        self.total = total
+        self.by_path: dict[str, tuple[int, tuple[SkillDecl, int, int]]] = {}
+        for i, row in enumerate(entries, 1):
+            self.by_path.setdefault(row[0].path, (i, row))
 
 
-def listing(index: Index, runtime: str) -> tuple[list[tuple[SkillDecl, int, int]], int]:
-    """[(decl, cost, cumulative end)] in catalog order, and the total, for a runtime's effective set."""
+def listing(index: Index, runtime: str) -> Listing:
+    """A runtime's listing for its effective set, computed once per state of the index (it lives in
+    `index.derived`, which the index clears on every change): every file's BG002 reads it."""
     from skill_ls.analysis.catalog import catalog_cost
     from skill_ls.analysis.effective import EffectiveSetError, resolve_effective_set
 
-    decls = index.decls.get(runtime, [])
-    key = tuple((d.path, id(d.doc)) for d in decls)
-    hit = _LISTINGS.get((id(index), runtime))
-    if hit is not None and hit[0] == key:
-        return hit[1], hit[2]
+    key = ("listing", runtime)
+    hit = index.derived.get(key)
+    if isinstance(hit, Listing):
+        return hit
+    out: list[tuple[SkillDecl, int, int]] = []
+    total = 0
     try:
         eff = resolve_effective_set(index, runtime, fail_closed=False)
     except EffectiveSetError:
-        return [], 0
-    out: list[tuple[SkillDecl, int, int]] = []
-    total = 0
-    for s in eff.enabled:
+        eff = None
+    for s in eff.enabled if eff is not None else ():
         if s.decl.builtin or s.decl.doc is None or s.decl.doc.fm is None or not s.decl.doc.fm.ok:
             continue
         cost = catalog_cost(s.decl).chars
         total += cost
         out.append((s.decl, cost, total))
-    if len(_LISTINGS) > 64:
-        _LISTINGS.clear()
-    _LISTINGS[(id(index), runtime)] = (key, out, total)
-    return out, total
+    result = index.derived[key] = Listing(out, total)
+    return result
 
 
 @rule("BG002", Severity.WARNING, "runtime")
@@ -82,24 +89,25 @@ def over_listing_budget(ctx: RuntimeContext) -> None:
     budget = vocab.listing_budget
     if budget is None or ctx.index is None or ctx.decl.root is None:
         return
-    entries, total = listing(ctx.index, ctx.runtime.id)
+    found = listing(ctx.index, ctx.runtime.id)
+    total, entries = found.total, found.entries
     if total <= budget:
         return
-    for i, (decl, cost, end) in enumerate(entries, 1):
-        if decl is not ctx.decl and decl.path != ctx.decl.path:
-            continue
-        if end <= budget:
-            return
-        span = name_span(ctx.doc) if ctx.doc.fm is not None else header_span(ctx.doc)
-        if vocab.listing_overflow == "drop":
-            ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is {total:,} characters, over its budget of "
-                           f"about {budget:,}: this skill (entry {i} of {len(entries)}, {cost} characters) falls out "
-                           "of the listing and the model never sees it")
-        else:
-            ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is {total:,} characters, over its "
-                           f"{budget:,}-character budget: from this skill on (entry {i} of {len(entries)}) "
-                           "descriptions are shortened to fit", severity=Severity.INFORMATION)
+    place = found.by_path.get(ctx.decl.path)
+    if place is None:
         return
+    i, (decl, cost, end) = place
+    if end <= budget:
+        return
+    span = name_span(ctx.doc) if ctx.doc.fm is not None else header_span(ctx.doc)
+    if vocab.listing_overflow == "drop":
+        ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is {total:,} characters, over its budget of "
+                       f"about {budget:,}: this skill (entry {i} of {len(entries)}, {cost} characters) falls out "
+                       "of the listing and the model never sees it")
+    else:
+        ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is {total:,} characters, over its "
+                       f"{budget:,}-character budget: from this skill on (entry {i} of {len(entries)}) "
+                       "descriptions are shortened to fit", severity=Severity.INFORMATION)
 
 
 # https://developers.openai.com/codex/skills ("Optional metadata: agents/openai.yaml").
