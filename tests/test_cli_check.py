@@ -86,6 +86,7 @@ def test_extra_roots_from_config(workspace, tmp_path, capsys):
     code, out = run(capsys, "check", str(workspace), "--format", "json")
     doc = json.loads(out.out)
     assert [d["code"] for d in doc["diagnostics"]] == ["SH002"]
+    assert doc["diagnostics"][0]["path"] == str(mine)  # the workspace copy wins over the extra root
 
 
 def test_rules_and_explain(capsys):

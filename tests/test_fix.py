@@ -3,7 +3,6 @@ and that a fix never makes a file worse and is idempotent."""
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 
 import pytest

@@ -90,7 +90,7 @@ def test_text_output_summarises_many_findings_of_one_code_in_one_file(workspace,
 
     from skill_ls.cli import main
 
-    f = skill(workspace, "a", body="".join(f"[x](missing{i}.md)\n" for i in range(12)))
+    skill(workspace, "a", body="".join(f"[x](missing{i}.md)\n" for i in range(12)))
     skill(workspace, "b", body="[x](missing.md)\n")
     monkeypatch.chdir(workspace)
     main(["check", str(workspace)])

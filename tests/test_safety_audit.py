@@ -26,7 +26,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from conftest import skill, write
 

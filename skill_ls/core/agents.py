@@ -59,10 +59,8 @@ class AgentDefinition:
     decl: AgentDecl
     name: str | None = None  # the declared name, when it is a non-empty string
     provider: str | None = None
-    tools: list[str] = field(default_factory=list)  # valid entries only
-    deny_tools: list[str] = field(default_factory=list)
-    toolsets: list[str] = field(default_factory=list)
-    tool_items: dict[str, list[ListItem]] = field(default_factory=dict)  # every entry of tools/deny_tools/toolsets
+    deny_tools: list[str] = field(default_factory=list)  # valid entries only (`may_call`)
+    tool_items: dict[str, list[ListItem]] = field(default_factory=dict)  # every entry of each ToolID list (AG rules)
     permissions: str | None = None  # when one of the family's allowed values
     skills: list[SkillRef] = field(default_factory=list)
     tombstones: list[SkillRef] = field(default_factory=list)
@@ -246,8 +244,8 @@ def _tool_list(out: AgentDefinition, key: str, wildcard: bool) -> None:
     nodes = sequence_items(entry.node)
     items = [ListItem(v, item_span(doc, nodes, i, entry.value_span)) for i, v in enumerate(entry.value)]
     out.tool_items[key] = items
-    valid = [i.value for i in items if tool_id_problem(i.value, wildcard=wildcard) is None]
-    setattr(out, key, valid)
+    if key == "deny_tools":
+        out.deny_tools = [i.value for i in items if tool_id_problem(i.value, wildcard=wildcard) is None]
 
 
 def _mcp_servers(out: AgentDefinition) -> None:

@@ -40,11 +40,6 @@ def safe_text(text: str, *, keep_newlines: bool = False) -> str:
     return pattern.sub(_escape_char, text) if pattern.search(text) else text
 
 
-def has_unsafe(text: str) -> bool:
-    """True when `text` holds a character `safe_text` would escape (newlines included)."""
-    return UNSAFE.search(text) is not None
-
-
 def json_text(obj: object, indent: int | None = 2) -> str:
     r"""JSON that is valid UTF-8 whatever the strings hold: lone surrogates (file names that are not
     UTF-8, half of an emoji from an editor) are written as `\udcff` escapes, never as raw bytes, and

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.editors.test_nvim import NVIM, NVIM_SKIP_REASON, Fixture, _lua_str, _same, _uri_path, run_nvim
+from tests.editors.test_nvim import NVIM, NVIM_SKIP_REASON, Fixture, _lua_str, _same, run_nvim
 
 pytestmark = pytest.mark.skipif(NVIM is None, reason=NVIM_SKIP_REASON)
 

@@ -28,8 +28,8 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from tests.conftest import skill, write
-from tests.lsp.conftest import TIMEOUT, settle, uri
+from tests.conftest import skill
+from tests.lsp.conftest import TIMEOUT, uri
 
 
 def _name_pos(path: Path) -> types.Position:

@@ -2,7 +2,6 @@
 change), and a bad configuration reported as a diagnostic on the file, never a crash."""
 from __future__ import annotations
 
-import shutil
 
 from lsprotocol import types
 

@@ -37,9 +37,7 @@ async def test_new_workspace_skill_updates_open_file(start, tree, profile):
     # a higher tier for `other` does not exist in AGH, so copy it into a second workspace root layout:
     # the agent-local overlay is the highest tier; the workspace copy becomes SH001 for that agent only,
     # so use the user tier instead and check the winner's SH002 appears.
-    new = skill(tree.agh_home / "skills", "other", description="User copy.")
-    if profile == "visual-studio-code":
-        pass  # outside the workspace: watchdog, whatever the client offers
+    skill(tree.agh_home / "skills", "other", description="User copy.")  # outside the workspace: watchdog, whatever the client offers
     await s.diagnostics(tree.other, lambda ds: "SH002" in _codes(ds))
     # a new skill inside the workspace: reported by the client (VS Code) or watchdog (Neovim)
     dup = skill(tree.ws / ".agh" / "skills" / "nested", "demo", description="Same tier, same name.")

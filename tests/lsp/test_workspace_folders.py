@@ -11,7 +11,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from tests.conftest import skill, write
-from tests.lsp.conftest import DIAGNOSTIC_PROFILES, settle, uri
+from tests.lsp.conftest import DIAGNOSTIC_PROFILES, uri
 from tests.lsp.test_truth import _editor_codes, settle_async
 
 PROFILES = DIAGNOSTIC_PROFILES

@@ -237,7 +237,7 @@ def check_hooks(doc: Document, entry: Any, vocab: Vocabulary, report: Callable[[
                 try:
                     re.compile(matcher)
                 except re.error as exc:
-                    mk, mv = map_child(gnode, "matcher")
+                    _, mv = map_child(gnode, "matcher")
                     report(node_span(doc, mv, gspan), f"hooks.{event} matcher '{matcher}' is not a valid regex ({exc})")
             handlers = group.get("hooks")
             _, hnode = map_child(gnode, "hooks")
