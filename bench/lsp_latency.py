@@ -68,6 +68,23 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
+def cpu_s(pid: int) -> float | None:
+    """CPU time (user + system, every thread) the process has used so far: unlike wall time it does not
+    grow when other jobs hold the cores, so it is the figure to compare on a shared machine."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def loadavg() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
+
+
 def stats_ms(samples: list[float], **extra) -> dict:
     d = {"n": len(samples), **extra}
     if not samples:
@@ -109,6 +126,7 @@ class LspClient:
         self.progress_ended = 0
         self.progress_end_t = None
         self.registrations = []
+        self.versions: dict[str, int] = {}  # uri -> last version sent
         self.closed = False
         self.reader = asyncio.ensure_future(self._read_loop())
 
@@ -310,7 +328,7 @@ def small_skill(name: str, note: str = "") -> str:
 
 async def bench_size(n: int, seed: int, edits: int, corpus: Path, work: Path, log,
                      index_timeout: float) -> dict:
-    res: dict = {"skills": n}
+    res: dict = {"skills": n, "load_start": loadavg()}
     tree = work / f"lsp-{n}"
     m = generate.generate(tree, n, seed, corpus, quiet=True)
     res["skill_files_under_workspace"] = m["counts"]["skill_files_under_workspace"] + 2
@@ -428,9 +446,11 @@ async def _session(c, proc, res, ws, home, agh_home, tfile, cfile, target, targe
     ini["publishes"] = len(c.publishes)
     ini["files_with_diagnostics"] = len({u for _, u, _, d in c.publishes if d})
     ini["progress_reported"] = c.progress_begun > 0
+    cpu = cpu_s(proc.pid)
+    ini["server_cpu_s"] = None if cpu is None else round(cpu, 3)  # start-up, index and initial wave
     log(f"  [{res['skills']}] initialize {ini['initialize_s']:.2f} s, first publish "
         f"{ini['first_publish_s']} s, complete {ini['complete_diagnostics_s']} s, settled {ini['settled_s']:.2f} s, "
-        f"{ini['publishes']} publishes")
+        f"{ini['publishes']} publishes, server CPU {ini['server_cpu_s']} s")
     await asyncio.sleep(0.5)
     res["idle_rss_mb"] = rss_mb(proc.pid)
 
@@ -446,29 +466,11 @@ async def _session(c, proc, res, ws, home, agh_home, tfile, cfile, target, targe
         res["publish_versioned"] = False
 
     # ---- didChange latency
-    lat, timeouts, version, consecutive = [], 0, 1, 0
-    for i in range(edits + WARMUP_EDITS):
-        version += 1
-        text = big_skill(target, version=version, typo=(i // 25) % 2 == 1)
-        v = version
-        f = c.expect_publish(lambda r, v=v: r[1] == turi and (r[2] == v or r[2] is None))
-        t0 = time.perf_counter()
-        await c.notify("textDocument/didChange", {"textDocument": {"uri": turi, "version": v},
-                                                  "contentChanges": [{"text": text}]})
-        rec = await c.wait(f, 5)
-        if rec is None:
-            timeouts += 1
-            consecutive += 1
-            if consecutive >= 10:
-                log(f"  [{res['skills']}] 10 edits in a row got no diagnostics: giving up on didChange")
-                break
-            continue
-        consecutive = 0
-        if i >= WARMUP_EDITS:
-            lat.append(rec[0] - t0)
-    res["did_change"] = stats_ms(lat, timeouts=timeouts, warmup=WARMUP_EDITS, file_lines=300)
+    res["did_change"] = await edit_latency(
+        c, proc, turi, lambda i, v: big_skill(target, version=v, typo=(i // 25) % 2 == 1), edits, file_lines=300)
     log(f"  [{res['skills']}] didChange p50 {res['did_change'].get('p50')} ms p95 "
-        f"{res['did_change'].get('p95')} ms ({timeouts} timeouts)")
+        f"{res['did_change'].get('p95')} ms, server CPU {res['did_change'].get('server_cpu_ms_per_edit')} ms per "
+        f"edit ({res['did_change']['timeouts']} timeouts)")
 
     # ---- hover / definition on the name value (line 1, inside the value)
     pos = {"line": 1, "character": len("name: ") + 3}
@@ -489,17 +491,56 @@ async def _session(c, proc, res, ws, home, agh_home, tfile, cfile, target, targe
                 samples.append(rt)
         res[key] = stats_ms(samples, empty_results=empty, errors=errors)
 
-    # ---- file watching: same-name SKILL.md created outside the workspace
+    # ---- didChange in a Claude Code skill: its description is part of a listing over budget (BG002)
     curi = uri_of(cfile)
     f = c.expect_publish(lambda r: r[1] == curi)
     await c.notify("textDocument/didOpen", {"textDocument": {
         "uri": curi, "languageId": "markdown", "version": 1, "text": cfile.read_text()}})
     await c.wait(f, 30)
+    res["did_change_claude"] = await edit_latency(
+        c, proc, curi, lambda i, v: small_skill(target_claude, note=f"(edit {v}) "), max(50, edits // 2))
+    log(f"  [{res['skills']}] didChange (Claude Code skill) p50 {res['did_change_claude'].get('p50')} ms p95 "
+        f"{res['did_change_claude'].get('p95')} ms, server CPU "
+        f"{res['did_change_claude'].get('server_cpu_ms_per_edit')} ms per edit")
+
+    # ---- file watching: same-name SKILL.md created outside the workspace
     await asyncio.sleep(0.3)
     res["watch_agh_home"] = await watch_rounds(c, turi, agh_home / "skills" / target, target, log, res)
     res["watch_claude_home"] = await watch_rounds(c, curi, home / ".claude" / "skills" / target_claude,
                                                   target_claude, log, res)
     res["final_rss_mb"] = rss_mb(proc.pid)
+    res["load_end"] = loadavg()
+
+
+async def edit_latency(c: LspClient, proc, uri: str, make_text, edits: int, **extra) -> dict:
+    """didChange (full text) -> the publishDiagnostics for that version, one edit at a time, after
+    WARMUP_EDITS untimed ones; with the server's CPU time per timed edit."""
+    lat, timeouts, consecutive = [], 0, 0
+    version = c.versions.get(uri, 1)
+    cpu0 = None
+    for i in range(edits + WARMUP_EDITS):
+        if i == WARMUP_EDITS:
+            cpu0 = cpu_s(proc.pid)
+        version += 1
+        v = version
+        f = c.expect_publish(lambda r, v=v: r[1] == uri and (r[2] == v or r[2] is None))
+        t0 = time.perf_counter()
+        await c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
+                                                  "contentChanges": [{"text": make_text(i, v)}]})
+        rec = await c.wait(f, 5)
+        if rec is None:
+            timeouts += 1
+            consecutive += 1
+            if consecutive >= 10:
+                break  # 10 edits in a row got no diagnostics: give up
+            continue
+        consecutive = 0
+        if i >= WARMUP_EDITS:
+            lat.append(rec[0] - t0)
+    c.versions[uri] = version
+    cpu1 = cpu_s(proc.pid)
+    cpu_per_edit = round((cpu1 - cpu0) * 1000 / len(lat), 2) if cpu0 is not None and cpu1 is not None and lat else None
+    return stats_ms(lat, timeouts=timeouts, warmup=WARMUP_EDITS, server_cpu_ms_per_edit=cpu_per_edit, **extra)
 
 
 SHADOW_CODES = {"SH001", "SH002", "SH003"}

@@ -454,6 +454,7 @@ def lsp_markdown(run: dict) -> list[str]:
     if any(run.get(k) for k in ("did_change", "hover", "definition")):
         L += ["| measure | n | p50 ms | p95 ms | p99 ms | max ms |", "|---|---:|---:|---:|---:|---:|"]
     for label, key in (("didChange → publishDiagnostics (same version)", "did_change"),
+                       ("… in a Claude Code skill (listing over budget)", "did_change_claude"),
                        ("hover on `name:`", "hover"), ("definition on `name:`", "definition"),
                        ("same-name SKILL.md created in $AGH_HOME/skills → publish", "watch_agh_home"),
                        ("same-name SKILL.md created in ~/.claude/skills → publish", "watch_claude_home")):
@@ -472,7 +473,11 @@ def lsp_markdown(run: dict) -> list[str]:
               f"{fmt(ini.get('first_publish_s'))} s; → index settled {fmt(ini.get('settled_s'))} s "
               f"({ini.get('publishes', '—')} publishes, {ini.get('files_with_diagnostics', '—')} files). "
               f"Idle RSS after index {fmt(run.get('idle_rss_mb'), 1)} MiB; at the end {fmt(run.get('final_rss_mb'), 1)} MiB. "
-              f"Missed/timed-out edits: {(run.get('did_change') or {}).get('timeouts', '—')}.", ""]
+              f"Missed/timed-out edits: {(run.get('did_change') or {}).get('timeouts', '—')}. "
+              f"Server CPU time (user + system, unaffected by other jobs): {fmt(ini.get('server_cpu_s'))} s "
+              f"to settle, {fmt((run.get('did_change') or {}).get('server_cpu_ms_per_edit'), 2)} ms per edit "
+              f"({fmt((run.get('did_change_claude') or {}).get('server_cpu_ms_per_edit'), 2)} ms in the Claude Code skill). "
+              f"Load average {fmt(run.get('load_start'), 2)} → {fmt(run.get('load_end'), 2)}.", ""]
     return L
 
 

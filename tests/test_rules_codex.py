@@ -76,3 +76,55 @@ def test_codex_depth_limit_of_six(workspace):
     assert not diags_for(res, ok, "SH004")
     [d] = diags_for(res, deep, "SH004")
     assert "6" in d.message and d.runtime == "codex"
+
+
+def _live_state(workspace):
+    import os
+
+    from skill_ls.analysis.workspace import WorkspaceState
+
+    (workspace / ".skill-ls.toml").write_text('runtimes = ["codex"]\n')
+    state = WorkspaceState(str(workspace), environ=dict(os.environ))
+    state.load_config()
+    state.install(state.build_index())
+    return state
+
+
+def test_bg002_follows_an_edit_that_keeps_the_name(workspace):
+    """In the editor: shortening the first skill's description (an in-place edit, no name change)
+    moves every later skill's place in the listing, and the last one is back under the budget."""
+    root = workspace / ".agents" / "skills"
+    files = [skill(root, f"s{i:02d}", description="d" * 900) for i in range(10)]
+    state = _live_state(workspace)
+
+    def flagged() -> list[str]:
+        res = state.diagnostics([str(f) for f in files])
+        return [p for p, ds in res.items() if any(d.code == "BG002" for d in ds)]
+
+    before = flagged()
+    assert before and before[-1] == str(files[-1])
+    text = files[0].read_text().replace("d" * 900, "short. Use when testing.")
+    assert state.set_overlay(str(files[0]), text, 2) == set()  # in place: no name changed
+    after = flagged()
+    assert len(after) == len(before) - 1 and after == before[1:]
+    state.drop_overlay(str(files[0]))
+    assert flagged() == before
+
+
+def test_bg002_an_edit_recosts_only_the_edited_entry(workspace, monkeypatch):
+    """A keystroke in one skill of a large set must not re-cost the whole listing (at 10,000 skills
+    that was ~50 ms per keystroke in a Claude Code or Codex skill)."""
+    import skill_ls.analysis.catalog as catalog
+
+    root = workspace / ".agents" / "skills"
+    files = [skill(root, f"s{i:02d}", description="d" * 900) for i in range(30)]
+    state = _live_state(workspace)
+    state.diagnostics([str(f) for f in files])
+    calls = []
+    real = catalog.catalog_cost
+    monkeypatch.setattr(catalog, "catalog_cost", lambda decl, doc=None: calls.append(decl.path) or real(decl, doc))
+    text = files[5].read_text().replace("# Skill", "# Skill, edited")
+    state.set_overlay(str(files[5]), text, 2)
+    diags = state.diagnostics([str(files[-1])])[str(files[-1])]
+    assert any(d.code == "BG002" for d in diags)
+    assert calls.count(str(files[5])) >= 1 and set(calls) == {str(files[5])}

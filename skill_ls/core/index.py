@@ -295,6 +295,10 @@ class Index:
         # Facts the analysis layer derives from the whole index (e.g. a runtime's listing, which
         # every file's budget rule reads): computed once, dropped with the other derived caches.
         self.derived: dict[Any, Any] = {}
+        # Facts that read only the declarations (names, tiers, roots, loadability), never a document's
+        # text (e.g. a runtime's effective set): also kept across an in-place document swap (a
+        # keystroke that keeps the name), dropped with the other derived caches.
+        self.derived_from_names: dict[Any, Any] = {}
 
     # -- building -------------------------------------------------------------------------------
     def _clear_caches(self) -> None:
@@ -303,6 +307,7 @@ class Index:
 
         self.references.clear()
         self.derived.clear()
+        self.derived_from_names.clear()
         clear_cache()
 
     def build(self) -> "Index":

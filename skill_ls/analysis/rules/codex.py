@@ -33,9 +33,21 @@ class Listing:
             self.by_path.setdefault(row[0].path, (i, row))
 
 
+class _Order:
+    """A runtime's effective set in catalog order (it reads only the declarations), with each entry's
+    cost remembered for the document it was computed from: after a keystroke only the edited
+    entry is costed again."""
+
+    def __init__(self, decls: list[SkillDecl]) -> None:
+        self.decls = decls
+        self.costs: list[tuple[object, int | None]] = [(None, None)] * len(decls)  # (doc, cost; None: unlisted)
+
+
 def listing(index: Index, runtime: str) -> Listing:
     """A runtime's listing for its effective set, computed once per state of the index (it lives in
-    `index.derived`, which the index clears on every change): every file's BG002 reads it."""
+    `index.derived`, which the index clears on every change): every file's BG002 reads it. The order
+    survives an in-place document swap (`index.derived_from_names`), and costs are reused for every
+    document that did not change, so an edit costs one entry, not the whole set."""
     from skill_ls.analysis.catalog import catalog_cost
     from skill_ls.analysis.effective import EffectiveSetError, resolve_effective_set
 
@@ -43,18 +55,27 @@ def listing(index: Index, runtime: str) -> Listing:
     hit = index.derived.get(key)
     if isinstance(hit, Listing):
         return hit
+    order = index.derived_from_names.get(key)
+    if not isinstance(order, _Order):
+        try:
+            eff = resolve_effective_set(index, runtime, fail_closed=False)
+        except EffectiveSetError:
+            eff = None
+        order = index.derived_from_names[key] = _Order(
+            [s.decl for s in eff.enabled if not s.decl.builtin] if eff is not None else [])
     out: list[tuple[SkillDecl, int, int]] = []
     total = 0
-    try:
-        eff = resolve_effective_set(index, runtime, fail_closed=False)
-    except EffectiveSetError:
-        eff = None
-    for s in eff.enabled if eff is not None else ():
-        if s.decl.builtin or s.decl.doc is None or s.decl.doc.fm is None or not s.decl.doc.fm.ok:
+    costs = order.costs
+    for i, decl in enumerate(order.decls):
+        doc, cost = costs[i]
+        if doc is not decl.doc or doc is None:
+            doc = decl.doc
+            cost = None if doc is None or doc.fm is None or not doc.fm.ok else catalog_cost(decl).chars
+            costs[i] = (doc, cost)
+        if cost is None:
             continue
-        cost = catalog_cost(s.decl).chars
         total += cost
-        out.append((s.decl, cost, total))
+        out.append((decl, cost, total))
     result = index.derived[key] = Listing(out, total)
     return result
 
