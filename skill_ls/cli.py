@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -137,6 +138,10 @@ def _guard(func: _Handler) -> _Handler:
 
 
 def _check(args: argparse.Namespace) -> int:
+    # A one-shot run that builds a large, long-lived object graph (the index) and then leaves: the
+    # cyclic collector would rescan that graph over and over (a fifth of the CPU at 10,000 skills) to
+    # free almost nothing. Reference counting still frees everything that is not a cycle.
+    gc.disable()
     from skill_ls.analysis.check import CheckOptions, default_jobs, run_check
     from skill_ls.output import format_github, format_json, format_sarif, format_text
     from skill_ls.core.model import Severity

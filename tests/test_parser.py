@@ -160,3 +160,127 @@ def test_released_text_is_read_again_from_its_file(tmp_path):
     assert src.release() and src.line_count == 5
     assert src.line_text(3) == "body é" and src.text.startswith("---")
     assert not SourceText.from_str("x").release()  # an editor buffer has no file to read again
+
+
+# -- the fast path for simple frontmatter must read exactly what libyaml reads -----------------------
+FAST_CASES = [
+    "name: a\ndescription: Does X\n",
+    "name: a\n\n# a comment\ndescription: 'single' \n",
+    'name: "quoted"\ndescription: "x: y # not a comment"\n',
+    "a: yes\nb: no\nc: on\nd: 0755\ne: 1:30\nf: 1_000\ng: 2024-01-01\nh: 2024-01-01 10:00:00\ni: ~\nj: null\n",
+    "a: 0o17\nb: 0x1F\nc: .inf\nd: -.inf\ne: .nan\nf: 1e3\ng: 1.0\nh: +1\ni: =\nj: True\n",
+    "name: a\nname: b\nx: 1\nx: 2\n",
+    "description: Use {baseDir}/scripts and [links](x) and http://example.com/a:b\n",
+    "description: C# and F#\n",  # '#' inside a plain scalar: libyaml decides
+    "description: ends with colon:\n",
+    "description: has: colon space\n",
+    "description: trailing spaces   \nname: x  \n",
+    "name: -dash\nother: ?q\nthird: :colon\n",
+    "name: 'it''s'\n",
+    'name: "esc \\" quote"\n',
+    "name: `tick`\nother: @at\n",
+    "name: a\n  continued: line\n",
+    "name:\n  - list\n",
+    "name: a\ndescription: multi\n  line plain\n",
+    "tools: [a, b]\n",
+    "k: v\n\tk2: v\n",
+    "k: é ünïcödé 😀 text\n",
+    "k: a\u2028b\n",
+    "k: a\x85b\n",
+    "1: one\ntrue: t\nyes: y\n",
+    "k: a\r\nj: b\r\n",
+    "k: 'open\n",
+    'k: "a" b\n',
+    "k: !!str 1\n",
+    "k: &x a\nj: *x\n",
+    "k: |\n  block\n",
+    "key with space: x\n",
+    "k" * 200 + ": long key\n",
+    "",
+    "# only a comment\n",
+]
+
+
+def _both(block: str):
+    from skill_ls.core.parse import frontmatter as f
+
+    text = "---\n" + block + ("" if block.endswith("\n") or not block else "\n") + "---\nbody\n"
+    fast = parse_frontmatter(SourceText.from_str(text))
+    saved = f._fast_fields
+    f._fast_fields = lambda *a: False  # type: ignore[assignment]
+    try:
+        slow = parse_frontmatter(SourceText.from_str(text))
+    finally:
+        f._fast_fields = saved
+    return fast, slow
+
+
+def _shape(fm):
+    import math
+
+    def norm(v):
+        return "NaN" if isinstance(v, float) and math.isnan(v) else (type(v).__name__, v)
+
+    return (fm.status, [(p.kind, p.span, p.message) for p in fm.problems],
+            [(k, e.key_span, norm(e.value), e.value_span, e.node is None, e.plain, norm(e.yaml12))
+             for k, e in fm.fields.items()])
+
+
+def test_fast_path_reads_what_libyaml_reads():
+    for block in FAST_CASES:
+        fast, slow = _both(block)
+        assert _shape(fast) == _shape(slow), block
+
+
+def test_fast_path_is_taken_for_simple_blocks():
+    from skill_ls.core.parse import frontmatter as f
+
+    fm = parse_frontmatter(SourceText.from_str("---\nname: a\ndescription: 'b'\n---\n"))
+    assert fm.ok
+    taken = f.Frontmatter(status="ok")
+    assert f._fast_fields(taken, "name: a\ndescription: 'b'\n", 1, True)
+    assert not f._fast_fields(f.Frontmatter(status="ok"), "name: a\ntools:\n  - x\n", 1, True)
+    assert fm.fields["description"].value == "b"
+
+
+def test_fast_path_agrees_with_libyaml_on_the_corpus():
+    import pytest
+    from conftest import CORPUS as corpus
+
+    from skill_ls.core.parse import frontmatter as f
+
+    if not corpus.is_dir():
+        pytest.skip("shared corpus not present")
+    from skill_ls.core.parse.frontmatter import split as split_fm
+
+    n = taken = 0
+    for path in sorted(corpus.rglob("*.md")):
+        src = SourceText.from_bytes(path.read_bytes())
+        status, first, last = split_fm(src)
+        if status != "ok":
+            continue
+        block = src.text[src.line_start(1):src.line_start(last)]
+        fast, slow = _both(block)
+        assert _shape(fast) == _shape(slow), path
+        n += 1
+        taken += f._fast_fields(f.Frontmatter(status="ok"), block, 1, True)
+    assert n > 1500 and taken > n // 3  # both paths are exercised
+
+
+def test_fast_path_agrees_with_libyaml_on_random_lines():
+    import random
+
+    pool = (list("abcXYZ019 _-.:#'\"{}[],&*!|>%@`?\\=~+é😀") * 3 + list("\t\r")
+            + ["\u2028", "\x85", "\ufeff", ": ", " #", "yes", "null", "1:30", "2024-01-01", "0x1F", ".inf"])
+    rnd = random.Random(20261124)
+    for _ in range(3000):
+        lines = []
+        for _ in range(rnd.randint(1, 4)):
+            key = rnd.choice(["name", "description", "k", "a.b", "x-y", "1", "true", "k"])
+            val = "".join(rnd.choice(pool) for _ in range(rnd.randint(0, 8)))
+            quote = rnd.choice(["", "", "'", '"'])
+            lines.append(rnd.choice(["", "", "#c\n", "\n"]) + key + rnd.choice([": ", ":  ", ":"]) + quote + val
+                         + rnd.choice(["", "", quote, " "]))
+        block = "\n".join(lines) + "\n"
+        fast, slow = _both(block)
+        assert _shape(fast) == _shape(slow), block

@@ -206,6 +206,12 @@ class _Lit:
 
 
 _constructor = yaml.constructor.SafeConstructor()
+_CONSTRUCT: dict[str, Any] = {
+    "tag:yaml.org,2002:int": _constructor.construct_yaml_int,
+    "tag:yaml.org,2002:float": _constructor.construct_yaml_float,
+    "tag:yaml.org,2002:bool": _constructor.construct_yaml_bool,
+    "tag:yaml.org,2002:null": _constructor.construct_yaml_null,
+}
 
 
 def _scalar(n: Any) -> Any:
@@ -216,9 +222,9 @@ def _scalar(n: Any) -> Any:
         if tag == "tag:yaml.org,2002:timestamp":
             value = _constructor.construct_yaml_timestamp(n)
             return value.isoformat() if isinstance(value, (datetime.date, datetime.datetime)) else str(value)
-        if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
-                   "tag:yaml.org,2002:null"):
-            return _constructor.construct_object(n)
+        construct = _CONSTRUCT.get(tag)
+        if construct is not None:  # (not construct_object: it keeps every node it ever saw)
+            return construct(n)
     except Exception:  # odd scalars ("0o9", huge ints...) stay strings
         return n.value
     return n.value
@@ -363,7 +369,77 @@ def parse_frontmatter(src: SourceText, *, allow_toml: bool = False, check_duplic
     return fm
 
 
+# -- the fast path -----------------------------------------------------------------------------------
+# Most frontmatter is a few `key: value` lines. For a block made only of such lines (and blank or
+# comment lines), every value a single-line plain or simply quoted scalar, the fields are built here
+# with exactly what composing with libyaml gives (same values through the same resolver, same marks);
+# anything else goes to libyaml. tests/test_parser.py checks both paths agree on every corpus file.
+_FAST_LINE = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}):( +)(.*?) *")
+# What libyaml reads unlike a plain line: tabs, CR, YAML-only line breaks (U+0085, U+2028, U+2029), the
+# BOM, control and non-printable characters, surrogates (undecodable bytes).
+_FAST_REFUSE = re.compile(r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# Characters that start something other than a plain scalar (indicators), or are reserved.
+_PLAIN_FIRST_REFUSE = frozenset("-?:,[]{}#&*!|>'\"%@`")
+_resolver = yaml.resolver.Resolver()
+_IMPLICIT = (True, False)
+MAX_FAST_LINES = 200
+
+
+def _fast_fields(fm: Frontmatter, block: str, offset: int, check_duplicates: bool) -> bool:
+    """Fill `fm.fields` from a block of simple `key: value` lines; False (nothing changed) otherwise."""
+    if _FAST_REFUSE.search(block) is not None:
+        return False
+    lines = block.split("\n")
+    if len(lines) > MAX_FAST_LINES:
+        return False
+    entries: list[tuple[int, str, int, str, int]] = []  # (line, key, value column, raw value, style)
+    match = _FAST_LINE.fullmatch
+    for i, line in enumerate(lines):
+        if not line or line[0] == "#" or not line.strip(" "):
+            continue
+        m = match(line)
+        if m is None:
+            return False
+        raw = m.group(3)
+        if not raw:
+            return False  # `key:` with nothing after: a nested block or a null with its own marks
+        first = raw[0]
+        if first == '"' or first == "'":
+            if len(raw) < 2 or raw[-1] != first or first in raw[1:-1] or "\\" in raw:
+                return False
+        elif first in _PLAIN_FIRST_REFUSE or "#" in raw or ": " in raw or raw[-1] == ":":
+            return False
+        entries.append((i, m.group(1), m.start(3), raw, 0))
+    if not entries:
+        return False
+    for i, key, col, raw, _ in entries:
+        if key in fm.fields:
+            if check_duplicates:
+                prev = fm.fields[key].key_span.start_line
+                fm.problems.append(Problem(
+                    "duplicate_key", Span(i + offset, 0, i + offset, len(key)),
+                    f"duplicate key '{key}' (first defined on line {prev + 1}); runtimes disagree on which one wins"))
+            continue
+        row = i + offset
+        first = raw[0]
+        if first == '"' or first == "'":
+            fm.fields[key] = FieldEntry(key, Span(row, 0, row, len(key)), raw[1:-1],
+                                        Span(row, col, row, col + len(raw)))
+            continue
+        tag = _resolver.resolve(yaml.ScalarNode, raw, _IMPLICIT)  # type: ignore[no-untyped-call]
+        value = raw if tag == STR else _scalar(yaml.ScalarNode(tag, raw))
+        entry = FieldEntry(key, Span(row, 0, row, len(key)), value, Span(row, col, row, col + len(raw)))
+        if tag != "tag:yaml.org,2002:binary":
+            read12 = core_schema_value(raw)
+            if not same_reading(read12, value):
+                entry.plain, entry.yaml12 = raw, read12
+        fm.fields[key] = entry
+    return True
+
+
 def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check_duplicates: bool) -> None:
+    if _fast_fields(fm, block, offset, check_duplicates):
+        return
     if nesting_too_deep(block):
         fm.status = "invalid"
         fm.problems.append(Problem("too_complex", fm.block_span(),

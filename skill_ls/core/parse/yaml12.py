@@ -21,8 +21,14 @@ _INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
 _NAN = re.compile(r"\.(?:nan|NaN|NAN)")
 
 
+# Every non-string reading starts with one of these characters (null, booleans, numbers, .inf/.nan).
+_NON_STRING_START = frozenset("~nNtTfF0123456789+-.")
+
+
 def core_schema_value(text: str) -> Any:
     """The value of the plain scalar `text` under the YAML 1.2 core schema."""
+    if text and text[0] not in _NON_STRING_START:
+        return text  # the common case (a description, a name): a string, no pattern can match
     if text in _NULL:
         return None
     if text in _TRUE:
