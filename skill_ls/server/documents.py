@@ -14,6 +14,13 @@ upstream; see docs/reliability.md):
   every edit, so the text is always what the editor holds;
 - a line past the end means the end of the document, a character past the end of a line means the
   end of that line (LSP: "defaults back to the line length");
+- bytes that were not valid UTF-8 (a paste the editor split inside a character, sent in two changes:
+  `protocol.decode_body` keeps them as escapes U+DC80..U+DCFF) count as the editor that sends them
+  counts them: one byte each in UTF-8; in UTF-16 and UTF-32 as Neovim's `vim.str_utfindex` does (each
+  invalid byte one unit, except that a sequence cut short by the end of the counted text is one unit:
+  `"a\xe2\x80"` is 2 units, `"a\xe2\x80b"` is 4). LSP defines no position inside invalid UTF-8;
+  Neovim is the client known to send it (`vim.lsp.sync` slices its byte lines anywhere a paste split
+  them). Text without such bytes — everything VS Code sends — never takes this path;
 - a document that was never opened has no text here (the index reads files, with its guards; this
   model never touches the disk).
 """
@@ -22,6 +29,7 @@ from __future__ import annotations
 import logging
 import re
 from array import array
+from bisect import bisect_right
 from typing import Any
 
 from lsprotocol import types
@@ -74,8 +82,77 @@ def _units(ch: str, encoding: str) -> int:
     if encoding == "utf-32":
         return 1
     if encoding == "utf-8":
+        if "\udc80" <= ch <= "\udcff":
+            return 1  # an escaped byte is the one byte the editor holds
         return len(ch.encode("utf-8", "surrogatepass"))
     return 2 if ord(ch) > 0xFFFF else 1
+
+
+# Neovim's `utf8len_tab`: the length a lead byte announces (1 for ASCII, continuation bytes, 0xFE, 0xFF).
+_LEAD_LEN = bytes([1] * 0xC0 + [2] * 32 + [3] * 16 + [4] * 8 + [5] * 4 + [6] * 2 + [1] * 2)
+
+
+def _is_cont(b: int) -> bool:
+    return b & 0xC0 == 0x80
+
+
+def _nvim_value(data: bytes, i: int) -> int:
+    """Neovim's `utf_ptr2char` at `data[i]`: the sequence's value, or its first byte when the bytes do
+    not follow the lead's announced length (no overlong check; past the end reads as NUL)."""
+    v0 = data[i]
+    length = _LEAD_LEN[v0]
+    if v0 < 0x80 or length < 2:
+        return v0
+    value = v0 & (0x7F >> length)
+    for j in range(i + 1, i + length):
+        if j >= len(data) or not _is_cont(data[j]):
+            return v0
+        value = (value << 6) | (data[j] & 0x3F)
+    return value
+
+
+def nvim_prefix_units(segment: str, utf16: bool) -> list[int]:
+    """For each code point boundary of one line's text (0..len(segment)), the UTF-16 (or UTF-32) length
+    Neovim gives the line's bytes up to there: `vim.str_utfindex(line, enc, byte)`, i.e. `mb_utflen` over
+    the prefix. Valid characters count as usual; escaped bytes (invalid UTF-8) as Neovim counts invalid
+    bytes: one unit each, but a lead byte followed only by continuation bytes up to the end of the
+    prefix is one unit however many bytes the prefix holds of it. Linear in the line."""
+    pieces: list[bytes] = []
+    boundaries = [0]
+    for ch in segment:
+        if "\udc80" <= ch <= "\udcff":
+            piece = bytes([ord(ch) - 0xDC00])
+        else:
+            piece = ch.encode("utf-8", "surrogatepass")  # a lone UTF-16 half: Neovim's 3 bytes for it
+        pieces.append(piece)
+        boundaries.append(boundaries[-1] + len(piece))
+    data = b"".join(pieces)
+    n = len(data)
+    # The scan over the whole line (`mb_utflen(line, #line)`): token starts and the count before each.
+    before: dict[int, int] = {}
+    count = i = 0
+    while i < n:
+        before[i] = count
+        length = _LEAD_LEN[data[i]]
+        clen = 1
+        if length > 1 and all(_is_cont(data[j]) for j in range(i + 1, min(i + length, n))):
+            clen = length
+        value = _nvim_value(data, i) if clen > 1 else data[i]
+        count += 2 if utf16 and value > 0xFFFF else 1
+        i += clen
+    total = count
+    out: list[int] = []
+    for k in boundaries:
+        # A prefix scan agrees with the whole-line scan up to the first token start t < k whose
+        # announced length reaches past k with only continuation bytes before k: that token is cut
+        # by the prefix's end and counts one (two for a value past the BMP in UTF-16) unit.
+        for t in range(max(0, k - 5), k):
+            if t in before and t + _LEAD_LEN[data[t]] > k and all(_is_cont(data[j]) for j in range(t + 1, k)):
+                out.append(before[t] + (2 if utf16 and _nvim_value(data, t) > 0xFFFF else 1))
+                break
+        else:  # k is a token boundary of the whole-line scan (or the end)
+            out.append(total if k >= n else before.get(k, out[-1] if out else 0))
+    return out
 
 
 class Document(TextDocument):
@@ -130,6 +207,8 @@ class Document(TextDocument):
         segment = text[start:end]
         if segment.isascii():
             return start + min(character, len(segment))
+        if self.encoding != "utf-8" and _ESCAPED_BYTES.search(segment):
+            return self._offset_over_escapes(text, start, segment, character, split)
         count = 0
         for i, ch in enumerate(segment):
             if count >= character:
@@ -142,6 +221,18 @@ class Document(TextDocument):
                 return start + i  # UTF-8 mid-character: LSP clients never send it; snap to its start
             count += width
         return end
+
+    def _offset_over_escapes(self, text: str, start: int, segment: str, character: int, split: bool) -> int:
+        """`offset_at` in UTF-16/UTF-32 on a line holding escaped bytes: Neovim's counting (see
+        `nvim_prefix_units`). A position several boundaries share (inside a cut sequence) is the last
+        of them, where the next change of a split paste continues."""
+        units = nvim_prefix_units(segment, self.encoding == "utf-16")
+        i = max(bisect_right(units, character) - 1, 0)
+        if (split and self.encoding == "utf-16" and i < len(segment) and units[i] < character
+                and ord(segment[i]) > 0xFFFF):
+            self._set(text[:start + i] + _split_astral(segment[i]) + text[start + i + 1:])
+            return start + i + 1
+        return start + i
 
     # -- changes -----------------------------------------------------------------------------------
     def apply_change(self, change: types.TextDocumentContentChangeEvent) -> None:

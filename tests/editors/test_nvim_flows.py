@@ -232,14 +232,15 @@ def test_multi_root_session(demo: Demo, tmp_path: Path) -> None:
 
 
 def test_paste_split_inside_a_multibyte_character_keeps_the_server_in_sync(demo: Demo) -> None:
-    """vim.paste in phases, as the TUI delivers a large paste: the chunks split 'é' and '—' in the middle
-    of their bytes. Afterwards the server's copy must equal the buffer: same diagnostics as `skill-ls
-    check` of the written file, and a later edit lands where the buffer has it."""
+    """vim.paste in phases, as the TUI delivers a large paste: the chunks split 'é', '—' (after two of
+    its three bytes) and 'à' in the middle of their bytes. Afterwards the server's copy must equal the
+    buffer: its `description` (the document symbol's detail) is the buffer's, byte for byte; same
+    diagnostics as `skill-ls check` of the written file; a later edit lands where the buffer has it."""
     target = demo.demo / ".agh" / "skills" / "notes" / "SKILL.md"
     target.parent.mkdir(parents=True)
     target.write_text("---\nname: notes\n---\n# Notes\n")
-    text = "description: Résumé des notes — à lire. Use when summarising café meetings.\n"
-    raw = text.encode()
+    description = "Résumé des notes — à lire. Use when summarising café meetings."
+    raw = f"\ndescription: {description}".encode()
     cuts = [raw.index("é".encode()) + 1, raw.index("—".encode()) + 2, raw.index("à".encode()) + 1]
     chunks = [raw[i:j] for i, j in zip([0, *cuts], [*cuts, len(raw)])]
     assert all(c for c in chunks)
@@ -253,7 +254,7 @@ def test_paste_split_inside_a_multibyte_character_keeps_the_server_in_sync(demo:
         R.attached = wait_client(b) ~= nil
         wait_diag(b, {_lua_str(missing[0])})
         R.before = diag_codes(b)
-        vim.api.nvim_win_set_cursor(0, {{ 3, 0 }})  -- start of the closing '---'
+        vim.api.nvim_win_set_cursor(0, {{ 2, 10 }})  -- the last character of 'name: notes': paste after it
         local chunks = {lua_chunks}
         for i, chunk in ipairs(chunks) do
           local phase = i == 1 and 1 or (i == #chunks and 3 or 2)
@@ -262,6 +263,7 @@ def test_paste_split_inside_a_multibyte_character_keeps_the_server_in_sync(demo:
         R.buffer = buf_text(b)
         vim.wait(WAIT_MS, function() return not vim.tbl_contains(diag_codes(b), {_lua_str(missing[0])}) end, 50)
         R.after_paste = diag_codes(b)
+        R.pasted_symbols = request(b, 'textDocument/documentSymbol', {{ textDocument = vim.lsp.util.make_text_document_params(b) }})
         -- a later incremental edit after the multi-byte text: append to the heading
         vim.api.nvim_buf_set_text(b, 4, 7, 4, 7, {{ ' — été' }})
         vim.wait(1500, function() return false end, 50)
@@ -274,13 +276,26 @@ def test_paste_split_inside_a_multibyte_character_keeps_the_server_in_sync(demo:
     )
     assert r["attached"]
     assert sorted(r["before"]) == missing, r["before"]
-    assert "description: Résumé des notes — à lire." in r["buffer"], r["buffer"]
+    assert r["buffer"] == f"---\nname: notes\ndescription: {description}\n---\n# Notes", r["buffer"]
     assert missing[0] not in r["after_paste"], (r["after_paste"], r["_logs"]())
+    details = [s.get("detail") for s in _walk(r["pasted_symbols"]) if s.get("name") == "description"]
+    assert details == [description], details  # the server holds the description the buffer holds
     assert r["final_text"] == target.read_text().rstrip("\n")
     expected = sorted(code for _, code, _ in check(demo.demo, target))
     assert sorted(r["final"]) == expected, (r["final"], expected, r["_logs"]())
     names = json.dumps(r["symbols"], ensure_ascii=False)
     assert "Notes — été" in names, names
+
+
+def _walk(responses: list[dict]) -> list[dict]:
+    """Every document symbol (children included) of `request(...)`'s answers."""
+    out: list[dict] = []
+    stack = [s for resp in responses for s in (resp.get("result") or [])]
+    while stack:
+        sym = stack.pop(0)
+        out.append(sym)
+        stack.extend(sym.get("children") or [])
+    return out
 
 
 def test_code_lens_refreshes_by_itself_and_running_it_shows_the_declarations(demo: Demo) -> None:
