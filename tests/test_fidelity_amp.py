@@ -115,3 +115,23 @@ def test_skills_path_from_amps_own_settings_file(workspace, private_home):
     winner = [d for d in res.diagnostics if d.code == "SH002" and d.path == str(a)]
     loser = [d for d in res.diagnostics if d.code == "SH001" and d.path == str(b)]
     assert winner and loser and not [d for d in res.diagnostics if d.code == "SH003"]
+
+
+def test_file_shape_split_answers_as_amps_regular_expression():
+    """`FileShape.split` (string search) and the descriptor's pattern (Amp's regex) agree."""
+    import random
+
+    from conftest import CORPUS
+    from skill_ls.core.runtimes.amp import AMP_FILE_SHAPE as shape
+
+    texts = ["", "---\n", "---\n\n---\n", "---\n---\n", "---\nname: a\n---\n", "---\nname: a\n---\nbody",
+             "---\na\n---\nb\n---\nc", "\ufeff---\na\n---\nb", "---\r\na\r\n---\r\nb", "--- \na\n---\nb",
+             "---\na\n--- \nb\n---\nc", "---\n\n---\n\n"]
+    rnd = random.Random(7)
+    for _ in range(3000):
+        texts.append("".join(rnd.choice(["---", "\n", "a", " ", "-", "\r"]) for _ in range(rnd.randint(0, 12))))
+    if CORPUS.is_dir():
+        texts += [p.read_text(encoding="utf-8", errors="replace") for p in sorted(CORPUS.rglob("SKILL.md"))[:400]]
+    for text in texts:
+        m = shape.pattern.match(text)
+        assert shape.split(text) == ((m.group(1), m.group(2)) if m else None), repr(text[:80])

@@ -14,8 +14,8 @@ from skill_ls.core.runtimes.spec import FileShape
 def shape_refusal(src: SourceText, fm: Frontmatter | None, shape: FileShape) -> str | None:
     """The reason `shape` refuses this text, or None when the runtime's parser accepts it."""
     text = (BOM if src.had_bom else "") + src.text
-    match = shape.pattern.match(text)
-    if match and match.group(1) and match.group(2):
+    match = shape.split(text)
+    if match and match[0] and match[1]:
         return None
     if src.had_bom:
         return "the file starts with a UTF-8 BOM"
@@ -34,6 +34,6 @@ def shape_refusal(src: SourceText, fm: Frontmatter | None, shape: FileShape) -> 
             return "the frontmatter is empty"
         if close + 1 >= src.line_count:
             return "there is no line break after the closing '---'"
-        if match is None or not match.group(2):
+        if match is None or not match[1]:
             return "the body after the frontmatter is empty"
     return "the file does not match the runtime's frontmatter pattern"

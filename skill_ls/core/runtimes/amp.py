@@ -1,8 +1,6 @@
 """Amp: first location wins; catalog printed unescaped (sources/amp-skills.txt)."""
 from __future__ import annotations
 
-import re
-
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, FileShape, HomeDir, NameRule, RootSpec, Runtime, \
     Setting, Vocabulary
 
@@ -19,8 +17,7 @@ AMP_FIELDS: dict[str, FieldSpec] = {
 # `parseSkillFile` (sources/amp-skills.txt): `content.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/)` and
 # `if (!match || !match[1] || !match[2]) throw`: LF only, no BOM, no `...`, no trailing spaces on a
 # delimiter, a newline after the closing `---`, and a non-empty frontmatter and body.
-AMP_FILE_SHAPE = FileShape(re.compile(r"\A---\n([\s\S]*?)\n---\n([\s\S]*)\Z"),
-                           "parseSkillFile in sources/amp-skills.txt")
+AMP_FILE_SHAPE = FileShape("---\n", "\n---\n", "parseSkillFile in sources/amp-skills.txt")
 
 AMP = Runtime(
     skill_tool="loaded_skill",

@@ -173,8 +173,27 @@ class FileShape:
     §2.1. `pattern` is matched against the decoded file (a BOM kept as U+FEFF, line endings as
     written); group 1 is the frontmatter, group 2 the body; an empty group is refused like a miss."""
 
-    pattern: re.Pattern[str]
+    opening: str  # the pattern is `\A{opening}([\s\S]*?){delimiter}([\s\S]*)\Z`
+    delimiter: str
     source: str  # the runtime's code or page that the pattern is copied from
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The runtime's regular expression, as written in its source."""
+        return re.compile(r"\A" + re.escape(self.opening) + r"([\s\S]*?)" + re.escape(self.delimiter)
+                          + r"([\s\S]*)\Z")
+
+    def split(self, text: str) -> tuple[str, str] | None:
+        """(group 1, group 2) of `pattern` on `text`, or None when it does not match. The same answer
+        as the regular expression (its lazy group ends at the first delimiter after the opening),
+        without its character-by-character backtracking (a tenth of a check's rule time at 10,000 skills)."""
+        if not text.startswith(self.opening):
+            return None
+        start = len(self.opening)
+        end = text.find(self.delimiter, start)
+        if end == -1:
+            return None
+        return text[start:end], text[end + len(self.delimiter):]
 
 
 @dataclass(frozen=True)
