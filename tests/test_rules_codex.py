@@ -104,7 +104,7 @@ def test_bg002_follows_an_edit_that_keeps_the_name(workspace):
     before = flagged()
     assert before and before[-1] == str(files[-1])
     text = files[0].read_text().replace("d" * 900, "short. Use when testing.")
-    assert state.set_overlay(str(files[0]), text, 2) == set()  # in place: no name changed
+    assert state.set_overlay(str(files[0]), text, 2) == {("codex", "s00")}  # in place: its listing cost moved
     after = flagged()
     assert len(after) == len(before) - 1 and after == before[1:]
     state.drop_overlay(str(files[0]))

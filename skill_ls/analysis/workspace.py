@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from skill_ls.analysis.check import WANTED, Checker
+from skill_ls.analysis.rules.codex import past_the_budget
 from skill_ls.core.config import CONFIG_FILE, Config, ConfigError, find_config_file, load_config, merge_client_settings
 from skill_ls.core.discovery import SKILL_FILE, Environment, Walker
-from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, DocumentStore, Index, blocked_reason, skill_name_for
+from skill_ls.core.index import (META_FILE, MCP_FILE, SKILL_FILE_LOWER, Document, DocumentStore, Index, SkillDecl,
+                                 blocked_reason, skill_name_for)
 from skill_ls.core.model import Diagnostic
 from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path
@@ -39,6 +41,8 @@ class WorkspaceState:
         self.index: Index | None = None
         self.checker: Checker | None = None
         self._walker_stale = False
+        # What BG002 said per runtime when last asked (see `affected_paths`): path -> its place.
+        self._past_budget: dict[str, dict[str, tuple[int, int, int]]] = {}
 
     @property
     def _index(self) -> Index:
@@ -93,6 +97,7 @@ class WorkspaceState:
         """Make `index` current, re-applying buffers that changed while it was being built."""
         self.index = index
         self.checker = Checker(index)
+        self._past_budget = {rid: past_the_budget(index, rid) for rid in index.decls}
         for path, overlay in list(self.overlays.items()):
             if index.store.overlays.get(path) != overlay:
                 index.store.set_overlay(path, *overlay)
@@ -181,20 +186,24 @@ class WorkspaceState:
                 agent.doc = doc
                 index.derived.clear()
                 return {(runtime_for_family(agent.family), f"@agent:{agent.name}")}
-        if os.path.basename(path) == SKILL_FILE and self._refresh_in_place(path):
-            return set()
+        if os.path.basename(path) == SKILL_FILE:
+            refreshed = self._refresh_in_place(path)
+            if refreshed is not None:
+                return refreshed
         try:
             return index.update_file(path)
         finally:
             self.checker = Checker(index)
 
-    def _refresh_in_place(self, path: str) -> bool:
+    def _refresh_in_place(self, path: str) -> set[tuple[str, str]] | None:
         """The common keystroke: a known SKILL.md whose name and loadability did not change. Swap the
-        parsed document into its declarations without re-indexing names (keeps edits O(1))."""
+        parsed document into its declarations without re-indexing names (keeps edits O(1)). Returns
+        the (runtime, name) pairs whose listing cost changed (a listing with a budget then moves for
+        other files too), or None when the file has to be re-indexed."""
         index = self._index
         decls = index.decls_for_path(path)
         if not decls or path not in index.store.overlays and not os.path.isfile(path):
-            return False
+            return None
         index.store.invalidate(path)
         doc = index.store.get(path)
         updates = []
@@ -204,13 +213,16 @@ class WorkspaceState:
             if blocked is None and d.meta is not None and not d.meta.ok:
                 blocked = d.blocked
             if skill_name_for(doc, runtime) != d.name or (blocked is None) != (d.blocked is None):
-                return False
+                return None
             updates.append((d, blocked))
+        moved: set[tuple[str, str]] = set()
         for d, blocked in updates:
+            if RUNTIMES[d.runtime].vocabulary.listing_budget is not None and _listing_cost(d, d.doc) != _listing_cost(d, doc):
+                moved.add((d.runtime, d.name))
             d.doc = doc
             d.blocked = blocked
         index.derived.clear()  # whole-index facts (listings) read the swapped text
-        return True
+        return moved
 
     def rebuild_walker(self) -> None:
         if self.index is not None and self._walker_stale:
@@ -260,7 +272,8 @@ class WorkspaceState:
 
     def affected_paths(self, touched: set[tuple[str, str]]) -> set[str]:
         """Files whose diagnostics may change after `touched` names changed: every copy of the
-        names, and every agent (agents name skills: AG005)."""
+        names, every agent (agents name skills: AG005), and, in a runtime whose listing has a budget,
+        the files whose place past the budget changed (BG002: a description anywhere moves the cut)."""
         if self.index is None or not touched:
             return set()
         out: set[str] = set()
@@ -269,6 +282,10 @@ class WorkspaceState:
             for name in names:
                 out.update(d.path for d in table.get(name, ()) if d.path)
         out.update(a.path for a in self.index.agents)
+        for rid in {r for r, _ in touched if r in self.index.decls}:
+            before, now = self._past_budget.get(rid, {}), past_the_budget(self.index, rid)
+            out.update(p for p in before.keys() | now.keys() if before.get(p) != now.get(p))
+            self._past_budget[rid] = now
         return out
 
     def summary(self) -> dict[str, Any]:
@@ -342,6 +359,15 @@ class WorkspaceState:
     def relevant(self, path: str) -> bool:
         base = os.path.basename(path)
         return base in RELEVANT_NAMES or self._is_agent_path(path)
+
+
+def _listing_cost(decl: SkillDecl, doc: Document | None) -> int | None:
+    """What `decl` costs in its runtime's listing when it reads `doc` (None: not listed)."""
+    from skill_ls.analysis.catalog import catalog_cost
+
+    if doc is None or doc.fm is None or not doc.fm.ok:
+        return None
+    return catalog_cost(decl, doc).chars
 
 
 __all__ = ["WorkspaceState", "META_FILE", "MCP_FILE"]

@@ -222,3 +222,67 @@ async def test_push_is_batched_and_not_repeated(start, tree, profile, count):
     await asyncio.sleep(1.0)
     await _matches_cli(s, tree, tree.ws)
     assert sent == [], f"{len(sent)} identical diagnostics pushed again"
+
+
+def _cli_messages(tree, workspace: Path, code: str) -> dict[str, list[str]]:
+    """`skill-ls check --format json`: path -> sorted messages of one rule."""
+    proc = subprocess.run([sys.executable, "-m", "skill_ls", "check", "--format", "json", str(workspace)],
+                          cwd=workspace, env=tree.env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    out: dict[str, list[str]] = {}
+    for d in json.loads(proc.stdout)["diagnostics"]:
+        if d["code"] == code:  # the editor names the runtime after the message, as the converter does
+            message = d["message"] + (f" [{d['runtime']}]" if d.get("runtime") else "")
+            out.setdefault(str((workspace / d["path"]).resolve()), []).append(message)
+    return {p: sorted(m) for p, m in out.items()}
+
+
+async def _editor_messages(s, code: str) -> dict[str, list[str]]:
+    if s.pull:
+        report = await s.request(s.client.workspace_diagnostic_async(
+            types.WorkspaceDiagnosticParams(previous_result_ids=[])))
+        items = {r.uri: r.items for r in report.items}
+    else:
+        items = dict(s.client.diagnostics)
+    out: dict[str, list[str]] = {}
+    for u, diags in items.items():
+        msgs = sorted(d.message for d in diags if str(d.code) == code)
+        if msgs:
+            out[types_path(u)] = msgs
+    return out
+
+
+async def test_listing_budget_findings_follow_changes_to_other_files(start, tree, profile):
+    """BG002 is about the whole listing: shortening one skill's description in the editor, or a new
+    skill on disk, moves the cut for skills that are not open. Every file's BG002 (where the cut
+    falls, the entry numbers) stays equal to `skill-ls check`, without flooding: the files whose
+    finding did not change are not pushed again."""
+    root = tree.ws / ".agents" / "skills"
+    files = [skill(root, f"s{i:02d}", description="d" * 900 + ". Use when testing.") for i in range(12)]
+    write(tree.ws / ".skill-ls.toml", 'runtimes = ["codex"]\n', dedent=False)
+    s = await start(profile)
+
+    async def matches() -> dict[str, list[str]]:
+        expected = _cli_messages(tree, tree.ws, "BG002")
+        return await settle_async(lambda: _editor_messages(s, "BG002"), lambda got: got == expected)
+
+    before = await matches()
+    assert str(files[-1].resolve()) in before
+    s.open(files[0])
+    sent: list[str] = []
+    fm = s.client.protocol.fm
+    original = fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+    fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = lambda params: sent.append(types_path(params.uri)) or original(params)
+    s.change(files[0], files[0].read_text().replace("d" * 900, "Short"), version=2)
+    files[0].write_text(files[0].read_text().replace("d" * 900, "Short"))  # check reads the disk
+    after = await matches()
+    assert len(after) < len(before)  # the cut moved: the first skills past it are back in the listing
+    await asyncio.sleep(1.0)
+    if not s.pull:  # only the open file and the files whose finding changed were pushed
+        assert set(sent) == {str(files[0].resolve())} | (before.keys() ^ after.keys()), sent
+    first = skill(root, "a-first", description="e" * 900 + ". Use when testing.")  # a new first entry
+    if any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in s.registrations):
+        s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            [types.FileEvent(uri(first), types.FileChangeType.Created)]))
+    again = await matches()
+    assert again != after

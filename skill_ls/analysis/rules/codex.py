@@ -19,6 +19,7 @@ from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 from skill_ls.core.index import Index, SkillDecl, read_bytes
 from skill_ls.core.model import Severity
 from skill_ls.core.parse.frontmatter import nesting_too_deep
+from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.core.spans import header_span, mapping_child, name_span, node_span
 
 class Listing:
@@ -33,21 +34,11 @@ class Listing:
             self.by_path.setdefault(row[0].path, (i, row))
 
 
-class _Order:
-    """A runtime's effective set in catalog order (it reads only the declarations), with each entry's
-    cost remembered for the document it was computed from: after a keystroke only the edited
-    entry is costed again."""
-
-    def __init__(self, decls: list[SkillDecl]) -> None:
-        self.decls = decls
-        self.costs: list[tuple[object, int | None]] = [(None, None)] * len(decls)  # (doc, cost; None: unlisted)
-
-
 def listing(index: Index, runtime: str) -> Listing:
     """A runtime's listing for its effective set, computed once per state of the index (it lives in
-    `index.derived`, which the index clears on every change): every file's BG002 reads it. The order
-    survives an in-place document swap (`index.derived_from_names`), and costs are reused for every
-    document that did not change, so an edit costs one entry, not the whole set."""
+    `index.derived`, which the index clears on every change): every file's BG002 reads it. The
+    effective set's order survives an in-place document swap (`index.derived_from_names`), and each
+    entry's cost is kept with its parsed document, so a keystroke costs one entry, not the whole set."""
     from skill_ls.analysis.catalog import catalog_cost
     from skill_ls.analysis.effective import EffectiveSetError, resolve_effective_set
 
@@ -56,28 +47,41 @@ def listing(index: Index, runtime: str) -> Listing:
     if isinstance(hit, Listing):
         return hit
     order = index.derived_from_names.get(key)
-    if not isinstance(order, _Order):
+    if not isinstance(order, list):
         try:
             eff = resolve_effective_set(index, runtime, fail_closed=False)
         except EffectiveSetError:
             eff = None
-        order = index.derived_from_names[key] = _Order(
-            [s.decl for s in eff.enabled if not s.decl.builtin] if eff is not None else [])
+        order = index.derived_from_names[key] = [s.decl for s in eff.enabled if not s.decl.builtin] if eff else []
     out: list[tuple[SkillDecl, int, int]] = []
     total = 0
-    costs = order.costs
-    for i, decl in enumerate(order.decls):
-        doc, cost = costs[i]
-        if doc is not decl.doc or doc is None:
-            doc = decl.doc
-            cost = None if doc is None or doc.fm is None or not doc.fm.ok else catalog_cost(decl).chars
-            costs[i] = (doc, cost)
-        if cost is None:
+    for decl in order:
+        doc = decl.doc
+        if doc is None or doc.fm is None or not doc.fm.ok:
             continue
+        costs = doc.cache.setdefault("listing_costs", {})
+        entry_key = (decl.runtime, decl.name, decl.path, decl.tier)
+        cost = costs.get(entry_key)
+        if cost is None:
+            cost = costs[entry_key] = catalog_cost(decl).chars
         total += cost
         out.append((decl, cost, total))
     result = index.derived[key] = Listing(out, total)
     return result
+
+
+def past_the_budget(index: Index, runtime: str) -> dict[str, tuple[int, int, int]]:
+    """What BG002 says about each file of a runtime's listing that is past the budget: path ->
+    (entry number, entries, cost). Empty without a budget or under it. The language server compares
+    it before and after a change to republish exactly the files whose finding changed."""
+    budget = RUNTIMES[runtime].vocabulary.listing_budget
+    if budget is None or runtime not in index.decls:
+        return {}
+    found = listing(index, runtime)
+    if found.total <= budget:
+        return {}
+    n = len(found.entries)
+    return {path: (i, n, cost) for path, (i, (_, cost, end)) in found.by_path.items() if end > budget}
 
 
 @rule("BG002", Severity.WARNING, "runtime")
@@ -111,8 +115,8 @@ def over_listing_budget(ctx: RuntimeContext) -> None:
     if budget is None or ctx.index is None or ctx.decl.root is None:
         return
     found = listing(ctx.index, ctx.runtime.id)
-    total, entries = found.total, found.entries
-    if total <= budget:
+    entries = found.entries
+    if found.total <= budget:
         return
     place = found.by_path.get(ctx.decl.path)
     if place is None:
@@ -121,14 +125,16 @@ def over_listing_budget(ctx: RuntimeContext) -> None:
     if end <= budget:
         return
     span = name_span(ctx.doc) if ctx.doc.fm is not None else header_span(ctx.doc)
+    # The message names this entry only, not the listing's total: the total changes with every
+    # description anywhere, and a message that changes would have to be republished to every file.
     if vocab.listing_overflow == "drop":
-        ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is {total:,} characters, over its budget of "
-                       f"about {budget:,}: this skill (entry {i} of {len(entries)}, {cost} characters) falls out "
-                       "of the listing and the model never sees it")
+        ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is over its budget of about {budget:,} "
+                       f"characters: this skill (entry {i} of {len(entries)}, {cost} characters) falls out of the "
+                       "listing and the model never sees it")
     else:
-        ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is {total:,} characters, over its "
-                       f"{budget:,}-character budget: from this skill on (entry {i} of {len(entries)}) "
-                       "descriptions are shortened to fit", severity=Severity.INFORMATION)
+        ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is over its {budget:,}-character budget: from "
+                       f"this skill on (entry {i} of {len(entries)}) descriptions are shortened to fit",
+                       severity=Severity.INFORMATION)
 
 
 # https://developers.openai.com/codex/skills ("Optional metadata: agents/openai.yaml").
