@@ -3,15 +3,11 @@ only). Its schema lives on a page the sources do not include, so only the TOML i
 from __future__ import annotations
 
 import re
-import sys
 
+from skill_ls.core.parse import tomllib_module
 from skill_ls.core.index import read_bytes
 from skill_ls.core.model import Span
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 CAPABILITIES_FILE = "capabilities.toml"
 _POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -26,6 +22,7 @@ def capabilities_problem(path: str) -> tuple[str | None, Span]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return f"not valid UTF-8 (byte {exc.start})", Span(0, 0, 0, 0)
+    tomllib = tomllib_module()
     try:
         tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

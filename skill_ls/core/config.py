@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skill_ls.core.parse import tomllib_module
 from skill_ls.core.model import Severity
 from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 CONFIG_FILE = ".skill-ls.toml"
 RUNTIME_IDS = tuple(RUNTIMES)
@@ -230,6 +226,7 @@ def find_config_file(workspace: Path) -> Path | None:
         return candidate
     pyproject = workspace / "pyproject.toml"
     if pyproject.is_file():
+        tomllib = tomllib_module()
         try:
             data = tomllib.loads(pyproject.read_text(encoding="utf-8", errors="replace"))
         except (tomllib.TOMLDecodeError, OSError):
@@ -240,6 +237,7 @@ def find_config_file(workspace: Path) -> Path | None:
 
 
 def load_config_file(path: Path) -> Config:
+    tomllib = tomllib_module()
     try:
         text = path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:

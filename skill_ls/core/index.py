@@ -6,7 +6,6 @@ Documents are parsed lazily and cached by path; nothing here knows about rules o
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -176,6 +175,8 @@ def read_marketplace_meta(path: str, skill_md: str | None) -> MarketplaceMeta:
             return MarketplaceMeta(path, False, "'hash' must look like sha256:<64 hex digits>", value)
         if skill_md is not None:
             body, err, _ = read_bytes(skill_md)
+            import hashlib  # (only for marketplace copies: its OpenSSL start-up is not free)
+
             if err is None and hashlib.sha256(body).hexdigest() != digest[7:].lower():
                 return MarketplaceMeta(path, False, "hash mismatch: SKILL.md differs from the installed copy", value)
     return MarketplaceMeta(path, True, None, value)

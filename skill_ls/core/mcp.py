@@ -3,18 +3,14 @@ and AGH's `$AGH_HOME/config.toml` consent list. Reading only; nothing here start
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.index import Document, read_bytes, read_json
+from skill_ls.core.parse import tomllib_module
 from skill_ls.core.model import Span
 from skill_ls.core.runtimes import MCP_METADATA_KEY
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 
 @dataclass
@@ -96,6 +92,7 @@ def read_agh_config(agh_home: str | None) -> dict[str, Any]:
     data, error, _ = read_bytes(os.path.join(agh_home, "config.toml"))
     if error:
         return {}
+    tomllib = tomllib_module()
     try:
         value = tomllib.loads(data.decode("utf-8", errors="replace"))
     except (tomllib.TOMLDecodeError, ValueError):

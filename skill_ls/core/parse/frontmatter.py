@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import datetime
 import re
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
+from skill_ls.core.parse import tomllib_module
 from skill_ls.core.model import Span
 from skill_ls.core.parse.yaml12 import core_schema_value, same_reading
 from skill_ls.core.parse.text import SourceText
@@ -25,10 +25,6 @@ try:  # libyaml when present: same marks (code point columns), many times faster
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 _DELIM = re.compile(r"(---|\.\.\.)[ \t]*")
 _OPEN = re.compile(r"---[ \t]*")
@@ -581,6 +577,7 @@ _TOML_ERR_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
 def _try_toml(fm: Frontmatter, src: SourceText, block: str, offset: int) -> None:
+    tomllib = tomllib_module()
     try:
         data = tomllib.loads(block.replace("\r\n", "\n").replace("\r", "\n"))
     except (tomllib.TOMLDecodeError, ValueError, RecursionError):
