@@ -141,9 +141,9 @@ def detect_tools() -> dict:
     tools["skill-ls"] = {"available": rc == 0, "version": ver,
                          "cmd": base + ["check", "DIR", "--no-user-roots", "--format", "json"],
                          "note": None if rc == 0 else ("`check --help` failed: " + out[-300:])}
-    agnix = shutil.which("agnix")
+    agnix = agnix_binary()
     tools["agnix"] = {"available": bool(agnix), "version": _out([agnix, "--version"])[1] if agnix else None,
-                      "cmd": ["agnix", "DIR", "--format", "json", "--max-files", "0"]}
+                      "cmd": [agnix or "agnix", "DIR", "--format", "json", "--max-files", "0"]}
     rc, ver = _out([sys.executable, "-c", "import skills_ref;print(skills_ref.__version__)"])
     tools["skills-ref"] = {"available": rc == 0, "version": ver if rc == 0 else None,
                            "cmd": [sys.executable, str(BENCH / "skills_ref_all.py"), "DIR"],
@@ -219,11 +219,31 @@ def summarize_output(tool: str, stdout: str) -> dict:
     return {}
 
 
+def agnix_binary() -> str | None:
+    """agnix's own executable. The pip package puts it next to the interpreter; `shutil.which` may
+    find a version manager's shim first (pyenv's is a shell script that execs the binary, ~0.06 s per
+    run), which would slow agnix down in the comparison."""
+    beside = Path(sys.executable).parent / "agnix"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which("agnix")
+    if found:
+        try:
+            with open(found, "rb") as f:
+                if f.read(2) == b"#!":  # a script wrapper: ask pyenv where the real one is
+                    rc, out = _out(["pyenv", "which", "agnix"])
+                    if rc == 0 and out.strip():
+                        return out.strip().splitlines()[-1]
+        except OSError:
+            pass
+    return found
+
+
 def tool_cmd(tool: str, path: str) -> list[str]:
     if tool == "skill-ls":
         return skill_ls_cmd() + ["check", path, "--no-user-roots", "--format", "json"]
     if tool == "agnix":
-        return ["agnix", path, "--format", "json", "--max-files", "0"]
+        return [agnix_binary() or "agnix", path, "--format", "json", "--max-files", "0"]
     if tool == "skills-ref":
         return [sys.executable, str(BENCH / "skills_ref_all.py"), path]
     raise ValueError(tool)
