@@ -16,14 +16,23 @@ def test_every_family_belongs_to_a_runtime_and_back() -> None:
             assert runtime.agent_scoping.family in AGENT_FAMILIES, runtime.id
 
 
-def test_activating_dirs_are_family_dirs() -> None:
-    """A runtime is activated by its agents' own directories, not by a second list of paths."""
-    for runtime in RUNTIMES.values():
-        if not runtime.activating_dirs:
-            continue
-        assert runtime.agent_scoping is not None, runtime.id
-        templates = {d.template for d in AGENT_FAMILIES[runtime.agent_scoping.family].dirs}
-        assert {d.template for d in runtime.activating_dirs} <= templates, runtime.id
+def test_agent_directories_alone_activate_their_runtime(workspace, private_home) -> None:
+    """A family directory marked `activates` makes its runtime active without any skill root; one
+    that is not (Claude Code's personal subagents) does not."""
+    from skill_ls.core.config import Config
+    from skill_ls.core.discovery import Environment, active_runtimes
+
+    def active() -> set[str]:
+        return set(active_runtimes(str(workspace), Environment.from_environ(), Config()))
+
+    assert not active() & {"agh", "claude-code", "workspace-agents"}
+    (private_home / ".claude" / "agents").mkdir(parents=True)
+    assert "claude-code" not in active()
+    (private_home / ".agh" / "agents").mkdir(parents=True)  # $AGH_HOME/agents
+    assert "agh" in active()
+    for rid, d in (("agh", ".agh/agents"), ("claude-code", ".claude/agents"), ("workspace-agents", "workspace/agents")):
+        (workspace / d).mkdir(parents=True)
+        assert rid in active()
 
 
 def test_field_specs_have_the_skill_shape() -> None:

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
-from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime
+from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
-from skill_ls.core.runtimes.agent_families import AgentDirSpec, AgentFamily
+from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, AgentFamily
 
 # One walk lists at most this many directories: a workspace opened at `/` or `$HOME` must not index
 # (and cache the listing of) the whole machine. What lies beyond is reported, never silently dropped.
@@ -179,18 +179,14 @@ def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[st
             out[rid] = roots
         elif auto and runtime.active_by_config_only and roots:
             out[rid] = roots
-    # Agent directories alone make their runtime active too: their definitions need checking.
+    # Agent directories alone make their runtime active too (`AgentDirSpec.activates`): their
+    # definitions need checking.
     for rid, runtime in RUNTIMES.items():
-        if auto and rid not in out and runtime.activating_dirs and any(
-                os.path.isdir(d) for d in expand_roots(runtime.activating_dirs, workspace, env, config)):
+        family = AGENT_FAMILIES[runtime.agent_scoping.family] if runtime.agent_scoping is not None else None
+        if auto and rid not in out and family is not None and any(
+                spec.activates and os.path.isdir(d) for d, spec in agent_dirs(family, workspace, env, config)):
             out[rid] = runtime_roots(runtime, workspace, env, config)
     return out
-
-
-def expand_roots(specs: tuple[RootSpec, ...], workspace: str, env: Environment, config: Config) -> list[str]:
-    """The directories of `specs` (user and system ones left out under `no_user_roots`)."""
-    return [path for spec in specs if not (config.no_user_roots and spec.origin in ("user", "system"))
-            for path in _expand(spec.template, workspace, env, config)]
 
 
 def agent_dirs(family: AgentFamily, workspace: str, env: Environment, config: Config) -> list[tuple[str, AgentDirSpec]]:

@@ -29,12 +29,15 @@ class AgentDirSpec:
     `RootSpec` ({workspace}, {home}, {agh_home}, {config:NAME}). Layouts:
     - ``dir``: `<dir>/<name>/AGENT.md`, the name is the directory's;
     - ``tree``: every `*.md` below the directory (not `.git`, `node_modules`);
-    - ``dir_or_md``: `<dir>/<name>/AGENT.md` or `<dir>/<name>.md` (a `skills/` directory is not an agent)."""
+    - ``dir_or_md``: `<dir>/<name>/AGENT.md` or `<dir>/<name>.md` (a `skills/` directory is not an agent).
+    `activates`: the directory alone makes the family's runtime active (its definitions need checking)
+    when auto-detecting runtimes, even without any skill root."""
 
     tier: str
     template: str
     origin: str = "workspace"  # workspace | user | config (user dirs are skipped with no_user_roots)
     layout: str = "dir"
+    activates: bool = True
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,7 @@ AGH_AGENTS = AgentFamily(
     id="agh", title="AGH",
     dirs=(
         AgentDirSpec("workspace", "{workspace}/.agh/agents"),
-        AgentDirSpec("additional", "{config:agh_additional_roots}/.agh/agents", origin="config"),
+        AgentDirSpec("additional", "{config:agh_additional_roots}/.agh/agents", origin="config", activates=False),
         AgentDirSpec("user", "{agh_home}/agents", origin="user"),
     ),
     globs=("**/AGENT.md",),
@@ -137,7 +140,9 @@ CLAUDE_CODE_AGENTS = AgentFamily(
     id="claude-code", title="Claude Code",
     dirs=(
         AgentDirSpec("project", "{workspace}/.claude/agents", layout="tree"),
-        AgentDirSpec("user", "{home}/.claude/agents", origin="user", layout="tree"),
+        # Claude Code is active through its skill roots or the project's subagents, not a personal
+        # subagent directory alone.
+        AgentDirSpec("user", "{home}/.claude/agents", origin="user", layout="tree", activates=False),
     ),
     globs=("**/.claude/agents/**/*.md",),
     fields=CLAUDE_AGENT_FIELDS,

@@ -43,8 +43,6 @@ AGH = Runtime(
     },
     home_dirs=(HomeDir("agh_home", "AGH_HOME", ".agh", setting="agh_home"),),
     default_extra_tier="additional",
-    # AGENT.md definitions alone make AGH active (they need checking).
-    activating_dirs=(RootSpec("workspace", "{workspace}/.agh/agents"), RootSpec("user", "{agh_home}/agents", origin="user")),
     marketplace=Marketplace(from_tier="user", tier="marketplace", meta_file=".agh-meta.json"),
     scan_depth=4, scan_cap=300,
     # "Bundled | compiled into the binary from skills/*/SKILL.md | Lowest precedence. Always available

@@ -99,7 +99,6 @@ CLAUDE_CODE = Runtime(
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and hyphens", 64, "warning", "directory"),
     settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths")},
     default_extra_tier="project",
-    activating_dirs=(RootSpec("workspace", "{workspace}/.claude/agents"),),
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),
     vocabulary=CLAUDE_VOCABULARY,  # !`cmd` lines run before the model sees the skill (executes_shell_lines)

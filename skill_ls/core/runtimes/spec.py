@@ -208,9 +208,6 @@ class Runtime:
     settings: dict[str, Setting] = field(default_factory=dict)
     home_dirs: tuple[HomeDir, ...] = ()  # directories located through environment variables
     default_extra_tier: str | None = None  # tier of a `[[roots]]` entry without one (None: the highest tier)
-    # Directories that make the runtime active on their own (agent definitions need checking even
-    # without a skill root), e.g. `{workspace}/.claude/agents`.
-    activating_dirs: tuple[RootSpec, ...] = ()
     active_by_config_only: bool = False  # never auto-detected from directories (Agentcy)
     marketplace: Marketplace | None = None
     # -- precedence -----------------------------------------------------------------------------

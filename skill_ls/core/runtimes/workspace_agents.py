@@ -18,7 +18,6 @@ WORKSPACE_AGENTS = Runtime(
     roots=(RootSpec("workspace", "{workspace}/workspace/agents/skills"),),
     fields=WORKSPACE_AGENTS_FIELDS,
     name_rule=NameRule(WORKSPACE_AGENTS_NAME, "letters, digits, '-' and '_'", None, "warning", "frontmatter_or_directory"),
-    activating_dirs=(RootSpec("workspace", "{workspace}/workspace/agents"),),
     # An agent's `skills:` list, in its order, is its set.
     agent_scoping=AgentScoping(family="workspace-agents", skills_list="ordered"),
     # !`cmd` lines run before the agent sees the skill: "Dynamic context injection"; "$ARGUMENTS",
