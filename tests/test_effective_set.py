@@ -235,3 +235,26 @@ def test_mcp_servers_are_json_safe(workspace, private_home):
     index = index_for(workspace)
     [server] = effective_mcp_servers(index, resolve_effective_set(index, "agh"))
     assert json.loads(json.dumps(server))["args"] == ["1979-05-27"]
+
+
+def test_agh_config_is_read_once_per_index_state(workspace, private_home, monkeypatch):
+    """$AGH_HOME/config.toml is read once per index state, not on every where/effective call; a
+    change the index learns of (any file update) reads it again."""
+    import skill_ls.core.mcp as mcp
+    from skill_ls.core.labels import where
+
+    skill(workspace / ".agh" / "skills", "demo")
+    config = write(private_home / ".agh" / "config.toml", "[skills]\nenabled = false\n", dedent=False)
+    index = index_for(workspace, ["agh"])
+    reads = []
+    real = mcp.read_agh_config
+    monkeypatch.setattr(mcp, "read_agh_config", lambda home: reads.append(home) or real(home))
+    for _ in range(3):
+        assert "skills.enabled = false" in where(index, "agh", "demo")["skills_disabled"]
+        assert resolve_effective_set(index, "agh").skills == []
+    assert len(reads) == 1
+    config.write_text("[skills]\nenabled = true\n", encoding="utf-8")
+    index.update_file(str(config))
+    assert "skills_disabled" not in where(index, "agh", "demo")
+    assert names(resolve_effective_set(index, "agh")) == ["demo"]
+    assert len(reads) == 2

@@ -179,7 +179,7 @@ def skills_off(index: Index, runtime: Runtime) -> str | None:
     """Why `runtime`'s whole skill system is switched off in its own configuration, or None."""
     from skill_ls.core.mcp import skills_switched_off
 
-    return skills_switched_off(runtime.skills_switch, index.env.agh_home)
+    return skills_switched_off(runtime.skills_switch, index)
 
 
 def hidden(runtime: Runtime, s: EffectiveSkill) -> bool:
@@ -314,7 +314,8 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict[str, Any
     """The MCP servers a session starts with (SPEC §3.1): AGH merges config → provider → agent →
     skills, a later layer replacing a same-name server; marketplace skills' servers are blocked
     without consent (MC002). Amp starts each skill's bundled `mcp.json` servers. Other runtimes: []."""
-    from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, read_sidecar, servers_in, skill_servers
+    from skill_ls.core.mcp import AGH_CONFIG_FILE, agh_config, allowed_marketplace_mcp, default_provider, read_sidecar, \
+        servers_in, skill_servers
 
     merged: dict[str, dict[str, Any]] = {}
     blocked: list[dict[str, Any]] = []
@@ -340,12 +341,12 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict[str, Any
     merge = RUNTIMES[eff.runtime].mcp_merge
     if merge == "agh_layers":
         home = index.env.agh_home
-        config = read_agh_config(home)
-        config_path = os.path.join(home, "config.toml") if home else None
+        config = agh_config(index)
+        config_path = os.path.join(home, AGH_CONFIG_FILE) if home else None
         for name, server in servers_in(config.get("mcp_servers")).items():
             add(name, server, "config", config_path)
         definition = eff.definition
-        provider = definition.provider if definition else _default_provider(config)
+        provider = definition.provider if definition else default_provider(config)
         providers = config.get("providers")
         pconf = providers.get(provider) if isinstance(providers, dict) and provider else None
         if isinstance(pconf, dict):
@@ -381,9 +382,3 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict[str, Any
 def _plain(value: object) -> str | int | float | bool | None:
     """JSON-safe scalars (TOML dates, nested tables) for the catalog object."""
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
-
-
-def _default_provider(config: dict[str, Any]) -> str | None:
-    defaults = config.get("defaults")
-    value = defaults.get("provider") if isinstance(defaults, dict) else None
-    return value if isinstance(value, str) else None

@@ -18,6 +18,7 @@ from skill_ls.core.config import CONFIG_FILE, Config, ConfigError, find_config_f
 from skill_ls.core.discovery import SKILL_FILE, Environment, Walker
 from skill_ls.core.index import (META_FILE, MCP_FILE, SKILL_FILE_LOWER, Document, DocumentStore, Index, SkillDecl,
                                  blocked_reason, skill_name_for)
+from skill_ls.core.mcp import AGH_CONFIG_FILE
 from skill_ls.core.model import Diagnostic
 from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path
@@ -25,7 +26,7 @@ from skill_ls.core.paths import is_under
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
 # Files whose change on disk can change analysis results.
-RELEVANT_NAMES = WANTED | CONFIG_NAMES | {"config.toml"}
+RELEVANT_NAMES = WANTED | CONFIG_NAMES | {AGH_CONFIG_FILE}
 
 
 class WorkspaceState:
@@ -132,10 +133,12 @@ class WorkspaceState:
         base = os.path.basename(path)
         if base in CONFIG_NAMES and os.path.dirname(path) == self.workspace:
             return None
+        if base == AGH_CONFIG_FILE:
+            # $AGH_HOME/config.toml (provider defaults, marketplace consent, the skills switch) is
+            # read from disk even when open, once per index state: a new index reads it again.
+            return None
         if path in self.overlays:
             return set()
-        if base == "config.toml":
-            return None  # $AGH_HOME/config.toml: provider defaults and marketplace consent
         if self._is_agent_path(path) and not any(a.path == path for a in self.index.agents):
             return None  # a new agent file: discovery must run again
         if os.path.isdir(path) or (not os.path.exists(path) and base not in RELEVANT_NAMES):

@@ -225,13 +225,9 @@ def _provider(out: AgentDefinition, index: Index | None) -> None:
     if isinstance(provider, str) and provider.strip():
         out.provider = provider
         return
-    from skill_ls.core.mcp import read_agh_config
+    from skill_ls.core.mcp import agh_config, default_provider
 
-    config = read_agh_config(index.env.agh_home if index else None)
-    defaults = config.get("defaults")
-    fallback = defaults.get("provider") if isinstance(defaults, dict) else None
-    if isinstance(fallback, str) and fallback.strip():
-        out.provider = fallback
+    out.provider = default_provider(agh_config(index))
 
 
 def _tool_list(out: AgentDefinition, key: str, wildcard: bool) -> None:

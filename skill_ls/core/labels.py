@@ -146,7 +146,7 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
         obj["disabled"] = True
     from skill_ls.core.mcp import skills_switched_off
 
-    off = skills_switched_off(runtime.skills_switch, index.env.agh_home)
+    off = skills_switched_off(runtime.skills_switch, index)
     if off:
         obj["skills_disabled"] = off
     scoping = runtime.agent_scoping

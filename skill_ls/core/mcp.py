@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from skill_ls.core.index import Document, read_bytes, read_json
+from skill_ls.core.index import Document, Index, read_bytes, read_json
 from skill_ls.core.parse import tomllib_module
 from skill_ls.core.model import Span
 from skill_ls.core.runtimes import MCP_METADATA_KEY
@@ -85,11 +85,14 @@ def skill_servers(doc: Document) -> dict[str, dict[str, Any]]:
     return servers
 
 
+AGH_CONFIG_FILE = "config.toml"
+
+
 def read_agh_config(agh_home: str | None) -> dict[str, Any]:
     """`$AGH_HOME/config.toml` as a dict ({} when absent or unreadable: AGH treats it as defaults)."""
     if not agh_home:
         return {}
-    data, error, _ = read_bytes(os.path.join(agh_home, "config.toml"))
+    data, error, _ = read_bytes(os.path.join(agh_home, AGH_CONFIG_FILE))
     if error:
         return {}
     tomllib = tomllib_module()
@@ -100,14 +103,35 @@ def read_agh_config(agh_home: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def skills_switched_off(runtime_switch: tuple[str, str] | None, agh_home: str | None) -> str | None:
+def agh_config(index: Index | None) -> dict[str, Any]:
+    """`$AGH_HOME/config.toml` of the index's environment (read-only), read once per index state:
+    it is kept in `index.derived`, which the index drops whenever it learns that a file changed, and
+    the server re-indexes when the file itself changes, so hover, `where`, effective sets and the
+    rules read the file as `skill-ls check` would."""
+    if index is None:
+        return {}
+    key = ("agh_config", index.env.agh_home)
+    config = index.derived.get(key)
+    if config is None:
+        config = index.derived[key] = read_agh_config(index.env.agh_home)
+    return cast("dict[str, Any]", config)
+
+
+def default_provider(agh_config: dict[str, Any]) -> str | None:
+    """`defaults.provider`: the provider of an AGH agent that names none (None when unset or blank)."""
+    defaults = agh_config.get("defaults")
+    value = defaults.get("provider") if isinstance(defaults, dict) else None
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def skills_switched_off(runtime_switch: tuple[str, str] | None, index: Index | None) -> str | None:
     """Why the runtime's skill system is off (its configuration says `enabled = false`), or None."""
     if runtime_switch is None:
         return None
     table, key = runtime_switch
-    section = read_agh_config(agh_home).get(table)
+    section = agh_config(index).get(table)
     if isinstance(section, dict) and section.get(key) is False:
-        where = os.path.join(agh_home or "$AGH_HOME", "config.toml")
+        where = os.path.join((index.env.agh_home if index else None) or "$AGH_HOME", AGH_CONFIG_FILE)
         return f"{table}.{key} = false in {where}: no catalog, no skill MCP servers"
     return None
 

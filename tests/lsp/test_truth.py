@@ -147,6 +147,34 @@ async def test_configuration_file_change_updates_unopened_files(start, tree, pro
     assert not any(c.startswith("SH") for codes in expected.values() for c in codes)
 
 
+async def test_agh_config_change_reaches_every_file_and_query(start, tree, profile):
+    """$AGH_HOME/config.toml is read once per index state (not on every hover, `where` or effective
+    set): a change to it on disk must still reach the unopened agent it concerns, `where` and hover."""
+    _in_scope_tree(tree)
+    lead = write(tree.ws / ".agh" / "agents" / "lead" / "AGENT.md", "---\nname: lead\n---\nYou lead.\n", dedent=False)
+    s = await start(profile)
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert "AG004" in expected[str(lead)]  # no provider here and no defaults.provider
+    where = await s.command("skillLs.where", {"name": "demo"})
+    assert "skills_disabled" not in where
+    s.open(tree.other)
+    lines = tree.other.read_text().splitlines()
+    line = next(i for i, text in enumerate(lines) if 'skill_read_file("demo"' in text)
+    position = types.Position(line=line, character=lines[line].index('"demo"') + 2)  # on the name `demo`
+    hover = await s.request(s.client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri(tree.other)), position)))
+    assert "skills are disabled" not in hover.contents.value
+    write(tree.agh_home / "config.toml", '[defaults]\nprovider = "openai"\n\n[skills]\nenabled = false\n',
+          dedent=False)
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert "AG004" not in expected.get(str(lead), [])
+    where = await s.command("skillLs.where", {"name": "demo"})
+    assert "skills.enabled = false" in where["skills_disabled"]
+    hover = await s.request(s.client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri(tree.other)), position)))
+    assert "skills are disabled" in hover.contents.value
+
+
 async def test_client_settings_change_updates_unopened_files(start, tree, profile):
     _in_scope_tree(tree)
     s = await start(profile)

@@ -7,7 +7,7 @@ import yaml
 
 from skill_ls.core.runtimes.agent_families import AGENT_FILE
 from skill_ls.core.index import read_bytes, read_marketplace_meta
-from skill_ls.core.mcp import allowed_marketplace_mcp, read_agh_config, skill_servers
+from skill_ls.core.mcp import agh_config, allowed_marketplace_mcp, skill_servers
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.frontmatter import MAX_NESTING, nesting_too_deep
 from skill_ls.analysis.rules import rule
@@ -121,7 +121,7 @@ def marketplace_mcp_blocked(ctx: RuntimeContext) -> None:
     servers = skill_servers(ctx.doc)
     if not servers:
         return
-    allowed = allowed_marketplace_mcp(read_agh_config(ctx.index.env.agh_home if ctx.index else None))
+    allowed = allowed_marketplace_mcp(agh_config(ctx.index))
     if decl.meta.consent_keys() & allowed:
         return
     fm = ctx.doc.fm

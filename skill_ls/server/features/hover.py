@@ -68,9 +68,9 @@ def skill_hover(ls, name: str, path: str) -> str:
         disabled = RUNTIMES[res.runtime].operator_disabled
         if disabled is not None and name in getattr(state.config, disabled):
             lines.append(f"- disabled by the operator (`{RUNTIMES[res.runtime].setting_key(disabled)}`): omitted from catalogs")
-        from skill_ls.core.mcp import skills_switched_off
+        from skill_ls.analysis.effective import skills_off
 
-        off = skills_switched_off(RUNTIMES[res.runtime].skills_switch, state.index.env.agh_home)
+        off = skills_off(state.index, RUNTIMES[res.runtime])
         if off:
             lines.append(f"- {runtime_title(res.runtime)} skills are disabled: `{off}`")
         lines.append("")
