@@ -33,7 +33,7 @@ def test_demo_matrix_in_every_format(tmp_path, capsys, monkeypatch):
     assert by_path[".agents/skills/summarize/SKILL.md"]["verdicts"]["amp"]["status"] == "warnings"
     assert by_path[".agh/skills/triage/SKILL.md"]["verdicts"]["agh"]["status"] == "fails"
     assert by_path[".agh/skills/code-review/SKILL.md"]["verdicts"]["codex"] == {"status": "not_read",
-                                                                                 "reason": "not under a Codex root"}
+                                                                                 "reason": "not under any Codex root"}
     _, md = run(capsys, "--no-user-roots", "--format", "markdown")
     assert md.startswith("| skill | AGH |") and "| `.agh/skills/code-review/SKILL.md` | ✓ |" in md
 

@@ -105,7 +105,7 @@ def skill_row(checker: Checker, path: str) -> Row:
         for rid, title in columns()[:-1]:
             decl = real.get(rid)
             if decl is None:
-                row.verdicts.append(Verdict(rid, title, "not_read", f"not under a {title} root"))
+                row.verdicts.append(Verdict(rid, title, "not_read", f"not under any {title} root"))
             else:
                 row.verdicts.append(_judge(rid, title, decl, decl.blocked or (
                     blocked_reason(doc, RUNTIMES[rid]) if decl.root is None else None), diags, index))
