@@ -37,3 +37,33 @@ def test_family_of_path_follows_the_globs() -> None:
     assert family_of_path("/w/workspace/agents/skills/s/SKILL.md") is None
     assert family_of_path("/w/notes/README.md") is None
     assert not matches_glob("/w/xAGENT.md", "**/AGENT.md")
+
+
+def test_the_patterns_cover_every_file_check_reads() -> None:
+    """Every file name `skill-ls check` reads (skills, agents, sidecars) and the configuration file
+    is opened by the editors and watched by the server: a change to any of them reaches the editor."""
+    from skill_ls.analysis.check import OPENAI_YAML, WANTED
+    from skill_ls.core.config import CONFIG_FILE
+    from skill_ls.server.features.watching import WATCH_GLOBS
+
+    patterns = editor_patterns()
+    offered = patterns["markdown"] + patterns["sidecars"]
+    for name in sorted(WANTED | {CONFIG_FILE}):
+        path = f"/w/s/agents/{name}" if name == OPENAI_YAML else f"/w/s/{name}"
+        assert any(matches_glob(path, g) for g in offered), name
+        assert any(matches_glob(path, g) for g in WATCH_GLOBS), name
+    assert set(offered) <= set(WATCH_GLOBS)
+
+
+def test_the_editor_readmes_list_the_patterns() -> None:
+    """The READMEs say which files the editors hand to the server: the same patterns."""
+    from skill_ls.core.editor_patterns import ROOT
+
+    vscode = (ROOT / "editors" / "vscode" / "README.md").read_text(encoding="utf-8")
+    nvim = (ROOT / "editors" / "nvim" / "README.md").read_text(encoding="utf-8")
+    patterns = editor_patterns()
+    for glob in patterns["markdown"] + patterns["sidecars"]:
+        assert f"`{glob}`" in vscode, glob
+    for glob in patterns["markdown"]:
+        assert f"`{glob.removeprefix('**/')}`" in nvim, glob  # "The client starts for ..."
+        assert f'{{ glob = "{glob.removeprefix("**/")}" }}' in nvim, glob  # the Helix file-types

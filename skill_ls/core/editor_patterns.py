@@ -4,7 +4,8 @@ VS Code (`editors/vscode/src/logic.ts`) and Neovim (`editors/nvim/lsp/skill_ls.l
 `editors/nvim/lua/skill_ls/init.lua`) each hold a block between `BEGIN GENERATED` and `END
 GENERATED` markers with these patterns; `python -m skill_ls.core.editor_patterns --write`
 rewrites the blocks and tests/test_editor_patterns.py fails when one is stale. The server's file
-watcher uses the same agent globs.
+watcher registers the same patterns (plus `pyproject.toml`); the test also checks that they cover
+every file `skill-ls check` reads.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from skill_ls.core.capabilities import CAPABILITIES_FILE
 from skill_ls.core.config import CONFIG_FILE
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER
 from skill_ls.core.discovery import SKILL_FILE
@@ -42,7 +44,8 @@ def editor_patterns() -> dict[str, list[str]]:
     agents = agent_globs()
     return {
         "markdown": [f"**/{SKILL_FILE}", f"**/{SKILL_FILE_LOWER}", *agents],
-        "sidecars": [f"**/{MCP_FILE}", f"**/{META_FILE}", f"**/{CONFIG_FILE}", "**/agents/openai.yaml"],
+        "sidecars": [f"**/{MCP_FILE}", f"**/{META_FILE}", f"**/{CONFIG_FILE}", "**/agents/openai.yaml",
+                     f"**/{CAPABILITIES_FILE}"],
         "agents": agents,
     }
 

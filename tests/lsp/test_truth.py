@@ -175,6 +175,35 @@ async def test_agh_config_change_reaches_every_file_and_query(start, tree, profi
     assert "skills are disabled" in hover.contents.value
 
 
+def _client_reports(s, path: Path, kind: types.FileChangeType) -> None:
+    """What a client that watches the workspace for the server (VS Code) does on a disk change: it
+    reports the change only when one of the globs the server registered matches the file."""
+    from skill_ls.core.runtimes.agent_families import matches_glob
+
+    for reg in s.registrations:
+        if reg.method != types.WORKSPACE_DID_CHANGE_WATCHED_FILES:
+            continue
+        opts = reg.register_options
+        watchers = opts["watchers"] if isinstance(opts, dict) else opts.watchers
+        globs = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in watchers]
+        if any(matches_glob(str(path), g) for g in globs):
+            s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+                [types.FileEvent(uri(path), kind)]))
+
+
+async def test_every_sidecar_check_reads_is_watched(start, tree, profile):
+    """A sidecar broken on disk (AGH's capabilities.toml next to an agent) reaches the editor as
+    `skill-ls check` reports it, whoever watches the workspace (the client through the globs the
+    server registered, or the server itself)."""
+    _in_scope_tree(tree)
+    s = await start(profile)
+    await _matches_cli(s, tree, tree.ws)
+    caps = write(tree.agent.parent / "capabilities.toml", "tools = [unclosed\n", dedent=False)
+    _client_reports(s, caps, types.FileChangeType.Created)
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert "MC001" in expected[str(caps)]
+
+
 async def test_client_settings_change_updates_unopened_files(start, tree, profile):
     _in_scope_tree(tree)
     s = await start(profile)

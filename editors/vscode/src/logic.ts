@@ -55,6 +55,7 @@ export const SIDECAR_PATTERNS = [
   '**/.agh-meta.json',
   '**/.skill-ls.toml',
   '**/agents/openai.yaml',
+  '**/capabilities.toml',
 ];
 // END GENERATED
 

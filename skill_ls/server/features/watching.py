@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from skill_ls.core.discovery import agent_dirs, runtime_roots
-from skill_ls.core.editor_patterns import agent_globs
+from skill_ls.core.editor_patterns import editor_patterns
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.core.paths import is_under
@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("skill_ls.server.watching")
 
-# Skill files, every agent family's definition files (from the descriptors), sidecars, configuration.
-WATCH_GLOBS = ("**/SKILL.md", "**/skill.md", *agent_globs(), "**/mcp.json", "**/.agh-meta.json",
-               "**/agents/openai.yaml", "**/.skill-ls.toml", "**/pyproject.toml")
+# What the editors open (skill files, every agent family's definitions, sidecars, configuration),
+# and pyproject.toml, which may hold `[tool.skill-ls]`.
+WATCH_GLOBS = (*editor_patterns()["markdown"], *editor_patterns()["sidecars"], "**/pyproject.toml")
 _SKIP_PARTS = (f"{os.sep}.git{os.sep}", f"{os.sep}node_modules{os.sep}")
 
 
