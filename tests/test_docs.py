@@ -70,3 +70,34 @@ def test_ci_runs_the_readme_test_command_verbatim():
     assert command == "pip install -e '.[test]' && pytest"
     ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
     assert command in ci_lines
+
+
+def test_catalog_md_names_every_key_of_the_catalog_and_where_json(workspace, private_home):
+    """docs/catalog.md is where the JSON of `catalog`/`where` (and skillLs.renderCatalog/where) is
+    described; every key the objects carry is named there."""
+    from conftest import skill, write
+
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
+    from skill_ls.core.labels import where
+
+    json_doc = (ROOT / "docs" / "catalog.md").read_text(encoding="utf-8").split("## JSON", 1)[1]
+    skill(workspace / ".agh" / "skills", "demo")
+    skill(private_home / ".agh" / "skills", "demo")
+    write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+          "---\nname: rev\nprovider: claude\nskills:\n  disabled: [demo]\n---\nReview.\n", dedent=False)
+    write(workspace / ".skill-ls.toml", "[agh]\ndisabled = ['demo']\n", dedent=False)
+
+    def index():
+        return build_index(str(workspace), prepare_config(str(workspace), CheckOptions(workspace=str(workspace),
+                                                                                      runtimes=["agh"])))
+
+    keys: set[str] = set()
+    cat = catalog_object(index(), "agh")
+    keys |= set(cat) | {k for s in cat["skills"] for k in s}
+    write(private_home / ".agh" / "config.toml", "[skills]\nenabled = false\n", dedent=False)
+    obj = where(index(), "agh", "demo", "rev")
+    keys |= set(obj) | {k for e in obj["entries"] for k in e}
+    assert {"builtin", "left_out", "provenance", "tombstoned", "disabled", "skills_disabled"} <= keys
+    for key in sorted(keys):
+        assert f'"{key}"' in json_doc, key
