@@ -101,3 +101,39 @@ def test_catalog_md_names_every_key_of_the_catalog_and_where_json(workspace, pri
     assert {"builtin", "left_out", "provenance", "tombstoned", "disabled", "skills_disabled"} <= keys
     for key in sorted(keys):
         assert f'"{key}"' in json_doc, key
+
+
+def test_readme_runtime_table_names_every_root():
+    """The README's runtime table is written for people (`<ws>`, `~`, precedence arrows); each row
+    must still name every root its descriptor scans."""
+    from skill_ls.core.runtimes import RUNTIMES
+    from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text.split("## Runtimes", 1)[1].split("\n\n", 2)[1]
+    rows = {line.split("|")[1].strip().strip("`"): line.split("|")[2] for line in table.splitlines()[2:]}
+    assert set(rows) == set(RUNTIMES)
+    for rid, runtime in RUNTIMES.items():
+        for spec in runtime.roots:
+            if spec.json_keys:  # a settings file: the row names the key it reads
+                assert any(key in rows[rid] for key in spec.json_keys), (rid, spec.template)
+                continue
+            path = spec.template
+            if path.startswith("{config:"):
+                path = path.split("}", 1)[1].lstrip("/")  # the directories come from a setting
+            assert _shown(path) in rows[rid], (rid, spec.template)
+    # "A runtime is active when ... or a directory of its agent definitions (...)": the ones that activate.
+    active = text.split("A runtime is active when", 1)[1].split("). ", 1)[0]
+    for family in AGENT_FAMILIES.values():
+        for d in family.dirs:
+            assert (f"`{_shown(d.template)}`" in active) == d.activates, (family.id, d.template)
+
+
+def _shown(template: str) -> str:
+    """A root template as the README writes it: relative to the workspace, `~`, `$AGH_HOME`, …"""
+    for placeholder in ("{workspace}/", "{ancestors}/", "{repo_chain}/"):
+        template = template.removeprefix(placeholder)
+    for placeholder, text_form in (("{home}", "~"), ("{agh_home}", "$AGH_HOME"), ("{codex_home}", "$CODEX_HOME"),
+                                   ("{amp_toolbox}", "$AMP_TOOLBOX")):
+        template = template.replace(placeholder, text_form)
+    return template
