@@ -67,3 +67,32 @@ def test_the_editor_readmes_list_the_patterns() -> None:
     for glob in patterns["markdown"]:
         assert f"`{glob.removeprefix('**/')}`" in nvim, glob  # "The client starts for ..."
         assert f'{{ glob = "{glob.removeprefix("**/")}" }}' in nvim, glob  # the Helix file-types
+
+
+def _lua_strings(lua: str, name: str) -> list[str]:
+    """The strings of `local <name> = { ... }` in a Lua file (list or set form)."""
+    import re
+
+    line = next(line for line in lua.splitlines() if line.startswith(f"local {name} = "))
+    return re.findall(r"'([^']+)'", line)
+
+
+def test_neovim_root_detection_knows_every_skill_and_user_directory() -> None:
+    """lsp/skill_ls.lua decides the workspace root and whether a file is in a user-level root from
+    lists of directories; they must cover every directory the descriptors scan."""
+    from skill_ls.core.editor_patterns import ROOT
+    from skill_ls.core.runtimes import RUNTIMES
+
+    lua = (ROOT / "editors" / "nvim" / "lsp" / "skill_ls.lua").read_text(encoding="utf-8")
+    templates = [(s.template, s.origin) for rt in RUNTIMES.values() for s in rt.roots] + \
+                [(d.template, d.origin) for f in AGENT_FAMILIES.values() for d in f.dirs]
+    hidden = {t.split("}/", 1)[1].split("/")[0] for t, origin in templates if origin == "workspace"
+              and t.split("}/", 1)[1].startswith(".")}
+    assert set(_lua_strings(lua, "skill_dirs")) == hidden
+    assert set(_lua_strings(lua, "skill_markers")) <= hidden
+    homes = {h.env_var: h.default for rt in RUNTIMES.values() for h in rt.home_dirs}
+    assert set(_lua_strings(lua, "user_env_vars")) == set(homes)
+    user_dirs = _lua_strings(lua, "user_dirs")
+    below_home = [t.removeprefix("{home}/") for t, origin in templates if origin == "user" and t.startswith("{home}/")]
+    for rel in [*homes.values(), *below_home]:
+        assert any(rel == d or rel.startswith(d + "/") for d in user_dirs), rel

@@ -22,11 +22,17 @@ local uv = vim.uv or vim.loop
 --- Only without any project marker does the nearest skill directory (`.agh`, `.agents`, `.claude`) decide.
 local project_markers = { '.skill-ls.toml', 'pyproject.toml', '.git' }
 local skill_markers = { '.agh', '.agents', '.claude' }
-local root_markers = { '.skill-ls.toml', 'pyproject.toml', '.git', '.agh', '.agents', '.claude' }
+local root_markers = vim.list_extend(vim.list_extend({}, project_markers), skill_markers)
 
 --- Directories that hold skills/agents *inside* a workspace; an ancestor inside one of them is never
 --- the workspace root (a skill checked out as a git submodule must not become its own workspace).
+--- (tests/test_editor_patterns.py checks these lists against the server's descriptors.)
 local skill_dirs = { ['.agh'] = true, ['.agents'] = true, ['.claude'] = true, ['.codex'] = true }
+
+--- User-level roots: the directories the runtimes locate through the environment, and the ones
+--- below $HOME that hold user skills and agents.
+local user_env_vars = { 'AGH_HOME', 'CODEX_HOME', 'AMP_TOOLBOX' }
+local user_dirs = { '.agh', '.claude', '.codex', '.agents', '.config/agents', '.config/amp' }
 
 local function normalize(path)
   if not path or path == '' then
@@ -143,10 +149,10 @@ local function any_running_root()
   return nil
 end
 
---- Is `path` under one of the user-level roots ($HOME's tiers, $AGH_HOME, $CODEX_HOME)?
+--- Is `path` under one of the user-level roots ($HOME's tiers, $AGH_HOME, $CODEX_HOME, ...)?
 local function in_user_root(path)
   local homes = {}
-  for _, var in ipairs({ 'AGH_HOME', 'CODEX_HOME' }) do
+  for _, var in ipairs(user_env_vars) do
     local v = normalize(vim.env[var])
     if v then
       homes[#homes + 1] = v
@@ -154,7 +160,7 @@ local function in_user_root(path)
   end
   local home = normalize(vim.env.HOME or uv.os_homedir())
   if home then
-    for _, sub in ipairs({ '.agh', '.claude', '.codex', '.agents', '.config/amp' }) do
+    for _, sub in ipairs(user_dirs) do
       homes[#homes + 1] = home .. '/' .. sub
     end
   end
