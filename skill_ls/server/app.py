@@ -85,6 +85,7 @@ class SkillLanguageServer(LanguageServer):
         self.pull = False  # diagnostics by pull: the client pulls and can be asked to re-pull (refresh)
         self.open_docs: dict[str, str] = {}  # path -> uri
         self.pushed: dict[str, int] = {}  # path -> hash of the diagnostics last pushed (non-empty only)
+        self.pull_reported: set[str] = set()  # paths in the last workspace/diagnostic answer (pull)
         self._ready: asyncio.Event | None = None
         self._doc_tasks: dict[str, asyncio.Task[None]] = {}
         self._disk_pending: set[str] = set()  # paths changed on disk

@@ -99,12 +99,59 @@ CATALOG_EDIT = {
 
 
 def _check_json(ws: Path, env: dict[str, str]) -> list[dict[str, Any]]:
+    """`skill-ls check --format json` run in `ws` (its project; paths relative to it)."""
     proc = subprocess.run(
         [sys.executable, "-m", "skill_ls", "check", "--format", "json"],
         cwd=ws, env=env, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode in (0, 1), proc.stderr
     return json.loads(proc.stdout)["diagnostics"]
+
+
+def _skill(path: Path, name: str, description: str, extra: str = "", body: str = "") -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    f = path / "SKILL.md"
+    f.write_text(f"---\nname: {name}\ndescription: {description}\n{extra}---\n{body or f'# {name}'}\n")
+    return f
+
+
+def _multi_root(root: Path, home: Path) -> dict[str, Any]:
+    """Three project folders with their own `.skill-ls.toml` (a `.code-workspace` names alpha and beta;
+    gamma is added during the session, beta then removed):
+
+    - alpha checks AGH only: `review-guide` wins in its workspace tier; a Claude Code copy of it
+      under `.claude/skills` is not read (no finding); `deploy-check` misspells `allowed-tools`.
+    - beta checks Claude Code only: its project `review-guide` is shadowed by the personal copy in
+      ~/.claude/skills (SH001; hover: the personal copy wins); `release-plan` writes `allowed_tools`.
+    - gamma checks AGH with an additional root `shared/`, which holds a shadowed copy of `notes`.
+    Under another folder's configuration each would show different findings."""
+    alpha, beta, gamma = root / "alpha", root / "beta", root / "gamma"
+    (alpha / ".skill-ls.toml").parent.mkdir(parents=True)
+    (alpha / ".skill-ls.toml").write_text('runtimes = ["agh"]\n')
+    _skill(alpha / ".agh/skills/review-guide", "review-guide", "Alpha's review guide. Use when reviewing alpha code.")
+    _skill(alpha / ".claude/skills/review-guide", "review-guide", "The team's review guide. Use when reviewing a pull request.")
+    _skill(alpha / ".agh/skills/deploy-check", "deploy-check", "Checks a deployment. Use before deploying alpha.",
+           extra="alowed-tools: Read\n")
+    beta.mkdir()
+    (beta / ".skill-ls.toml").write_text('runtimes = ["claude-code"]\n')
+    hover = _skill(beta / ".claude/skills/review-guide", "review-guide",
+                   "The team's review guide. Use when reviewing a pull request.")
+    _skill(beta / ".claude/skills/release-plan", "release-plan", "Plans a release. Use when cutting a release.",
+           extra="allowed_tools: Read\n")
+    _skill(home / ".claude/skills/review-guide", "review-guide", "My personal review guide. Use when reviewing anything.")
+    gamma.mkdir()
+    (gamma / ".skill-ls.toml").write_text('runtimes = ["agh"]\n\n[agh]\nadditional_roots = ["shared"]\n')
+    _skill(gamma / ".agh/skills/notes", "notes", "Gamma notes. Use when taking notes.")
+    _skill(gamma / "shared/.agh/skills/notes", "notes", "Shared notes. Use when taking notes.")
+    workspace_file = root / "team.code-workspace"
+    workspace_file.write_text(json.dumps({"folders": [{"path": str(alpha)}, {"path": str(beta)}], "settings": {}}))
+    return {
+        "workspaceFile": str(workspace_file),
+        "folders": {"alpha": str(alpha), "beta": str(beta)},
+        "hover": {"file": str(hover), "name": "review-guide"},
+        "add": {"name": "gamma", "path": str(gamma)},
+        "remove": "beta",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -124,6 +171,9 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (agh_home / "skills").mkdir(parents=True)
     env = {**os.environ, "HOME": str(home), "AGH_HOME": str(agh_home), "PYTHONPATH": str(REPO)}
     expected = _check_json(ws, env)
+    multi = _multi_root(root / "multi", home)
+    multi_expected = {name: _check_json(Path(p), env) for name, p in
+                      [*multi["folders"].items(), (multi["add"]["name"], multi["add"]["path"])]}
     shots = Path(os.environ.get("SKILL_LS_SCREENSHOTS") or root / "screenshots")
     config = {
         "vsix": str(VSIX),
@@ -143,7 +193,10 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             "expectText": "shadows 3 other copies",
         },
         "catalogEdit": CATALOG_EDIT,
+        "multiRoot": multi,
     }
+    if os.environ.get("SKILL_LS_E2E_FLOWS"):  # e.g. "multiroot" while working on one group
+        config["flows"] = os.environ["SKILL_LS_E2E_FLOWS"].split(",")
     (root / "work").mkdir()
     (root / "config.json").write_text(json.dumps(config, indent=2))
     proc = subprocess.run(
@@ -155,7 +208,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     if results.get("fatal") or proc.returncode != 0:
         pytest.fail(f"the VS Code session did not run ({root}): {results.get('fatal') or proc.stderr[-3000:]}")
     after = _check_json(ws, env)  # the tree as the session left it (quick fix applied, user copy added)
-    return {"results": results, "flows": results["flows"], "expected": expected, "after": after, "ws": ws, "home": home, "root": root}
+    return {"results": results, "flows": results["flows"], "expected": expected, "after": after, "ws": ws, "home": home,
+            "root": root, "multi": multi, "multi_expected": multi_expected}
 
 
 def test_ci_installs_the_real_editors() -> None:
@@ -233,3 +287,68 @@ def test_disk_change_in_a_user_root_reaches_the_problems_panel(session: dict[str
     assert "shadows 2 other copies" in before[0]["message"], before
     assert "shadows 3 other copies" in after[0]["message"] and "user copy" in after[0]["message"], after
     assert _rows(observed["after"]) == _check_rows(session["after"])
+
+
+# -- multi-root -------------------------------------------------------------------------------------
+
+def _folder_rows(problems: list[dict[str, Any]], folder: str) -> list[tuple[str, str, int, int]]:
+    """The Problems panel rows of one workspace folder ("alpha • .agh/skills/x/SKILL.md"), paths
+    relative to the folder like `skill-ls check`'s."""
+    prefix = f"{folder} • "
+    return sorted((p["file"][len(prefix):], p["code"], p["line"], p["col"]) for p in problems if p["file"].startswith(prefix))
+
+
+def test_multi_root_problems_equal_check_for_each_folder(session: dict[str, Any]) -> None:
+    """Each folder of a `.code-workspace` is checked under its own `.skill-ls.toml`, files never opened
+    included: the panel's rows for a folder equal `skill-ls check <folder>`."""
+    observed = _flow(session, "multiroot_open")
+    assert _skill_ls_toasts(observed["toasts"]) == [], observed["toasts"]
+    observed = _flow(session, "multiroot_problems")
+    assert observed["openEditors"] == 0
+    rows = observed["problems"]
+    assert {p["file"].split(" • ")[0] for p in rows} <= {"alpha", "beta"}, rows
+    for folder in ("alpha", "beta"):
+        assert _folder_rows(rows, folder) == _check_rows(session["multi_expected"][folder]), folder
+    # the configurations differ: beta's project copy is shadowed by the personal one (Claude Code);
+    # alpha's identical Claude Code copy is not read by alpha's runtimes (AGH only)
+    assert ("review-guide", "SH001") in {(r[0].split("/")[2], r[1]) for r in _folder_rows(rows, "beta")}
+    assert not any(r[0].startswith(".claude/") for r in _folder_rows(rows, "alpha"))
+
+
+def test_multi_root_hover_in_the_second_folder_names_its_winner(session: dict[str, Any]) -> None:
+    hover = _flow(session, "multiroot_hover")["hover"]
+    assert "skill review-guide" in hover
+    assert "winner: personal" in hover and "shadowed: project" in hover, hover
+
+
+def test_multi_root_catalog_from_the_palette_answers_for_the_active_folder(session: dict[str, Any]) -> None:
+    """Preview Agent Catalog with a file of the second folder active: beta's Claude Code catalog (the
+    personal copy's description wins), not alpha's AGH one."""
+    text = _flow(session, "multiroot_catalog")["text"]
+    assert "My personal review guide" in text and "release-plan" in text, text
+    assert "deploy-check" not in text and "Alpha's review guide" not in text, text
+
+
+def test_multi_root_where_from_the_palette_answers_for_the_active_folder(session: dict[str, Any]) -> None:
+    """Show Skill Shadows on the second folder's file: beta's two Claude Code declarations, the personal
+    copy first (the winner), not alpha's AGH copy."""
+    observed = _flow(session, "multiroot_where")
+    items = observed["items"]
+    personal = str(session["home"] / ".claude/skills/review-guide/SKILL.md")
+    assert len(items) == 2, items
+    assert "winner" in items[0] and personal in items[0], items
+    assert "shadowed" in items[1] and "beta/.claude/skills/review-guide/SKILL.md" in items[1], items
+    assert "(claude-code)" in observed["placeholder"], observed
+
+
+def test_multi_root_folder_added_and_removed_on_disk(session: dict[str, Any]) -> None:
+    """The `.code-workspace` file edited on disk: the added folder is indexed with its own configuration
+    (its additional root) and its rows equal `skill-ls check`; the removed folder's rows leave the panel."""
+    added = _flow(session, "multiroot_add_folder")["problems"]
+    assert _folder_rows(added, "gamma") == _check_rows(session["multi_expected"]["gamma"])
+    assert _folder_rows(added, "alpha") == _check_rows(session["multi_expected"]["alpha"])
+    removed = _flow(session, "multiroot_remove_folder")["problems"]
+    beta = session["multi"]["folders"]["beta"]
+    # a file that left the workspace is labelled by its absolute path: none of beta's may remain
+    assert not [p for p in removed if p["file"].startswith(("beta • ", beta + "/"))], removed
+    assert _folder_rows(removed, "gamma") == _check_rows(session["multi_expected"]["gamma"])

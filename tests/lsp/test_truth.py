@@ -36,14 +36,21 @@ def _cli_codes(tree, workspace: Path) -> dict[str, list[str]]:
     return {p: sorted(c) for p, c in out.items()}
 
 
+async def _pulled(s) -> dict[str, list]:
+    """A pull client's view after one more `workspace/diagnostic`: like VS Code's diagnostic
+    collection, a report replaces what the client held for that document, and a document the report
+    does not mention keeps what it had (only an empty report clears it)."""
+    held = s.__dict__.setdefault("pulled", {})
+    report = await s.request(s.client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])))
+    for r in report.items:
+        held[r.uri] = list(r.items)
+    return dict(held)
+
+
 async def _editor_codes(s) -> dict[str, list[str]]:
-    """Everything the editor holds: pushed diagnostics, or a workspace pull (for a pull client)."""
-    if s.pull:
-        report = await s.request(s.client.workspace_diagnostic_async(
-            types.WorkspaceDiagnosticParams(previous_result_ids=[])))
-        items = {r.uri: r.items for r in report.items}
-    else:
-        items = dict(s.client.diagnostics)
+    """Everything the editor holds: pushed diagnostics, or what workspace pulls left (a pull client)."""
+    items = await _pulled(s) if s.pull else dict(s.client.diagnostics)
     out = {}
     for u, diags in items.items():
         if diags:
@@ -295,12 +302,7 @@ def _cli_messages(tree, workspace: Path, code: str) -> dict[str, list[str]]:
 
 
 async def _editor_messages(s, code: str) -> dict[str, list[str]]:
-    if s.pull:
-        report = await s.request(s.client.workspace_diagnostic_async(
-            types.WorkspaceDiagnosticParams(previous_result_ids=[])))
-        items = {r.uri: r.items for r in report.items}
-    else:
-        items = dict(s.client.diagnostics)
+    items = await _pulled(s) if s.pull else dict(s.client.diagnostics)
     out: dict[str, list[str]] = {}
     for u, diags in items.items():
         msgs = sorted(d.message for d in diags if str(d.code) == code)

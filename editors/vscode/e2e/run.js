@@ -17,6 +17,8 @@
  *   chromium        the browser executable (default /usr/bin/chromium)
  *   userCopy        {path, text}: a skill written into the user root during the disk-change flow
  *   catalogEdit     {path, from, to}: an edit made on disk while the catalog preview is open
+ *   multiRoot       a multi-root workspace opened after the demo flows (see multiRootFlows)
+ *   flows           optional: which groups to run (["demo", "multiroot"], the default)
  *
  * Every flow records what it saw (`observed`) and an `error` when a step failed; the pytest side decides
  * what must hold. Flows run in order in one window, as one person's session would.
@@ -195,6 +197,8 @@ async function palette(command) {
 }
 
 async function openFile(rel) {
+  // A path relative to the demo workspace, or an absolute one (multi-root: typed in full).
+  const file = path.isAbsolute(rel) ? rel : path.join(config.workspace, rel);
   await page.keyboard.press('Control+P');
   await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
   await page.keyboard.type(rel);
@@ -209,7 +213,7 @@ async function openFile(rel) {
   );
   await page.waitForSelector('.editor-group-container.active .monaco-editor .view-lines', { state: 'visible' });
   // Every tab here is called SKILL.md: wait for this file's own text (its first lines) in the editor.
-  const head = fs.readFileSync(path.join(config.workspace, rel), 'utf8').split('\n').slice(0, 2).join('\n');
+  const head = fs.readFileSync(file, 'utf8').split('\n').slice(0, 2).join('\n');
   await waitFor(`the text of ${rel}`, async () => (await editorText()).startsWith(head));
   await sleep(300);
 }
@@ -220,6 +224,57 @@ async function goTo(line, col) {
   await page.keyboard.type(`${line}:${col}`);
   await page.keyboard.press('Enter');
   await sleep(300);
+}
+
+/** Hover the skill name on line 2 with the mouse, as a person does; the hover's text (the one naming a winner). */
+async function hoverName(name) {
+  await goTo(2, 9);
+  // The mouse over the name (the keyboard's Ctrl+K Ctrl+I is the fallback).
+  const word = await page.$$('.editor-group-container.active .view-line span span');
+  let hovered = false;
+  for (const w of word) {
+    if ((await w.innerText()).trim() === name) {
+      await w.hover();
+      hovered = true;
+      break;
+    }
+  }
+  if (!hovered) {
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+  }
+  return waitFor('a hover', async () => {
+    const texts = await page.$$eval('.monaco-hover-content', (els) => els.map((e) => e.innerText).filter((t) => t.trim()));
+    return texts.find((t) => /winner/.test(t));
+  });
+}
+
+/** The rows of the open quick pick (palette, quick open, a command's pick). */
+async function quickPickRows() {
+  return page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
+}
+
+async function quickPickOpen() {
+  const input = await page.$('.quick-input-widget input');
+  return Boolean(input && (await input.isVisible()));
+}
+
+/** Wait until the Problems panel has rows and stops changing (diagnostics arrive in batches). */
+async function settledProblems(what, accept = () => true) {
+  let prev = '';
+  let stable = 0;
+  let last = [];
+  await waitFor(what, async () => {
+    last = await problems();
+    const now = JSON.stringify(last);
+    stable = now === prev && last.length && accept(last) ? stable + 1 : 0;
+    prev = now;
+    return stable >= 3;
+  }, STEP, 500).catch((err) => {
+    err.message += ` (last: ${JSON.stringify(last).slice(0, 2000)})`;
+    throw err;
+  });
+  return last;
 }
 
 async function showProblems() {
@@ -311,6 +366,16 @@ function copyLogs(ud) {
 }
 
 async function flows(port) {
+  const which = config.flows || ['demo', 'multiroot'];
+  if (which.includes('demo')) await demoFlows(port);
+  if (which.includes('multiroot') && config.multiRoot) await multiRootFlows(port);
+  await flow('final_toasts', async (o) => {
+    o.toasts = await toasts();
+    o.status = await statusBar();
+  });
+}
+
+async function demoFlows(port) {
   await flow('startup', async (o) => {
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(config.workspace)}`);
     await page.waitForSelector('.monaco-workbench', { timeout: STEP });
@@ -341,25 +406,7 @@ async function flows(port) {
 
   await flow('hover', async (o) => {
     await openFile('.agh/skills/code-review/SKILL.md');
-    await goTo(2, 9);
-    // The mouse over the name, as a person hovers (the keyboard's Ctrl+K Ctrl+I is the fallback).
-    const word = await page.$$('.editor-group-container.active .view-line span span');
-    let hovered = false;
-    for (const w of word) {
-      if ((await w.innerText()).trim() === 'code-review') {
-        await w.hover();
-        hovered = true;
-        break;
-      }
-    }
-    if (!hovered) {
-      await page.keyboard.press('Control+K');
-      await page.keyboard.press('Control+I');
-    }
-    o.hover = await waitFor('a hover', async () => {
-      const texts = await page.$$eval('.monaco-hover-content', (els) => els.map((e) => e.innerText).filter((t) => t.trim()));
-      return texts.find((t) => /winner/.test(t));
-    });
+    o.hover = await hoverName('code-review');
     o.codeLens = await page.$$eval('.editor-group-container.active .contentWidgets .codelens-decoration, .editor-group-container.active .codelens-decoration', (els) =>
       els.map((e) => e.innerText.trim()),
     );
@@ -463,11 +510,113 @@ async function flows(port) {
     });
     await problems('disk-change'); // a picture with every row
   });
+}
 
-  await flow('final_toasts', async (o) => {
+/**
+ * A multi-root workspace, in the same code-server: the `.code-workspace` file opened from the URL (as
+ * File > Open Workspace from File does), folders with different `.skill-ls.toml`; the Problems panel
+ * per folder, a hover, the catalog preview and "Show Skill Shadows" on a file of the second folder;
+ * then a folder added and one removed by editing the workspace file on disk.
+ *
+ * config.multiRoot: {workspaceFile, folders: {name: path}, hover: {file, name}, add: {name, path},
+ * remove: name}. Problems rows carry their folder: "alpha • .agh/skills/x/SKILL.md".
+ */
+async function multiRootFlows(port) {
+  const mr = config.multiRoot;
+  const names = Object.keys(mr.folders);
+  const hasFolder = (rows, name) => rows.some((r) => r.file.startsWith(`${name} • `));
+  const writeWorkspace = (folders) =>
+    fs.writeFileSync(mr.workspaceFile, JSON.stringify({ folders: folders.map((p) => ({ path: p })), settings: {} }, null, 2));
+
+  await flow('multiroot_open', async (o) => {
+    await page.goto(`http://127.0.0.1:${port}/?workspace=${encodeURIComponent(mr.workspaceFile)}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: STEP });
+    o.explorer = await waitFor('every folder in the explorer', async () => {
+      const roots = await page.$$eval('.explorer-folders-view .monaco-list-row[aria-level="1"]', (els) => els.map((e) => e.innerText.trim()));
+      return names.every((n) => roots.some((r) => r.toUpperCase() === n.toUpperCase())) ? roots : undefined;
+    });
+    o.status = await waitFor('the skill-ls status bar item to count skills', async () => {
+      const item = (await statusBar()).find((s) => /skill-ls/i.test(s.id) && /\d+ skills?/.test(s.text));
+      return item && item.text;
+    });
+    await sleep(3000);
     o.toasts = await toasts();
-    o.status = await statusBar();
   });
+
+  await flow('multiroot_problems', async (o) => {
+    await showProblems();
+    o.problems = await settledProblems('rows of every folder in the Problems panel', (rows) => names.every((n) => hasFolder(rows, n)));
+    o.rawLabels = (await readProblemRows()).map((r) => r.label);
+    await problems('multiroot-problems');
+    o.openEditors = await page.$$eval('.tabs-container .tab', (els) => els.length);
+  });
+
+  await flow('multiroot_hover', async (o) => {
+    await openFile(mr.hover.file);
+    o.hover = await hoverName(mr.hover.name);
+    await shot('multiroot-hover');
+    await page.keyboard.press('Escape');
+  });
+
+  await flow('multiroot_catalog', async (o) => {
+    // The active editor is the second folder's file: the palette command answers for that folder.
+    await palette('Skill LS: Preview Agent Catalog');
+    await sleep(1500);
+    o.picks = [];
+    for (let i = 0; i < 2 && (await quickPickOpen()); i++) {
+      const rows = await quickPickRows();
+      if (rows.some((r) => /Preview Agent Catalog/.test(r))) break; // still the palette
+      o.picks.push(rows);
+      await page.keyboard.press('Enter'); // the first entry: the whole set, the folder's runtime
+      await sleep(1000);
+    }
+    o.tab = await waitFor('the catalog preview tab', async () =>
+      (await page.$$eval('.tabs-container .tab.active', (els) => els.map((e) => e.innerText.trim()))).find((t) => /catalog/i.test(t)),
+    );
+    o.text = await waitFor('catalog text', async () => {
+      const t = await editorText();
+      return t.includes(mr.hover.name) ? t : undefined;
+    });
+    await shot('multiroot-catalog');
+    await closeAllEditors();
+  });
+
+  await flow('multiroot_where', async (o) => {
+    await openFile(mr.hover.file);
+    await palette('Skill LS: Show Skill Shadows');
+    o.items = await waitFor('the declarations quick pick', async () => {
+      const rows = await quickPickRows();
+      return rows.length && !rows.some((r) => /Show Skill Shadows/.test(r)) ? rows : undefined;
+    });
+    o.placeholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || e.getAttribute('aria-label') || '');
+    await shot('multiroot-where');
+    await page.keyboard.press('Escape');
+    await closeAllEditors();
+  });
+
+  if (mr.add) {
+    await flow('multiroot_add_folder', async (o) => {
+      // The workspace file edited on disk (by hand, or by a script): a third folder appears.
+      writeWorkspace([...Object.values(mr.folders), mr.add.path]);
+      o.explorer = await waitFor('the added folder in the explorer', async () => {
+        const roots = await page.$$eval('.explorer-folders-view .monaco-list-row[aria-level="1"]', (els) => els.map((e) => e.innerText.trim()));
+        return roots.some((r) => r.toUpperCase() === mr.add.name.toUpperCase()) ? roots : undefined;
+      });
+      await showProblems();
+      o.problems = await settledProblems('rows of the added folder', (rows) => hasFolder(rows, mr.add.name));
+    });
+  }
+
+  if (mr.remove) {
+    await flow('multiroot_remove_folder', async (o) => {
+      const keep = Object.entries(mr.folders).filter(([n]) => n !== mr.remove).map(([, p]) => p);
+      writeWorkspace([...keep, ...(mr.add ? [mr.add.path] : [])]);
+      await showProblems();
+      o.problems = await settledProblems('the removed folder to leave the Problems panel', (rows) => !hasFolder(rows, mr.remove));
+      await problems('multiroot-after-remove');
+      o.status = await statusBar();
+    });
+  }
 }
 
 main()

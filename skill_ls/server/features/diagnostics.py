@@ -72,5 +72,14 @@ def register(server) -> None:
                 reports.append(types.WorkspaceFullDocumentDiagnosticReport(
                     uri=ls.open_docs.get(path) or uri_of(path), items=ls.lsp_diagnostics(diags),
                     version=overlay[1] if overlay else None, result_id=ls.next_result_id()))
+            # A client keeps what it pulled for a document until a report replaces it: a file that
+            # left the workspace (its folder removed, the file deleted or excluded) gets one empty
+            # report, or its old findings would stay in the Problems panel. Open documents are
+            # answered by document pulls.
+            for path in sorted(ls.pull_reported - results.keys()):
+                if path not in ls.open_docs:
+                    reports.append(types.WorkspaceFullDocumentDiagnosticReport(
+                        uri=uri_of(path), items=[], version=None, result_id=ls.next_result_id()))
+            ls.pull_reported = set(results)
             ls.release_texts_soon()
         return types.WorkspaceDiagnosticReport(items=reports)
