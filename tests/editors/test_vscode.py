@@ -172,8 +172,6 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     env = {**os.environ, "HOME": str(home), "AGH_HOME": str(agh_home), "PYTHONPATH": str(REPO)}
     expected = _check_json(ws, env)
     multi = _multi_root(root / "multi", home)
-    multi_expected = {name: _check_json(Path(p), env) for name, p in
-                      [*multi["folders"].items(), (multi["add"]["name"], multi["add"]["path"])]}
     shots = Path(os.environ.get("SKILL_LS_SCREENSHOTS") or root / "screenshots")
     config = {
         "vsix": str(VSIX),
@@ -208,6 +206,10 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     if results.get("fatal") or proc.returncode != 0:
         pytest.fail(f"the VS Code session did not run ({root}): {results.get('fatal') or proc.stderr[-3000:]}")
     after = _check_json(ws, env)  # the tree as the session left it (quick fix applied, user copy added)
+    # The multi-root flows change no skill: each folder's check as the session left it (the demo flows
+    # added a user copy to $AGH_HOME, which the AGH folders read too).
+    multi_expected = {name: _check_json(Path(p), env) for name, p in
+                      [*multi["folders"].items(), (multi["add"]["name"], multi["add"]["path"])]}
     return {"results": results, "flows": results["flows"], "expected": expected, "after": after, "ws": ws, "home": home,
             "root": root, "multi": multi, "multi_expected": multi_expected}
 
