@@ -102,3 +102,32 @@ def test_text_output_summarises_many_findings_of_one_code_in_one_file(workspace,
     assert out[-1].endswith("13 warning(s), 0 information, 0 hint(s)")  # the count stays the truth
     main(["check", str(workspace), "--format", "json"])
     assert capsys.readouterr().out.count('"RF001"') == 13
+
+
+def test_json_layout_is_json_dumps_byte_for_byte():
+    """json_text lays out indented JSON itself (json's C encoder has no indent): same bytes."""
+    import json
+    import random
+
+    from skill_ls.core.escape import _JSON_ESCAPE, json_text
+
+    rnd = random.Random(11)
+    leaves = [None, True, False, 0, -7, 10**20, 1.5, float("inf"), "", "a\"b\\c\n\t\x00\x7f\u2028\udcff é😀",
+              {"line": 1, "character": 2}, {"character": 2, "line": 1}, {"line": True, "character": 2}]
+
+    def value(depth: int) -> object:
+        if depth > 3 or rnd.random() < 0.3:
+            return rnd.choice(leaves)
+        if rnd.random() < 0.5:
+            return [value(depth + 1) for _ in range(rnd.randint(0, 3))]
+        return {rnd.choice(["k", "line", "character", "é", "a b"]) + str(i): value(depth + 1)
+                for i in range(rnd.randint(0, 3))}
+
+    for _ in range(2000):
+        obj = value(0)
+        expected = _JSON_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                                    json.dumps(obj, indent=2, ensure_ascii=False))
+        assert json_text(obj) == expected
+        assert json_text(obj, indent=None) == _JSON_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                                                               json.dumps(obj, ensure_ascii=False))
+    assert json_text((1, [2])) == json.dumps((1, [2]), indent=2)
