@@ -10,7 +10,11 @@ from skill_ls.server.lookup import runtime_title
 
 
 def lens_titles(ls, path: str) -> list[tuple[str, dict[str, str]]]:
-    index = ls.state_for(path).index
+    """One title per declaration of the file, with the `skillLs.where` argument that lists its copies:
+    the folder it belongs to included, so that in a multi-root session running the lens answers for
+    the lens's own folder, not the first one."""
+    state = ls.state_for(path)
+    index = state.index
     out = []
     decls = index.decls_for_path(path)
     multi = len({d.runtime for d in decls}) > 1
@@ -18,7 +22,10 @@ def lens_titles(ls, path: str) -> list[tuple[str, dict[str, str]]]:
         res = resolve_name(index, decl.runtime, decl.name, decl.agent)
         prefix = f"{runtime_title(decl.runtime)}: " if multi else ""
         title = prefix + label_decl(res, decl).summary
-        out.append((title, {"name": decl.name, "runtime": decl.runtime, **({"agent": decl.agent} if decl.agent else {})}))
+        arg = {"name": decl.name, "runtime": decl.runtime, "workspace": state.workspace}
+        if decl.agent:
+            arg["agent"] = decl.agent
+        out.append((title, arg))
     return out
 
 
