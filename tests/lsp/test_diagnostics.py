@@ -6,7 +6,11 @@ import asyncio
 from lsprotocol import types
 
 from tests.conftest import skill
-from tests.lsp.conftest import settle, uri
+from tests.lsp.conftest import DIAGNOSTIC_PROFILES, settle, uri
+
+# Push only (VS Code 1.65), mixed (Neovim 0.11: the server pushes) and pull with refresh: the pull
+# branches below run for the last one.
+PROFILES = DIAGNOSTIC_PROFILES
 
 
 def _codes(items):

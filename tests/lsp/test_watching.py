@@ -7,7 +7,10 @@ import shutil
 from lsprotocol import types
 
 from tests.conftest import skill
-from tests.lsp.conftest import uri
+from tests.lsp.conftest import DIAGNOSTIC_PROFILES, uri
+
+# A pull client is asked to re-pull after a change on disk; the others are pushed to.
+PROFILES = DIAGNOSTIC_PROFILES
 
 
 def _codes(items):
