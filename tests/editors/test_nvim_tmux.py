@@ -23,17 +23,9 @@ import pytest
 from tests.editors.test_nvim import NVIM, NVIM_DIR, NVIM_SKIP_REASON, _lua_str, _server_cmd
 from tests.editors.test_nvim_flows import DEMO, check
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
 TMUX = shutil.which("tmux")
 _reason = NVIM_SKIP_REASON if NVIM is None else ("tmux is not installed" if TMUX is None else "")
-if _reason and IN_CI:
-    pytestmark = pytest.mark.skipif(False, reason="")
-
-    @pytest.fixture(autouse=True)
-    def _fail_in_ci() -> None:
-        pytest.fail(f"CI=true but Neovim under tmux cannot run: {_reason}")
-else:
-    pytestmark = pytest.mark.skipif(bool(_reason), reason=_reason or "-")
+pytestmark = pytest.mark.editor_requires(_reason)  # skip with the reason; fail under CI=true (conftest)
 
 WAIT = 30.0  # seconds for one thing to appear on screen
 
