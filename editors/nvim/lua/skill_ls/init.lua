@@ -615,10 +615,11 @@ end
 
 M.last_index = nil
 
---- Refresh the code lens of `bufnr` (debounced: edits and index changes come in bursts).
+--- Refresh the code lens of `bufnr` (debounced: edits and index changes come in bursts). Nothing when
+--- `vim.g.skill_ls_codelens = false` (the user turned the automatic lens off).
 local lens_timers = {}
 function M.refresh_codelens(bufnr)
-  if not vim.api.nvim_buf_is_valid(bufnr) then
+  if vim.g.skill_ls_codelens == false or not vim.api.nvim_buf_is_valid(bufnr) then
     return
   end
   if lens_timers[bufnr] then

@@ -1,0 +1,281 @@
+"""Neovim 0.11 acceptance over the demo (issue 10), headless: the remaining ways the open buffer's
+diagnostics used to go stale until the user typed (an edit to `.skill-ls.toml`, an edit in another
+buffer, `:SkillReindex`), the catalog preview following a description change, and every key and
+command that editors/nvim/README.md promises, pressed or typed as a person does.
+
+tests/editors/test_nvim_flows.py covers never-opened files, the additional root, a change in a user
+root, the multi-root session, the split paste, the code lens, `:SkillWhere`'s default name and a
+missing server.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.editors.test_nvim import NVIM, NVIM_SKIP_REASON, _lua_str, run_nvim
+from tests.editors.test_nvim_flows import ALL_DIAGNOSTICS_LUA, Demo, check, demo, triples  # noqa: F401
+
+pytestmark = pytest.mark.editor_requires(NVIM_SKIP_REASON if NVIM is None else None)
+
+
+def _rows(diags: list[dict]) -> list[tuple[str, str, int]]:
+    return triples(diags)
+
+
+def test_config_edit_another_buffer_and_reindex_reach_every_buffer_without_typing(demo: Demo) -> None:
+    """The open buffer and the never-opened files follow (1) `.skill-ls.toml` edited on disk,
+    (2) an edit in another buffer, (3) `:SkillReindex`, with no keystroke in the buffer watched."""
+    config = demo.demo / ".skill-ls.toml"
+    new_config = config.read_text() + '\n[rules]\nignore = ["SK007", "SK003"]\n'
+    r = run_nvim(
+        demo,
+        ALL_DIAGNOSTICS_LUA
+        + f"""
+        local notes = open({_lua_str(demo.release_notes)})
+        R.attached = wait_client(notes) ~= nil
+        R.tick = vim.b[notes].changedtick
+        R.initial = settle(3000)
+
+        -- (1) the configuration file changes on disk
+        write_file({_lua_str(config)}, {_lua_str(new_config)})
+        vim.wait(WAIT_MS, function() return not vim.tbl_contains(diag_codes(notes), 'SK007') end, 100)
+        R.after_config = settle(3000)
+
+        -- (2) another buffer renames its skill to `code-review`: the workspace copy, never opened
+        -- in this session, becomes ambiguous (SH003) at once; undoing it clears that again
+        local review = {_lua_str(demo.ws_review)}
+        local function review_codes()
+          local out = {{}}
+          for _, d in ipairs(all_diagnostics()) do
+            if d.path == vim.uv.fs_realpath(review) then out[#out + 1] = d.code end
+          end
+          return out
+        end
+        local triage = open({_lua_str(demo.demo / '.agh' / 'skills' / 'triage' / 'SKILL.md')})
+        vim.api.nvim_buf_set_lines(triage, 0, -1, false,
+          {{ '---', 'name: code-review', 'description: Triage, renamed. Use when testing.', '---', 'Body.' }})
+        vim.wait(WAIT_MS, function() return vim.tbl_contains(review_codes(), 'SH003') end, 100)
+        R.renamed = review_codes()
+        vim.cmd('silent! undo')
+        vim.wait(WAIT_MS, function() return not vim.tbl_contains(review_codes(), 'SH003') end, 100)
+        R.undone = review_codes()
+        vim.api.nvim_set_current_buf(notes)
+
+        -- (3) :SkillReindex keeps every file's diagnostics (none dropped, none stale)
+        R.before_reindex = #R.notifications
+        vim.cmd('SkillReindex')
+        vim.wait(WAIT_MS, function()
+          for i = R.before_reindex + 1, #R.notifications do
+            if R.notifications[i].msg:find('re-indexed', 1, true) then return true end
+          end
+          return false
+        end, 50)
+        R.after_reindex = settle(3000)
+        R.typed = vim.b[notes].changedtick ~= R.tick
+        """,
+    )
+    assert r["attached"]
+    # The edited file is on disk again (undo) and `check` now reads the new configuration.
+    assert (demo.demo / ".agh" / "skills" / "triage" / "SKILL.md").read_text().startswith("---\nname: triage")
+    expected = check(demo.demo)
+    assert not any(code in ("SK007", "SK003") for _, code, _ in expected)
+    assert any(c == "SK007" for _, c, _ in _rows(r["initial"])), r["initial"]
+    assert _rows(r["after_config"]) == expected, r["_logs"]()
+    assert "SH003" in r["renamed"], r["renamed"]
+    assert "SH003" not in r["undone"], r["undone"]
+    assert any("re-indexed" in n["msg"] for n in r["notifications"]), r["notifications"]
+    assert _rows(r["after_reindex"]) == expected
+    assert not r["typed"]
+
+
+def test_catalog_preview_follows_a_description_change(demo: Demo) -> None:
+    """The preview refreshes when a description changes (the number of skills does not), on disk and
+    in an open buffer."""
+    local = demo.demo / ".agh" / "agents" / "reviewer" / "skills" / "code-review" / "SKILL.md"
+    on_disk = local.read_text().replace("own code review procedure", "stricter review procedure")
+    r = run_nvim(
+        demo,
+        ALL_DIAGNOSTICS_LUA
+        + f"""
+        local b = open({_lua_str(demo.ws_review)})
+        R.attached = wait_client(b) ~= nil
+        vim.cmd('SkillCatalog reviewer')
+        local cat
+        vim.wait(WAIT_MS, function()
+          cat = vim.fn.bufnr('skill-ls://catalog/reviewer')
+          return cat ~= -1 and buf_text(cat):find('code-review', 1, true) ~= nil
+        end, 50)
+        R.before = buf_text(cat)
+        write_file({_lua_str(local)}, {_lua_str(on_disk)})
+        vim.wait(WAIT_MS, function() return buf_text(cat):find('stricter', 1, true) ~= nil end, 100)
+        R.disk = buf_text(cat)
+        -- typed into the agent-local copy's buffer, not saved
+        vim.cmd('wincmd p')
+        local lb = open({_lua_str(local)})
+        local pos = pos_of(lb, 'stricter')
+        vim.api.nvim_buf_set_text(lb, pos.line, pos.character, pos.line, pos.character + #'stricter', {{ 'typed' }})
+        vim.wait(WAIT_MS, function() return buf_text(cat):find('typed review', 1, true) ~= nil end, 100)
+        R.typed = buf_text(cat)
+        """,
+    )
+    assert r["attached"]
+    assert "own code review procedure" in r["before"]
+    assert "stricter review procedure" in r["disk"], r["disk"]
+    assert "typed review procedure" in r["typed"], r["typed"]
+
+
+def test_every_key_and_command_the_readme_promises(demo: Demo) -> None:
+    """editors/nvim/README.md, "Commands and keys": `K`, `grr`, `gra`, `<C-x><C-o>`'s omnifunc,
+    `vim.lsp.buf.document_symbol()`, `grn` (says the server cannot rename), `:SkillStatus`,
+    `:SkillReindex`, `:SkillWhere name runtime=R agent=A`, `:SkillCatalog workspace=DIR`, the
+    statusline component, and `setup({ where = 'float' })`."""
+    r = run_nvim(
+        demo,
+        f"""
+        local b = open({_lua_str(demo.ws_review)})
+        R.attached = wait_client(b) ~= nil
+        vim.wait(2000, function() return false end, 50)
+        local function floats()
+          local out = {{}}
+          for _, w in ipairs(vim.api.nvim_list_wins()) do
+            if vim.api.nvim_win_get_config(w).relative ~= '' then out[#out + 1] = buf_text(vim.api.nvim_win_get_buf(w)) end
+          end
+          return out
+        end
+        local function close_floats()
+          for _, w in ipairs(vim.api.nvim_list_wins()) do
+            if vim.api.nvim_win_get_config(w).relative ~= '' then vim.api.nvim_win_close(w, true) end
+          end
+        end
+        local function on(needle, offset)
+          vim.api.nvim_set_current_buf(b)
+          local p = pos_of(b, needle)
+          vim.api.nvim_win_set_cursor(0, {{ p.line + 1, p.character + (offset or 0) }})
+        end
+        local function feed(keys)
+          vim.api.nvim_feedkeys(vim.keycode(keys), 'mx', false)
+        end
+
+        -- K: hover with the winning tier
+        on('code-review', 2)
+        feed('K')
+        vim.wait(WAIT_MS, function() return #floats() > 0 end, 50)
+        R.K = floats()[1]
+        close_floats()
+
+        -- grr on release-notes: every agent or skill naming it (the reviewer's tombstone), in the quickfix list
+        local notes = open({_lua_str(demo.release_notes)})
+        wait_client(notes)
+        wait_diag(notes, 'SK007')
+        vim.fn.setqflist({{}}, 'r')
+        local rn = pos_of(notes, 'release-notes')
+        vim.api.nvim_win_set_cursor(0, {{ rn.line + 1, rn.character + 2 }})
+        feed('grr')
+        vim.wait(WAIT_MS, function() return #vim.fn.getqflist() > 0 end, 50)
+        R.grr = vim.tbl_map(function(i) return vim.api.nvim_buf_get_name(i.bufnr) end, vim.fn.getqflist())
+        vim.cmd('cclose')
+        vim.api.nvim_set_current_buf(notes)
+
+        -- gra on the misspelled key: the quick fix is offered and applied
+        local p = pos_of(notes, 'alowed-tools')
+        vim.api.nvim_win_set_cursor(0, {{ p.line + 1, p.character + 1 }})
+        R.gra_titles = {{}}
+        vim.ui.select = function(items, opts, on_choice)
+          local chosen, idx
+          for i, item in ipairs(items) do
+            local title = (item.action or item).title or opts.format_item(item)
+            R.gra_titles[#R.gra_titles + 1] = title
+            if not chosen and title:find('allowed-tools', 1, true) then chosen, idx = item, i end
+          end
+          on_choice(chosen, idx)
+        end
+        feed('gra')
+        vim.wait(WAIT_MS, function() return buf_text(notes):find('\\nallowed-tools:') ~= nil end, 50)
+        R.gra_text = buf_text(notes)
+
+        -- <C-x><C-o> completes through the LSP omnifunc (the keys themselves: tests/editors/test_nvim_tmux_flows.py)
+        R.omnifunc = vim.bo[notes].omnifunc
+
+        -- document symbols: the headings
+        vim.fn.setloclist(0, {{}}, 'r')
+        vim.lsp.buf.document_symbol()
+        vim.wait(WAIT_MS, function() return #vim.fn.getloclist(0) > 0 end, 50)
+        R.symbols = vim.tbl_map(function(i) return i.text end, vim.fn.getloclist(0))
+        vim.cmd('lclose')
+
+        -- grn: no rename; Neovim says so
+        R.before_grn = #R.notifications
+        vim.ui.input = function(_, on_confirm) R.grn_prompted = true; on_confirm(nil) end
+        feed('grn')
+        vim.wait(2000, function() return #R.notifications > R.before_grn end, 50)
+        R.grn = vim.tbl_map(function(n) return n.msg end, {{ unpack(R.notifications, R.before_grn + 1) }})
+
+        -- :SkillStatus, :SkillReindex
+        R.before_cmds = #R.notifications
+        vim.cmd('SkillStatus')
+        vim.cmd('SkillReindex')
+        vim.wait(WAIT_MS, function() return #R.notifications >= R.before_cmds + 2 end, 50)
+        R.cmds = vim.tbl_map(function(n) return n.msg end, {{ unpack(R.notifications, R.before_cmds + 1) }})
+        R.statusline = require('skill_ls').statusline()
+
+        -- :SkillWhere with a name, runtime and agent: the agent-local copy first
+        vim.fn.setqflist({{}}, 'r')
+        vim.cmd('SkillWhere code-review runtime=agh agent=reviewer')
+        vim.wait(WAIT_MS, function() return #vim.fn.getqflist() > 0 end, 50)
+        R.where_agent = vim.tbl_map(function(i) return {{ path = vim.api.nvim_buf_get_name(i.bufnr), text = i.text }} end, vim.fn.getqflist())
+        vim.cmd('cclose')
+
+        -- :SkillCatalog workspace=DIR
+        vim.cmd('SkillCatalog workspace=' .. {_lua_str(demo.demo)})
+        local cat
+        vim.wait(WAIT_MS, function()
+          cat = vim.fn.bufnr('skill-ls://catalog')
+          return cat ~= -1 and buf_text(cat):find('release-notes', 1, true) ~= nil
+        end, 50)
+        R.catalog = cat ~= -1 and buf_text(cat) or ''
+
+        -- setup({{ where = 'float' }}): :SkillWhere in a floating window
+        close_floats()
+        require('skill_ls').setup({{ where = 'float' }})
+        vim.cmd('SkillWhere code-review')
+        vim.wait(WAIT_MS, function() return #floats() > 0 end, 50)
+        R.where_float = floats()[1]
+        """,
+    )
+    assert r["attached"]
+    assert r["K"] and "winner: `workspace`" in r["K"] and "shadowed: `additional`" in r["K"], r["K"]
+    assert any(p.endswith(".agh/agents/reviewer/AGENT.md") for p in r["grr"]), r["grr"]
+    assert any("allowed-tools" in t for t in r["gra_titles"]), r["gra_titles"]
+    assert "\nallowed-tools: Read Grep" in r["gra_text"], r["gra_text"]
+    assert r["omnifunc"] == "v:lua.vim.lsp.omnifunc"
+    assert any("Release notes" in s for s in r["symbols"]), r["symbols"]
+    assert r["grn"] and any("rename" in m.lower() for m in r["grn"]), r["grn"]
+    assert not r.get("grn_prompted"), "grn asked for a new name although nothing can rename"
+    assert any("skill(s)" in m and "runtimes:" in m for m in r["cmds"]), r["cmds"]
+    assert any("re-indexed" in m for m in r["cmds"]), r["cmds"]
+    assert r["statusline"].startswith("skills "), r["statusline"]
+    assert r["where_agent"] and r["where_agent"][0]["path"].endswith(".agh/agents/reviewer/skills/code-review/SKILL.md"), r["where_agent"]
+    assert "release-notes" in r["catalog"] and "code-review" in r["catalog"], r["catalog"]
+    assert r["where_float"] and "winner" in r["where_float"], r["where_float"]
+
+
+def test_readme_options_turn_the_mappings_and_the_lens_off(demo: Demo) -> None:
+    """`vim.g.skill_ls_no_mappings = true` leaves `gd` alone; `vim.g.skill_ls_codelens = false` stops
+    the automatic code lens refresh."""
+    r = run_nvim(
+        demo,
+        f"""
+        local b = open({_lua_str(demo.ws_review)})
+        R.attached = wait_client(b) ~= nil
+        -- the index is built and announced (skillLs/indexChanged, which refreshes lenses when allowed)
+        R.indexed = vim.wait(WAIT_MS, function() return require('skill_ls').last_index ~= nil end, 50)
+        wait_diag(b, 'SH002')
+        vim.wait(1000, function() return false end, 50)  -- longer than the lens refresh's debounce
+        R.gd = vim.fn.maparg('gd', 'n', false, true).desc or ''
+        R.lenses = #vim.lsp.codelens.get(b)
+        """,
+        init_extra="vim.g.skill_ls_no_mappings = true\nvim.g.skill_ls_codelens = false\n",
+    )
+    assert r["attached"] and r["indexed"]
+    assert "skill-ls" not in r["gd"], r["gd"]
+    assert r["lenses"] == 0
+
