@@ -29,7 +29,9 @@ from skill_ls.core.runtimes.agent_families import AGENT_FILE
 _FILE_SUPPRESS = re.compile(r"<!--\s*skill-ls:\s*disable=([^<>]*?)-->")
 _CODE_LIST = re.compile(r"[A-Za-z0-9_,\s]+")
 OPENAI_YAML = "openai.yaml"
-WANTED = frozenset({SKILL_FILE, SKILL_FILE_LOWER, AGENT_FILE, MCP_FILE, META_FILE, OPENAI_YAML, CAPABILITIES_FILE})
+# The files checked beside skills and agents, by name: the kind the sidecar rules know them as.
+SIDECAR_KINDS = {MCP_FILE: "mcp", META_FILE: "meta", OPENAI_YAML: "openai", CAPABILITIES_FILE: "capabilities"}
+WANTED = frozenset({SKILL_FILE, SKILL_FILE_LOWER, AGENT_FILE, *SIDECAR_KINDS})
 RUNTIME_ORDER = {rid: i for i, rid in enumerate(RUNTIMES)}
 
 
@@ -192,7 +194,7 @@ class Checker:
                     raw.extend(self.check_skill_file(path, by_path.get(path, [])))
                 elif path in agents_by_path or base == AGENT_FILE:
                     raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
-                elif base in (MCP_FILE, META_FILE, OPENAI_YAML, CAPABILITIES_FILE):
+                elif base in SIDECAR_KINDS:
                     raw.extend(self.check_sidecar(path))
             return self.unsuppressed(raw)
 
@@ -309,7 +311,7 @@ class Checker:
     def check_sidecar(self, path: str, kind: str | None = None) -> list[Diagnostic]:
         out: list[Diagnostic] = []
         base = os.path.basename(path)
-        kind = kind or {MCP_FILE: "mcp", META_FILE: "meta", OPENAI_YAML: "openai", CAPABILITIES_FILE: "capabilities"}[base]
+        kind = kind or SIDECAR_KINDS[base]
         skill_dir = os.path.dirname(path) if kind != "openai" else os.path.dirname(os.path.dirname(path))
         skill_md = os.path.join(skill_dir, SKILL_FILE)
         rep = Reporter(path, None, out)

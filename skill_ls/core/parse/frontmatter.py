@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 
@@ -287,20 +287,29 @@ class _YamlLines:
         return yaml.error.Mark(mark.name, mark.index, line, col, None, None)  # type: ignore[arg-type]  # buffer, pointer unknown (as with the C loader)
 
     def fix_marks(self, root: Any) -> None:
-        seen: set[int] = set()
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
+        for node in _unique_nodes(root, keys=True):
             node.start_mark = self.mark(node.start_mark)
             node.end_mark = self.mark(node.end_mark)
-            if isinstance(node, yaml.MappingNode):
-                for k, v in node.value:
-                    stack.extend((k, v))
-            elif isinstance(node, yaml.SequenceNode):
-                stack.extend(node.value)
+
+
+def _unique_nodes(root: Any, *, keys: bool) -> Iterator[Any]:
+    """Every node of a composed YAML graph once (an alias is a shared node), depth first; mapping
+    keys too when `keys`. Iterative: the graph may be deep."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if keys:
+                    stack.append(k)
+                stack.append(v)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
 
 
 def _suppressions(src: SourceText, first: int, last: int) -> dict[int, frozenset[str]]:
@@ -499,13 +508,7 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
 
 
 def _check_duplicates(root: Any, fm: Frontmatter, offset: int, budget: list[int]) -> None:
-    seen_nodes: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen_nodes:
-            continue
-        seen_nodes.add(id(node))
+    for node in _unique_nodes(root, keys=False):
         budget[0] -= 1
         if budget[0] < 0:
             raise _TooComplex
@@ -523,9 +526,6 @@ def _check_duplicates(root: Any, fm: Frontmatter, offset: int, budget: list[int]
                         ))
                     else:
                         first[knode.value] = knode
-                stack.append(vnode)
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
 
 
 def _syntax_problem(exc: yaml.MarkedYAMLError, src: SourceText, offset: int) -> Problem:
