@@ -350,6 +350,11 @@ class WorkspaceState:
         first = self.default_runtime()
         return sorted(rids, key=lambda r: (r != first, list(RUNTIMES).index(r)))
 
+    def reads(self, path: str) -> bool:
+        """Whether this workspace's index declares the file (a skill of one of its roots, or an agent)."""
+        index = self.index
+        return index is not None and (bool(index.decls_for_path(path)) or any(a.path == path for a in index.agents))
+
     def is_skill_file(self, path: str) -> bool:
         return os.path.basename(path) in (SKILL_FILE, SKILL_FILE_LOWER) and not any(
             a.path == path for a in (self.index.agents if self.index else ()))

@@ -75,12 +75,14 @@ def broad_workspace_message(state: WorkspaceState, why: str) -> str:
 class SkillLanguageServer(LanguageServer):
     """One server per project. Each workspace folder is a `WorkspaceState` of its own (its own
     configuration, index and scope); a file belongs to the deepest folder that contains it, and a
-    file outside every folder (a user root, an additional root) to the first folder."""
+    file outside every folder (a user root, an additional root) to the first folder whose index reads
+    it, else the first folder (`state_for`)."""
 
     def __init__(self) -> None:
         super().__init__("skill-ls", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
                          protocol_cls=SkillProtocol, converter_factory=converter)
         self.states: dict[str, WorkspaceState] = {}  # project root -> state, the first folder first
+        self.folder_projects: dict[str, str] = {}  # the client's workspace folder -> its project root
         self.init_options: dict[str, Any] = {}
         self.pull = False  # diagnostics by pull: the client pulls and can be asked to re-pull (refresh)
         self.open_docs: dict[str, str] = {}  # path -> uri
@@ -112,7 +114,7 @@ class SkillLanguageServer(LanguageServer):
     # -- folders -----------------------------------------------------------------------------------
     @property
     def state(self) -> WorkspaceState | None:
-        """The first workspace folder's state (files outside every folder belong to it)."""
+        """The first workspace folder's state (the default for commands and loose files)."""
         return next(iter(self.states.values()), None)
 
     @property
@@ -123,7 +125,10 @@ class SkillLanguageServer(LanguageServer):
         return self.state
 
     def state_for(self, path: str | None) -> WorkspaceState | None:
-        """The state of the deepest workspace folder containing `path`, else the first folder's."""
+        """The state of the deepest workspace folder containing `path`; for a file outside every
+        folder (a user root, an additional root), the first folder whose index reads it (a personal
+        Claude Code skill belongs to the folder that checks Claude Code, not to an AGH-only first
+        folder); else the first folder's."""
         if path:
             best = None
             for key, st in self.states.items():
@@ -131,6 +136,10 @@ class SkillLanguageServer(LanguageServer):
                     best = (key, st)
             if best is not None:
                 return best[1]
+            if len(self.states) > 1:
+                for st in self.states.values():
+                    if st.reads(path):
+                        return st
         return self.state
 
     def add_folder(self, root: str, settings: dict[str, Any] | None = None) -> WorkspaceState | None:
@@ -165,8 +174,8 @@ class SkillLanguageServer(LanguageServer):
             st = self.state_for(path)
             if st is not None and st.index is not None:
                 return True
-            if time.monotonic() > deadline:
-                return False
+            if time.monotonic() > deadline or (not self.states and self.ready.is_set()):
+                return False  # (every folder removed: nothing will become ready)
             if not self.ready.is_set():
                 try:
                     await asyncio.wait_for(self.ready.wait(), max(0.0, deadline - time.monotonic()))

@@ -138,7 +138,8 @@ def _multi_root(root: Path, home: Path) -> dict[str, Any]:
                    "The team's review guide. Use when reviewing a pull request.")
     _skill(beta / ".claude/skills/release-plan", "release-plan", "Plans a release. Use when cutting a release.",
            extra="allowed_tools: Read\n")
-    _skill(home / ".claude/skills/review-guide", "review-guide", "My personal review guide. Use when reviewing anything.")
+    winner = _skill(home / ".claude/skills/review-guide", "review-guide",
+                    "My personal review guide. Use when reviewing anything.")
     gamma.mkdir()
     (gamma / ".skill-ls.toml").write_text('runtimes = ["agh"]\n\n[agh]\nadditional_roots = ["shared"]\n')
     _skill(gamma / ".agh/skills/notes", "notes", "Gamma notes. Use when taking notes.")
@@ -149,6 +150,7 @@ def _multi_root(root: Path, home: Path) -> dict[str, Any]:
         "workspaceFile": str(workspace_file),
         "folders": {"alpha": str(alpha), "beta": str(beta)},
         "hover": {"file": str(hover), "name": "review-guide"},
+        "winner": str(winner),
         "add": {"name": "gamma", "path": str(gamma)},
         "remove": "beta",
     }
@@ -341,6 +343,14 @@ def test_multi_root_where_from_the_palette_answers_for_the_active_folder(session
     assert "winner" in items[0] and personal in items[0], items
     assert "shadowed" in items[1] and "beta/.claude/skills/review-guide/SKILL.md" in items[1], items
     assert "(claude-code)" in observed["placeholder"], observed
+
+
+def test_multi_root_a_copy_outside_every_folder_answers_for_the_folder_that_reads_it(session: dict[str, Any]) -> None:
+    """Picking the winner in Show Skill Shadows opens the personal copy (outside both folders); its hover
+    is beta's Claude Code resolution, not the first folder's AGH view of a loose file."""
+    hover = _flow(session, "multiroot_where")["winnerHover"]
+    assert "Claude Code (claude-code)" in hover and "winner: personal" in hover, hover
+    assert "AGH (agh)" not in hover, hover
 
 
 def test_multi_root_folder_added_and_removed_on_disk(session: dict[str, Any]) -> None:

@@ -116,3 +116,40 @@ async def test_a_folder_inside_a_configured_project_is_that_project(start, tree,
     s.open(shared_copy)
     items = await s.diagnostics(shared_copy, lambda ds: any(d.code == "SH001" for d in ds))
     assert any(d.code == "SH001" for d in items)  # shadowed by the workspace copy, as check says
+
+
+async def test_removing_a_second_folder_of_the_same_project_keeps_the_project(start, tree, profile):
+    """A skill directory added as a workspace folder of its own maps to its project, which is already a
+    folder; removing that extra folder again must not drop the project (its files lost their
+    diagnostics and its commands failed)."""
+    a, _ = _two_folders(tree)
+    sub = tree.a_skill.parent  # a/.agh/skills/shared-name: part of project a
+    s = await start(profile, folders=[a, sub])
+    await settle_async(lambda: _editor_codes(s), lambda c: _p(tree.a_bad) in c)
+    s.client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        types.WorkspaceFoldersChangeEvent(added=[], removed=[types.WorkspaceFolder(uri(sub), "shared-name")])))
+    status = await s.command("skillLs.status", {})  # (answered after the notification was handled)
+    assert [f["workspace"] for f in status["folders"]] == [_p(a)]
+    assert _p(tree.a_bad) in await _editor_codes(s)  # a's files keep their findings
+    s.client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        types.WorkspaceFoldersChangeEvent(added=[], removed=[types.WorkspaceFolder(uri(a), "a")])))
+    with pytest.raises(JsonRpcException):  # the last folder of the project gone: the project goes
+        await s.command("skillLs.status", {})
+
+
+async def test_a_file_outside_every_folder_belongs_to_the_folder_that_reads_it(start, tree, profile):
+    """The personal copy in ~/.claude/skills is outside both folders; only folder b (Claude Code) reads
+    it. Opened (e.g. from Show Skill Shadows), its hover and diagnostics answer for b, not for the
+    first folder (AGH only), which would treat it as a loose file under the base rules."""
+    a, b = _two_folders(tree)
+    write(b / ".skill-ls.toml", 'runtimes = ["claude-code"]\n', dedent=False)  # b with SH rules
+    personal = skill(tree.home / ".claude" / "skills", "shared-name", description="Personal copy.")
+    s = await start(profile, folders=[a, b])
+    s.open(personal)
+    line = personal.read_text().splitlines().index("name: shared-name")
+    hover = await s.request(s.client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri(personal)), types.Position(line=line, character=8))))
+    value = hover.contents.value if hover is not None else ""
+    assert "**Claude Code** (`claude-code`)" in value and "winner" in value, value
+    items = await s.diagnostics(personal, lambda ds: any(d.code == "SH002" for d in ds))
+    assert any(d.code == "SH002" for d in items)  # it wins over b's project copy

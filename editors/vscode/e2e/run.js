@@ -243,9 +243,12 @@ async function hoverName(name) {
     await page.keyboard.press('Control+K');
     await page.keyboard.press('Control+I');
   }
+  // The hover widget on screen now (an earlier one may linger hidden in the DOM); it shows the
+  // diagnostics first, then the server's hover ("skill <name>" … winner), which may come later.
   return waitFor('a hover', async () => {
-    const texts = await page.$$eval('.monaco-hover-content', (els) => els.map((e) => e.innerText).filter((t) => t.trim()));
-    return texts.find((t) => /winner/.test(t));
+    const texts = await page.$$eval('.monaco-hover-content', (els) =>
+      els.filter((e) => e.checkVisibility()).map((e) => e.innerText).filter((t) => t.trim()));
+    return texts.find((t) => t.includes(`skill ${name}`) && /winner/.test(t));
   });
 }
 
@@ -518,8 +521,8 @@ async function demoFlows(port) {
  * per folder, a hover, the catalog preview and "Show Skill Shadows" on a file of the second folder;
  * then a folder added and one removed by editing the workspace file on disk.
  *
- * config.multiRoot: {workspaceFile, folders: {name: path}, hover: {file, name}, add: {name, path},
- * remove: name}. Problems rows carry their folder: "alpha • .agh/skills/x/SKILL.md".
+ * config.multiRoot: {workspaceFile, folders: {name: path}, hover: {file, name}, winner (the copy that
+ * wins for the hovered name, outside every folder), add: {name, path}, remove: name}. Problems rows carry their folder: "alpha • .agh/skills/x/SKILL.md".
  */
 async function multiRootFlows(port) {
   const mr = config.multiRoot;
@@ -590,6 +593,13 @@ async function multiRootFlows(port) {
     });
     o.placeholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || e.getAttribute('aria-label') || '');
     await shot('multiroot-where');
+    // Pick the winner (outside every folder: the personal copy) and hover its name there.
+    await page.keyboard.press('Enter');
+    const winner = mr.winner;
+    const head = fs.readFileSync(winner, 'utf8').split('\n').slice(0, 3).join('\n');
+    await waitFor('the winning copy in the editor', async () => (await editorText()).startsWith(head));
+    await sleep(300);
+    o.winnerHover = await hoverName(mr.hover.name);
     await page.keyboard.press('Escape');
     await closeAllEditors();
   });

@@ -113,7 +113,8 @@ def register(server) -> None:
         ls.loop = asyncio.get_running_loop() if _loop_running() else None
         ls.init_options = _settings_from(params.initialization_options) or {}
         for folder in _folder_roots(params):
-            ls.add_folder(project_of(folder), ls.init_options or None)
+            ls.folder_projects[folder] = project_of(folder)
+            ls.add_folder(ls.folder_projects[folder], ls.init_options or None)
         ls.pull = choose_pull(params.capabilities)
         ls.converter = Converter(ls.workspace.position_encoding or "utf-16")
         log.info("workspace %s; diagnostics by %s", ", ".join(ls.states), "pull" if ls.pull else "push")
@@ -146,21 +147,28 @@ def register(server) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def did_change_workspace_folders(ls, params: types.DidChangeWorkspaceFoldersParams):
         """Folders come and go: an added folder is indexed with its own configuration; a removed
-        one's files lose their diagnostics (push) or are re-pulled (pull)."""
+        one's files lose their diagnostics (push) or are re-pulled (pull). Several folders may belong
+        to one project (a skill directory added as a folder of its own): the project goes with the
+        last of them."""
         remaining = [f for f in ls.states]
         removed: set[str] = set()
         for folder in params.event.removed or []:
             path = path_of(folder.uri)
             if path:
-                removed.add(project_of(os.path.abspath(path)))
+                path = os.path.abspath(path)
+                removed.add(ls.folder_projects.pop(path, None) or project_of(path))
         added: list[str] = []
         for folder in params.event.added or []:
             path = path_of(folder.uri)
             if path:
-                added.append(project_of(os.path.abspath(path)))
-        for key in removed - set(added):
+                path = os.path.abspath(path)
+                ls.folder_projects[path] = project_of(path)
+                added.append(ls.folder_projects[path])
+        still = set(ls.folder_projects.values())
+        for key in removed - set(added) - still:
             if ls.remove_folder(key) is not None:
                 log.info("workspace folder removed: %s", key)
+        removed -= still
         for key in added:
             st = ls.add_folder(key)
             if st is not None:
