@@ -120,3 +120,21 @@ def test_rf002_link_to_an_existing_file_of_a_sibling_skill_is_a_warning(workspac
     assert ds["../nothing/SKILL.md"].severity == Severity.ERROR and "points at nothing" in ds["../nothing/SKILL.md"].message
     assert ds["/etc/passwd"].severity == Severity.ERROR
     assert ds["../../../elsewhere.md"].severity == Severity.ERROR  # leaves the repository
+
+
+def test_rf001_skill_read_file_reads_the_copy_that_wins(workspace, private_home, tmp_path):
+    """`skill_read_file("demo", ...)` reads the copy of `demo` the runtime loads (the workspace winner),
+    not whichever copy the index lists first: a guide only the winner has is found, one only a shadowed
+    copy has is missing."""
+    bundled = tmp_path / "bundled"
+    write(workspace / ".skill-ls.toml", f'runtimes = ["agh"]\n\n[agh]\nbundled_roots = ["{bundled}"]\n')
+    winner = skill(workspace / ".agh" / "skills", "demo")
+    write(winner.parent / "references" / "guide.md", "# Guide\n")
+    skill(private_home / ".agh" / "skills", "demo")
+    shadowed = skill(bundled / "skills", "demo")
+    write(shadowed.parent / "references" / "old.md", "# Only in the bundled copy\n")
+    caller = skill(workspace / ".agh" / "skills", "caller",
+                   body='skill_read_file("demo", "references/guide.md")\nskill_read_file("demo", "references/old.md")\n')
+    ds = diags_for(check_tree(workspace), caller, "RF001")
+    assert [d.data["target"] for d in ds] == ["references/old.md"]
+    assert "does not exist in demo/" in ds[0].message

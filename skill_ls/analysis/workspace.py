@@ -44,6 +44,11 @@ class WorkspaceState:
         self._walker_stale = False
         # What BG002 said per runtime when last asked (see `affected_paths`): path -> its place.
         self._past_budget: dict[str, dict[str, tuple[int, int, int]]] = {}
+        # Skills that read another skill's files (`skill_read_file("name", ...)`), seen when their
+        # diagnostics were last computed: name -> their paths. Which copy of `name` wins decides
+        # their RF001/RF002, so a change to `name` makes them affected too.
+        self._callers: dict[str, set[str]] = {}
+        self._calls: dict[str, frozenset[str]] = {}  # path -> the names it reads from
 
     @property
     def _index(self) -> Index:
@@ -99,6 +104,7 @@ class WorkspaceState:
         self.index = index
         self.checker = Checker(index)
         self._past_budget = {rid: past_the_budget(index, rid) for rid in index.decls}
+        self._callers, self._calls = {}, {}
         for path, overlay in list(self.overlays.items()):
             if index.store.overlays.get(path) != overlay:
                 index.store.set_overlay(path, *overlay)
@@ -271,12 +277,33 @@ class WorkspaceState:
         for d in self.config_diagnostics():
             if d.path in out:
                 out[d.path].append(d)
+        self._note_calls(checkable)
         return out
+
+    def _note_calls(self, paths: list[str]) -> None:
+        """Remember which skills the files just checked read files from (the rules scanned their
+        bodies already: the scan is cached on the document)."""
+        index = self._index
+        for path in paths:
+            scanned = index.store.peek(path).cache.get("body_references") if index.decls_for_path(path) else None
+            names = frozenset(r.skill for r in scanned[0] if r.skill) if scanned else frozenset()
+            old = self._calls.get(path, frozenset())
+            if names == old:
+                continue
+            for name in old - names:
+                self._callers.get(name, set()).discard(path)
+            for name in names - old:
+                self._callers.setdefault(name, set()).add(path)
+            if names:
+                self._calls[path] = names
+            else:
+                self._calls.pop(path, None)
 
     def affected_paths(self, touched: set[tuple[str, str]]) -> set[str]:
         """Files whose diagnostics may change after `touched` names changed: every copy of the
-        names, every agent (agents name skills: AG005), and, in a runtime whose listing has a budget,
-        the files whose place past the budget changed (BG002: a description anywhere moves the cut)."""
+        names, every skill that reads files of one of them (the winning copy is the one read: RF001),
+        every agent (agents name skills: AG005), and, in a runtime whose listing has a budget, the
+        files whose place past the budget changed (BG002: a description anywhere moves the cut)."""
         if self.index is None or not touched:
             return set()
         out: set[str] = set()
@@ -284,6 +311,8 @@ class WorkspaceState:
         for rid, table in self.index.by_name.items():
             for name in names:
                 out.update(d.path for d in table.get(name, ()) if d.path)
+        for name in names:
+            out.update(self._callers.get(name, ()))
         out.update(a.path for a in self.index.agents)
         for rid in {r for r, _ in touched if r in self.index.decls}:
             before, now = self._past_budget.get(rid, {}), past_the_budget(self.index, rid)

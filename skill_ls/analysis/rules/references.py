@@ -15,6 +15,7 @@ from skill_ls.core.index import Document
 from skill_ls.core.model import Severity
 from skill_ls.core.paths import is_under
 from skill_ls.core.references import resolve_reference
+from skill_ls.core.resolve import resolve_name
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import FileContext
 
@@ -60,8 +61,14 @@ def _own_name(doc: Document) -> str:
 
 
 def _skill_dir_named(ctx: FileContext, name: str | None) -> str | None:
+    """The directory of the copy of `name` that `skill_read_file` / `skill_run_script` reads: the one
+    the runtime reading this file loads (its winner, for this file's agent), else any copy."""
     if name is None or ctx.index is None:
         return None
+    for reader in ctx.readers:
+        winner = resolve_name(ctx.index, reader.runtime, name, reader.agent).winner
+        if winner is not None and winner.path:
+            return os.path.dirname(winner.path)
     for table in ctx.index.by_name.values():
         for decl in table.get(name, ()):
             if decl.path:
