@@ -45,3 +45,13 @@ async def test_definition_includes_agent_local_copies(start, tree, profile):
     # from inside the agent, its own copy wins and comes first
     locs = await _definition(s, local, _pos(local, "name: demo", 7))
     assert [loc.uri for loc in locs][0] == uri(local) and len(locs) == 4
+
+
+async def test_definition_lists_blocked_copies_after_the_loadable_ones(start, tree, profile):
+    """SPEC §8: the winner, then the other loadable copies in descending precedence, then blocked ones —
+    a blocked user copy (a duplicate key) comes after the bundled copy although its tier is higher."""
+    tree.standard()
+    tree.user_demo.write_text("---\nname: demo\ndescription: User demo.\ndescription: Twice.\n---\n# Demo\n")
+    s = await start(profile)
+    locs = await _definition(s, tree.bundled_demo, _pos(tree.bundled_demo, "name: demo", 7))
+    assert [loc.uri for loc in locs] == [uri(tree.ws_demo), uri(tree.bundled_demo), uri(tree.user_demo)]

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from lsprotocol import types
 
 from tests.conftest import skill
 from tests.lsp.conftest import DIAGNOSTIC_PROFILES, settle, uri
+from tests.lsp.test_truth import _matches_cli
 
 # Push only (VS Code 1.65), mixed (Neovim 0.11: the server pushes) and pull with refresh: the pull
 # branches below run for the last one.
@@ -100,3 +102,58 @@ async def test_no_duplicate_channels(start, tree, profile):
         items = s.client.diagnostics[uri(tree.user_demo)]
         keys = [(d.code, d.range.start.line, d.message) for d in items]
         assert len(keys) == len(set(keys))
+
+
+def _close(s, path) -> None:
+    s.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri(path))))
+
+
+async def test_closing_documents_returns_to_what_check_says(start, tree, profile):
+    """SPEC §8: a file outside the workspace has diagnostics only while it is open (check does not report
+    it); a workspace file closed with unsaved edits goes back to its diagnostics on disk."""
+    tree.standard()
+    s = await start(profile)
+    s.open(tree.user_demo)
+    await s.diagnostics(tree.user_demo, lambda ds: "SH001" in _codes(ds))
+    _close(s, tree.user_demo)
+    if s.pull:
+        report = await s.request(s.client.workspace_diagnostic_async(
+            types.WorkspaceDiagnosticParams(previous_result_ids=[])))
+        assert not [r for r in report.items if r.uri == uri(tree.user_demo) and r.items]
+    else:
+        await settle(lambda: not s.client.diagnostics.get(uri(tree.user_demo)))
+    s.open(tree.other)
+    s.change(tree.other, "---\nname: other\n---\n# no description\n", version=2)
+    await s.diagnostics(tree.other, lambda ds: "SK005" in _codes(ds))
+    _close(s, tree.other)
+    if s.pull:
+        report = await s.request(s.client.workspace_diagnostic_async(
+            types.WorkspaceDiagnosticParams(previous_result_ids=[])))
+        assert uri(tree.other) in {r.uri for r in report.items}
+        assert not any("SK005" in _codes(r.items) for r in report.items if r.uri == uri(tree.other))
+    else:
+        await settle(lambda: "SK005" not in _codes(s.client.diagnostics.get(uri(tree.other), [])))
+
+
+async def test_pushed_diagnostics_of_an_open_document_carry_its_version(start, tree, profile):
+    """SPEC §6.3: pushed diagnostics are version-tagged (a client drops ones older than its buffer)."""
+    if profile == "pull-refresh":
+        pytest.skip("pull clients are never pushed to")
+    tree.standard()
+    s = await start(profile)
+    await _matches_cli(s, tree, tree.ws)  # the index-time pushes (no version: nothing is open) are done
+    versions: list[int | None] = []
+    fm = s.client.protocol.fm
+    original = fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def record(params):
+        if params.uri == uri(tree.other):
+            versions.append(params.version)
+        return original(params)
+
+    fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    s.open(tree.other, version=7)
+    s.change(tree.other, "---\nname: other\n---\n# no description\n", version=8)
+    await s.diagnostics(tree.other, lambda ds: "SK005" in _codes(ds))
+    await settle(lambda: 8 in versions)
+    assert all(v in (7, 8) for v in versions), versions

@@ -57,3 +57,15 @@ async def test_hover_elsewhere_is_empty(start, tree, profile):
     tree.standard()
     s = await start(profile)
     assert await _hover(s, tree.ws_demo, types.Position(line=5, character=0)) is None
+
+
+async def test_hover_names_a_blocked_copy_and_why(start, tree, profile):
+    """SPEC §6.3: hover shows the blocked state of a copy (a duplicate key blocks it: SPEC §8)."""
+    tree.standard()
+    tree.user_demo.write_text("---\nname: demo\ndescription: User demo.\ndescription: Twice.\n---\n# Demo\n")
+    s = await start(profile)
+    text = (await _hover(s, tree.ws_demo, _pos(tree.ws_demo, "name: demo", 7))).contents.value
+    assert "winner: `workspace`" in text and "shadowed: `bundled`" in text
+    line = next(x for x in text.splitlines() if "`user`" in x)
+    assert line.startswith("- blocked: `user`") and "duplicate" in line.lower(), line
+    assert text.index("shadowed: `bundled`") < text.index("blocked: `user`")
