@@ -83,7 +83,8 @@ def missing_reference(ctx: FileContext) -> None:
     ## What it does
     Resolves relative Markdown links, `skill_read_file("skill", "path")` and `skill_run_script`
     targets, and `scripts/...` paths in inline code against the skill directory (outside fenced
-    code blocks), and reports the ones that do not exist.
+    code blocks), and reports the ones that do not exist. A `skill_read_file` of another skill reads
+    the copy of that skill the runtime loads (the winner), so the target is looked for there.
 
     ## Why is this bad?
     The agent follows the reference when it uses the skill and fails at the worst moment.
