@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from conftest import check_tree, diags_for, skill, write
+from conftest import check_tree, codes, diags_for, skill, write
 
 from skill_ls.core.model import Severity
 from skill_ls.core.labels import where
@@ -215,3 +215,44 @@ def test_related_information_names_the_tier_and_the_directory(workspace, private
     assert sh1.related[0].message == f"winner: workspace copy in {os.path.join('.agh', 'skills', 'review')}"
     [sh2] = diags_for(res, ws, "SH002")
     assert sh2.related[0].message == f"shadowed: user copy in {os.path.join('~', '.agh', 'skills', 'review')}"
+
+
+class _CountingDecls(dict):
+    """index.decls that counts whole-table reads (a scan of every declaration)."""
+
+    scans = 0
+
+    def items(self):
+        type(self).scans += 1
+        return super().items()
+
+    def values(self):
+        type(self).scans += 1
+        return super().values()
+
+    def get(self, key, default=None):
+        type(self).scans += 1
+        return super().get(key, default)
+
+
+def test_checking_one_file_does_not_scan_every_declaration(workspace):
+    """The editor checks one document per keystroke: its declarations come from the index's path
+    table, not from a scan of all of them (at 10,000 skills that scan was most of a keystroke's CPU)."""
+    import os
+
+    from skill_ls.analysis.workspace import WorkspaceState
+
+    files = [skill(workspace / ".agh" / "skills", f"s{i:03d}") for i in range(50)]
+    skill(workspace / ".agents" / "skills", "s001")  # a copy in another root: resolution has work to do
+    (workspace / ".skill-ls.toml").write_text('runtimes = ["agh"]\n')
+    state = WorkspaceState(str(workspace), environ=dict(os.environ))
+    state.load_config()
+    state.install(state.build_index())
+    index = state.index
+    full = state.diagnostics([str(f) for f in files])
+    index.decls_for_path(str(files[1]))  # the path table is built once per index state
+    index.decls = _CountingDecls(index.decls)
+    _CountingDecls.scans = 0
+    one = state.diagnostics([str(files[1])])
+    assert _CountingDecls.scans == 0
+    assert codes(one[str(files[1])]) == codes(full[str(files[1])])

@@ -33,6 +33,9 @@ OPENAI_YAML = "openai.yaml"
 SIDECAR_KINDS = {MCP_FILE: "mcp", META_FILE: "meta", OPENAI_YAML: "openai", CAPABILITIES_FILE: "capabilities"}
 WANTED = frozenset({SKILL_FILE, SKILL_FILE_LOWER, AGENT_FILE, *SIDECAR_KINDS})
 RUNTIME_ORDER = {rid: i for i, rid in enumerate(RUNTIMES)}
+# Up to this many files (the editor's one document, a few affected copies), declarations are looked
+# up per file in the index's path table instead of scanning every declaration of the index.
+FEW_FILES = 32
 
 
 class UsageError(Exception):
@@ -176,10 +179,16 @@ class Checker:
         rules, suppressions) may run in `jobs` forked processes; resolution runs here, on the index."""
         wanted = set(files)
         by_path: dict[str, list[SkillDecl]] = {}
-        for rid, decls in self.index.decls.items():
-            for d in decls:
-                if d.path in wanted:
-                    by_path.setdefault(d.path, []).append(d)
+        if len(wanted) <= FEW_FILES:  # the editor: a scan of every declaration per keystroke is O(N)
+            for path in wanted:
+                found = self.index.decls_for_path(path)
+                if found:
+                    by_path[path] = found
+        else:
+            for rid, decls in self.index.decls.items():
+                for d in decls:
+                    if d.path in wanted:
+                        by_path.setdefault(d.path, []).append(d)
         agents_by_path = {a.path: a for a in self.index.agents}
 
         def per_file(paths: list[str]) -> list[Diagnostic]:
@@ -243,9 +252,10 @@ class Checker:
 
     def check_resolution(self, wanted: set[str]) -> list[Diagnostic]:
         out: list[Diagnostic] = []
+        mine = [d for p in wanted for d in self.index.decls_for_path(p)] if len(wanted) <= FEW_FILES else []
         for rid, table in self.index.by_name.items():
-            if len(wanted) <= 32:  # one file (the editor): only its own names, not every name
-                names = {d.name for d in self.index.decls.get(rid, ()) if d.path in wanted}
+            if len(wanted) <= FEW_FILES:  # one file (the editor): only its own names, not every name
+                names = {d.name for d in mine if d.runtime == rid}
                 items: Iterable[tuple[str, list[SkillDecl]]] = [(n, table[n]) for n in sorted(names) if n in table]
             else:
                 items = table.items()
