@@ -9,9 +9,11 @@ missing server.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from tests.editors.test_nvim import NVIM, NVIM_SKIP_REASON, _lua_str, run_nvim
+from tests.editors.test_nvim import NVIM, NVIM_DIR, NVIM_SKIP_REASON, _lua_str, run_nvim
 from tests.editors.test_nvim_flows import ALL_DIAGNOSTICS_LUA, Demo, check, demo, triples  # noqa: F401
 
 pytestmark = pytest.mark.editor_requires(NVIM_SKIP_REASON if NVIM is None else None)
@@ -279,3 +281,28 @@ def test_readme_options_turn_the_mappings_and_the_lens_off(demo: Demo) -> None:
     assert "skill-ls" not in r["gd"], r["gd"]
     assert r["lenses"] == 0
 
+
+
+def test_the_lsp_config_alone_is_self_contained(demo: Demo) -> None:
+    """README: "Only want the LSP client, no commands? Copy `lsp/skill_ls.lua` into `~/.config/nvim/lsp/`;
+    it is self-contained." With editors/nvim off the runtimepath and only that file in the config
+    directory: one client at the project root, every file's diagnostics equal `skill-ls check`."""
+    lsp_dir = demo.tmp / "nvim" / "xdg_config_home" / "nvim" / "lsp"
+    lsp_dir.mkdir(parents=True)
+    (lsp_dir / "skill_ls.lua").write_text((NVIM_DIR / "lsp" / "skill_ls.lua").read_text())
+    r = run_nvim(
+        demo,
+        ALL_DIAGNOSTICS_LUA
+        + f"""
+        R.plugin = vim.fn.exists(':SkillCatalog') == 2
+        R.module = pcall(require, 'skill_ls')
+        local b = open({_lua_str(demo.ws_review)})
+        local c = wait_client(b)
+        R.root = c and c.root_dir
+        R.diagnostics = settle(3000)
+        """,
+        init_extra=f"vim.opt.runtimepath:remove({_lua_str(NVIM_DIR)})\n",
+    )
+    assert not r["plugin"] and not r["module"], "editors/nvim is still on the runtimepath"
+    assert r["root"] and os.path.realpath(r["root"]) == os.path.realpath(demo.demo), r["root"]
+    assert triples(r["diagnostics"]) == check(demo.demo), r["_logs"]()
