@@ -54,3 +54,38 @@ def test_client_settings_overlay_in_camel_case(workspace):
     assert merged.agh_draft_fields == "error" and merged.no_user_roots and merged.exclude == ("a/**",)
     with pytest.raises(ConfigError):
         merge_client_settings(base, {"agh": {"bogus": 1}}, Path(workspace))
+
+
+def test_project_root_prefers_project_markers_over_skill_directories(tmp_path, private_home):
+    """SPEC §6.3 (one server per project, issue 10): a workspace folder that is part of a project — a
+    configured root, a skill directory, a nested `.agh/` — is that project; a folder with a marker of
+    its own, or outside any project, is itself; `$HOME` is never a project of a folder below it."""
+    from skill_ls.core.config import project_root
+
+    configured = tmp_path / "configured"
+    write(configured / ".skill-ls.toml", 'runtimes = ["agh"]\n')
+    (configured / "shared" / ".agh" / "skills").mkdir(parents=True)
+    assert project_root(configured / "shared", private_home) == configured
+    assert project_root(configured, private_home) == configured
+
+    py = tmp_path / "py"
+    write(py / "pyproject.toml", '[project]\nname = "x"\n\n[tool.skill-ls]\nruntimes = ["agh"]\n')
+    (py / "docs").mkdir()
+    assert project_root(py / "docs", private_home) == py  # any folder of a configured project
+    plain = tmp_path / "plain"
+    write(plain / "pyproject.toml", '[project]\nname = "y"\n')
+    (plain / "pkg").mkdir()
+    assert project_root(plain / "pkg", private_home) == plain / "pkg"  # pyproject without [tool.skill-ls]
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    nested = repo / "pkg" / ".agh" / "skills" / "alpha"
+    write(nested / "SKILL.md", "---\nname: alpha\ndescription: A.\n---\n")
+    (repo / "docs").mkdir()
+    assert project_root(nested, private_home) == repo  # a skill directory of the repository
+    assert project_root(repo / "pkg" / ".agh", private_home) == repo  # a path through .agh
+    assert project_root(repo / "docs", private_home) == repo / "docs"  # not part of a skill tree
+
+    write(private_home / ".skill-ls.toml", 'runtimes = ["agh"]\n')
+    (private_home / ".agh" / "skills").mkdir(parents=True)
+    assert project_root(private_home / ".agh" / "skills", private_home) == private_home / ".agh" / "skills"

@@ -306,3 +306,22 @@ def test_the_lsp_config_alone_is_self_contained(demo: Demo) -> None:
     assert not r["plugin"] and not r["module"], "editors/nvim is still on the runtimepath"
     assert r["root"] and os.path.realpath(r["root"]) == os.path.realpath(demo.demo), r["root"]
     assert triples(r["diagnostics"]) == check(demo.demo), r["_logs"]()
+
+
+def test_a_git_repository_is_the_project_of_its_nested_skill_directories(demo: Demo, tmp_path) -> None:
+    """Root detection (README "One server per project"): `.git` is a project marker too, so a skill in a
+    nested `.agh/` of a repository starts the client at the repository, not at `pkg/`."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    nested = repo / "pkg" / ".agh" / "skills" / "alpha" / "SKILL.md"
+    nested.parent.mkdir(parents=True)
+    nested.write_text("---\nname: alpha\ndescription: Alpha. Use when testing roots.\n---\nA.\n")
+    r = run_nvim(
+        demo,
+        f"""
+        local b = open({_lua_str(nested)})
+        local c = wait_client(b)
+        R.root = c and c.root_dir
+        """,
+    )
+    assert r["root"] and os.path.realpath(r["root"]) == os.path.realpath(repo), r["root"]
