@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# The `editor_requires(reason)` mark of the real-editor tests: skip with the reason, fail under CI=true.
+from tests.editors.requirements import pytest_configure, pytest_runtest_setup  # noqa: F401
+
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 

