@@ -599,6 +599,11 @@ class SkillLanguageServer(LanguageServer):
             self.schedule_catalog_check(CATALOG_AFTER_CHANGE)
             return
         gone = {p for p in changed_files | affected if not os.path.exists(p) and p not in self.open_docs}
+        # A directory moved or deleted as a whole (watchdog reports the directory only): every file
+        # pushed from under it is gone too.
+        gone_dirs = tuple(p.rstrip(os.sep) + os.sep for p in gone)
+        if gone_dirs:
+            gone |= {p for p in self.pushed if p.startswith(gone_dirs) and p not in self.open_docs}
         for p in gone:
             if p in self.pushed:
                 self.clear(p)

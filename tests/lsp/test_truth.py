@@ -370,16 +370,11 @@ async def test_a_reference_into_another_skill_follows_its_winner(start, tree, pr
     assert "RF001" not in expected.get(str(tree.other), [])
 
 
-async def test_a_skill_directory_moved_away_leaves_no_diagnostics_behind(start, tree, profile, request):
+async def test_a_skill_directory_moved_away_leaves_no_diagnostics_behind(start, tree, profile):
     """Renaming or moving a skill's directory out of its root (one directory event under watchdog,
     no event for the SKILL.md inside): the old file's diagnostics go, the copies it shadowed update."""
     import shutil
 
-    if profile == "neovim":  # watchdog reports the directory move only
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "open gap (issue 10 audit): after a directory move seen by watchdog, the server never clears "
-            "the moved SKILL.md's pushed diagnostics (SkillLanguageServer._process_changes looks for gone "
-            "files among the changed paths and the affected names' current copies, not under a gone directory)")))
     _in_scope_tree(tree)
     s = await start(profile)
     expected = await _matches_cli(s, tree, tree.ws)
