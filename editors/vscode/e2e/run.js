@@ -196,9 +196,24 @@ async function palette(command) {
   await page.keyboard.press('Enter');
 }
 
+/**
+ * A panel that takes most of the window (maximized, or restored tall: the Problems reader maximizes it
+ * to read every row, and a new window restores the last layout) leaves the editor no lines to read:
+ * hide it (showProblems opens it again).
+ */
+async function unmaximizePanel() {
+  const boxes = await page.$$eval('.part.panel', (els) =>
+    els.filter((e) => e.checkVisibility()).map((e) => e.getBoundingClientRect().height));
+  if (boxes.some((h) => h > page.viewportSize().height * 0.5)) {
+    await palette('View: Hide Panel');
+    await sleep(300);
+  }
+}
+
 async function openFile(rel) {
   // A path relative to the demo workspace, or an absolute one (multi-root: typed in full).
   const file = path.isAbsolute(rel) ? rel : path.join(config.workspace, rel);
+  await unmaximizePanel();
   await page.keyboard.press('Control+P');
   await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
   await page.keyboard.type(rel);
@@ -576,6 +591,7 @@ async function multiRootFlows(port) {
     o.tab = await waitFor('the catalog preview tab', async () =>
       (await page.$$eval('.tabs-container .tab.active', (els) => els.map((e) => e.innerText.trim()))).find((t) => /catalog/i.test(t)),
     );
+    await unmaximizePanel();
     o.text = await waitFor('catalog text', async () => {
       const t = await editorText();
       return t.includes(mr.hover.name) ? t : undefined;
