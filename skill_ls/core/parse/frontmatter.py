@@ -420,10 +420,8 @@ def _fast_fields(fm: Frontmatter, block: str, offset: int, check_duplicates: boo
     for i, key, col, raw, _ in entries:
         if key in fm.fields:
             if check_duplicates:
-                prev = fm.fields[key].key_span.start_line
-                fm.problems.append(Problem(
-                    "duplicate_key", Span(i + offset, 0, i + offset, len(key)),
-                    f"duplicate key '{key}' (first defined on line {prev + 1}); runtimes disagree on which one wins"))
+                fm.problems.append(_duplicate_key(key, Span(i + offset, 0, i + offset, len(key)),
+                                                  fm.fields[key].key_span.start_line))
             continue
         row = i + offset
         first = raw[0]
@@ -507,6 +505,12 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
                                    f"frontmatter expands to more than {MAX_NODES} YAML nodes (alias bomb?)"))
 
 
+def _duplicate_key(key: str, span: Span, first_line: int) -> Problem:
+    """A key written twice in one mapping (`first_line`: 0-based line of its first occurrence)."""
+    return Problem("duplicate_key", span, f"duplicate key '{key}' (first defined on line {first_line + 1}); "
+                   "runtimes disagree on which one wins")
+
+
 def _check_duplicates(root: Any, fm: Frontmatter, offset: int, budget: list[int]) -> None:
     for node in _unique_nodes(root, keys=False):
         budget[0] -= 1
@@ -517,13 +521,8 @@ def _check_duplicates(root: Any, fm: Frontmatter, offset: int, budget: list[int]
             for knode, vnode in node.value:
                 if isinstance(knode, yaml.ScalarNode):
                     if knode.value in first:
-                        prev = first[knode.value]
-                        span = node_span(knode, offset)
-                        fm.problems.append(Problem(
-                            "duplicate_key", span,
-                            f"duplicate key '{knode.value}' (first defined on line {prev.start_mark.line + offset + 1}); "
-                            "runtimes disagree on which one wins",
-                        ))
+                        fm.problems.append(_duplicate_key(knode.value, node_span(knode, offset),
+                                                          first[knode.value].start_mark.line + offset))
                     else:
                         first[knode.value] = knode
 
