@@ -14,7 +14,7 @@ import os
 import pytest
 
 from tests.editors.test_nvim import NVIM, NVIM_DIR, NVIM_SKIP_REASON, _lua_str, run_nvim
-from tests.editors.test_nvim_flows import ALL_DIAGNOSTICS_LUA, Demo, check, demo, triples  # noqa: F401
+from tests.editors.test_nvim_flows import ALL_DIAGNOSTICS_LUA, Demo, check, demo, nested_skill, triples  # noqa: F401
 
 pytestmark = pytest.mark.editor_requires(NVIM_SKIP_REASON if NVIM is None else None)
 
@@ -312,10 +312,7 @@ def test_a_git_repository_is_the_project_of_its_nested_skill_directories(demo: D
     """Root detection (README "One server per project"): `.git` is a project marker too, so a skill in a
     nested `.agh/` of a repository starts the client at the repository, not at `pkg/`."""
     repo = tmp_path / "repo"
-    (repo / ".git").mkdir(parents=True)
-    nested = repo / "pkg" / ".agh" / "skills" / "alpha" / "SKILL.md"
-    nested.parent.mkdir(parents=True)
-    nested.write_text("---\nname: alpha\ndescription: Alpha. Use when testing roots.\n---\nA.\n")
+    nested = nested_skill(repo, ".git", None, "alpha")
     r = run_nvim(
         demo,
         f"""

@@ -371,20 +371,25 @@ def test_server_not_on_path_fails_loudly(demo: Demo) -> None:
     assert any("no-such-skill-language-server" in e and "pip install skill-ls" in e for e in errors), r["notifications"]
 
 
+def nested_skill(project: Path, marker: str, marker_text: str | None, name: str) -> Path:
+    """A project with one marker file (`marker`, written with `marker_text`; a directory when the
+    text is None) and a skill in a nested `pkg/.agh/skills/<name>`: its SKILL.md."""
+    if marker_text is None:
+        (project / marker).mkdir(parents=True)
+    else:
+        project.mkdir(parents=True)
+        (project / marker).write_text(marker_text)
+    skill = project / "pkg" / ".agh" / "skills" / name / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(f"---\nname: {name}\ndescription: {name.title()}. Use when testing roots.\n---\n{name[0].upper()}.\n")
+    return skill
+
+
 def test_project_markers_beat_skill_directories(tmp_path: Path, demo: Demo) -> None:
     """pyproject.toml with [tool.skill-ls] is a project marker; one without it is not."""
-    proj = tmp_path / "proj"
-    (proj / "pyproject.toml").parent.mkdir(parents=True)
-    (proj / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.skill-ls]\nruntimes = ["agh"]\n')
-    nested = proj / "pkg" / ".agh" / "skills" / "alpha" / "SKILL.md"
-    nested.parent.mkdir(parents=True)
-    nested.write_text("---\nname: alpha\ndescription: Alpha. Use when testing roots.\n---\nA.\n")
-    plain = tmp_path / "plain"
-    (plain / "pyproject.toml").parent.mkdir(parents=True)
-    (plain / "pyproject.toml").write_text('[project]\nname = "y"\n')
-    plain_skill = plain / "pkg" / ".agh" / "skills" / "beta" / "SKILL.md"
-    plain_skill.parent.mkdir(parents=True)
-    plain_skill.write_text("---\nname: beta\ndescription: Beta. Use when testing roots.\n---\nB.\n")
+    proj, plain = tmp_path / "proj", tmp_path / "plain"
+    nested = nested_skill(proj, "pyproject.toml", '[project]\nname = "x"\n\n[tool.skill-ls]\nruntimes = ["agh"]\n', "alpha")
+    plain_skill = nested_skill(plain, "pyproject.toml", '[project]\nname = "y"\n', "beta")
     r = run_nvim(
         demo,
         f"""
