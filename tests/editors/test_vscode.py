@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -237,7 +238,7 @@ def test_starts_without_a_warning_or_error_toast(session: dict[str, Any]) -> Non
     assert observed["status"].endswith("skills"), observed["status"]
     assert _skill_ls_toasts(observed["toasts"]) == [], observed["toasts"]
     final = _flow(session, "final_toasts")
-    assert _skill_ls_toasts(final["toasts"]) == [], final["toasts"]
+    assert _skill_ls_toasts(final["toasts"]) == [], json.dumps(final, indent=1)[:4000]
 
 
 def test_problems_panel_equals_check_including_files_never_opened(session: dict[str, Any]) -> None:
@@ -306,6 +307,8 @@ def test_multi_root_problems_equal_check_for_each_folder(session: dict[str, Any]
     """Each folder of a `.code-workspace` is checked under its own `.skill-ls.toml`, files never opened
     included: the panel's rows for a folder equal `skill-ls check <folder>`."""
     observed = _flow(session, "multiroot_open")
+    if observed.get("attempts"):  # code-server needed a reload to show the folders: say so in the output
+        warnings.warn(f"multi-root window reloaded once: {json.dumps(observed['attempts'])[:2000]}", stacklevel=1)
     assert _skill_ls_toasts(observed["toasts"]) == [], observed["toasts"]
     observed = _flow(session, "multiroot_problems")
     assert observed["openEditors"] == 0

@@ -88,6 +88,7 @@ async function flow(name, fn) {
     results.flows[name] = { ok: true, observed, seconds: (Date.now() - t0) / 1000 };
   } catch (err) {
     log(`flow ${name} failed: ${err && err.stack ? err.stack : err}`);
+    if (page) observed.window = await windowState().catch((e) => `unreadable: ${e}`);
     results.flows[name] = { ok: false, observed, error: String(err && err.message ? err.message : err), seconds: (Date.now() - t0) / 1000 };
     if (page) await shot(`failed-${name}`).catch(() => undefined);
   }
@@ -95,6 +96,8 @@ async function flow(name, fn) {
 }
 
 let page;
+let browser;
+const VIEWPORT = { width: 1280, height: 800 };
 
 async function shot(name) {
   if (!config.screenshots) return;
@@ -170,6 +173,24 @@ function parseProblemRows(rows) {
 
 async function statusBar() {
   return page.$$eval('.statusbar-item', (els) => els.map((e) => ({ id: e.id, text: e.innerText.replace(/\s+/g, ' ').trim() })));
+}
+
+async function explorerRoots() {
+  return page.$$eval('.explorer-folders-view .monaco-list-row[aria-level="1"]', (els) => els.map((e) => e.innerText.trim()));
+}
+
+/** What a window shows, for a failure report: address, title, toasts, explorer, status bar. */
+async function windowState() {
+  const state = { url: page.url() };
+  for (const [key, read] of [['title', () => page.title()], ['toasts', toasts], ['explorer', explorerRoots], ['statusBar', statusBar],
+    ['sideBar', () => page.$$eval('.part.sidebar .title-label', (els) => els.map((e) => e.innerText.trim()))]]) {
+    try {
+      state[key] = await read();
+    } catch (err) {
+      state[key] = `unreadable: ${err && err.message ? err.message : err}`;
+    }
+  }
+  return state;
 }
 
 async function editorText() {
@@ -350,14 +371,13 @@ async function main() {
       '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override'],
     { env: env(), stdio: ['ignore', serverLog, serverLog], detached: true },
   );
-  let browser;
   try {
     await waitFor('code-server to listen', () => new Promise((resolve) => {
       const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
       s.on('error', () => resolve(false));
     }), STEP, 300);
     browser = await chromium.launch({ executablePath: config.chromium || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page = await browser.newPage({ viewport: VIEWPORT });
     await flows(port);
   } finally {
     if (browser) await browser.close().catch(() => undefined);
@@ -388,8 +408,7 @@ async function flows(port) {
   if (which.includes('demo')) await demoFlows(port);
   if (which.includes('multiroot') && config.multiRoot) await multiRootFlows(port);
   await flow('final_toasts', async (o) => {
-    o.toasts = await toasts();
-    o.status = await statusBar();
+    Object.assign(o, await windowState());
   });
 }
 
@@ -547,12 +566,32 @@ async function multiRootFlows(port) {
     fs.writeFileSync(mr.workspaceFile, JSON.stringify({ folders: folders.map((p) => ({ path: p })), settings: {} }, null, 2));
 
   await flow('multiroot_open', async (o) => {
-    await page.goto(`http://127.0.0.1:${port}/?workspace=${encodeURIComponent(mr.workspaceFile)}`);
-    await page.waitForSelector('.monaco-workbench', { timeout: STEP });
-    o.explorer = await waitFor('every folder in the explorer', async () => {
-      const roots = await page.$$eval('.explorer-folders-view .monaco-list-row[aria-level="1"]', (els) => els.map((e) => e.innerText.trim()));
-      return names.every((n) => roots.some((r) => r.toUpperCase() === n.toUpperCase())) ? roots : undefined;
-    });
+    // A new window for the workspace (File > Open Workspace from File, "open in a new window"): a fresh
+    // tab on the workspace URL; the demo window is closed without its unload prompts.
+    const url = `http://127.0.0.1:${port}/?workspace=${encodeURIComponent(mr.workspaceFile)}`;
+    const demo = page;
+    page = await browser.newPage({ viewport: VIEWPORT });
+    await demo.close({ runBeforeUnload: false }).catch(() => undefined);
+    // code-server sometimes comes up without the workspace's folders (seen once on a slow CI machine:
+    // an empty explorer, a server without folders). What a person does then, reload, is done once;
+    // what the failed attempt showed is kept in `attempts` (the test reports it).
+    o.attempts = [];
+    for (let attempt = 1; ; attempt++) {
+      if (attempt === 1) await page.goto(url);
+      else await page.reload();
+      await page.waitForSelector('.monaco-workbench', { timeout: STEP });
+      try {
+        o.explorer = await waitFor('every folder in the explorer', async () => {
+          const roots = await explorerRoots();
+          return names.every((n) => roots.some((r) => r.toUpperCase() === n.toUpperCase())) ? roots : undefined;
+        }, attempt === 1 ? 45000 : STEP);
+        break;
+      } catch (err) {
+        o.attempts.push({ error: String(err && err.message ? err.message : err), ...(await windowState()) });
+        await shot(`multiroot-open-attempt-${attempt}`).catch(() => undefined);
+        if (attempt >= 2) throw err;
+      }
+    }
     o.status = await waitFor('the skill-ls status bar item to count skills', async () => {
       const item = (await statusBar()).find((s) => /skill-ls/i.test(s.id) && /\d+ skills?/.test(s.text));
       return item && item.text;
@@ -625,7 +664,7 @@ async function multiRootFlows(port) {
       // The workspace file edited on disk (by hand, or by a script): a third folder appears.
       writeWorkspace([...Object.values(mr.folders), mr.add.path]);
       o.explorer = await waitFor('the added folder in the explorer', async () => {
-        const roots = await page.$$eval('.explorer-folders-view .monaco-list-row[aria-level="1"]', (els) => els.map((e) => e.innerText.trim()));
+        const roots = await explorerRoots();
         return roots.some((r) => r.toUpperCase() === mr.add.name.toUpperCase()) ? roots : undefined;
       });
       await showProblems();
