@@ -9,7 +9,9 @@
 For every dataset (the shared corpus, and synthetic trees from bench/generate.py) each tool runs as a
 child process, interleaved run by run, after one untimed warm-up run (skipped with --quick):
 
-* skill-ls  -> `python -m skill_ls check DIR --no-user-roots --format json`
+* skill-ls  -> `skill-ls check DIR --no-user-roots --format json`, the console script of a fresh venv
+               that `pip install .` made (--install venv, the default: what a user runs); with
+               --install source, `python -m skill_ls` from this tree (PYTHONPATH)
 * agnix     -> `agnix DIR --format json --max-files 0`
 * skills-ref-> `python bench/skills_ref_all.py DIR`: skills_ref.validate() (what `agentskills validate`
                calls) on every skill dir, one interpreter. `agentskills validate` itself is one process
@@ -63,7 +65,8 @@ def child_env(home: str | None, agh_home: str | None) -> dict:
         env["HOME"] = home
     if agh_home:
         env["AGH_HOME"] = agh_home
-    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    if INSTALLED is None:  # skill-ls from the source tree (--install source)
+        env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     # Any non-empty PYTHONDONTWRITEBYTECODE (even "0") stops Python writing .pyc files, so every timed
     # run would recompile the package from source (~0.1 s). An installed package has its .pyc files;
     # drop the variable so the untimed warm-up run writes them, as `pip install` would have.
@@ -119,9 +122,28 @@ def git_info() -> dict:
     return {"commit": head if rc == 0 else None, "skill_ls_dirty": bool(dirty) if rc2 == 0 else None}
 
 
+INSTALLED: str | None = None  # the `skill-ls` console script of the --install venv, once made
+
+
+def install_venv(where: Path, log) -> str:
+    """`pip install REPO` (a regular install, not editable) into a fresh virtual environment: skill-ls
+    as a user gets it. This machine's base interpreter loads an editable-install finder and a sandbox
+    `.pth` hook at every start (~20 ms of a ~30 ms start-up); a venv has neither."""
+    venv = where / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(REPO)]
+    log(f"installing skill-ls into {venv}")
+    p = subprocess.run(pip, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"bench: pip install into the venv failed:\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+    return str(venv / "bin" / "skill-ls")
+
+
 def skill_ls_cmd() -> list[str]:
     override = os.environ.get("SKILL_LS_CMD")
-    return override.split() if override else [sys.executable, "-m", "skill_ls"]
+    if override:
+        return override.split()
+    return [INSTALLED] if INSTALLED else [sys.executable, "-m", "skill_ls"]
 
 
 def detect_tools() -> dict:
@@ -515,6 +537,9 @@ def main(argv=None) -> int:
                     help="also benchmark an existing bench/generate.py tree (its dir or manifest.json)")
     ap.add_argument("--no-corpus", action="store_true", help="skip the shared corpus")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--install", choices=("venv", "source"), default="venv",
+                    help="skill-ls as a user installs it (`pip install .` into a fresh venv, the default) "
+                         "or `python -m skill_ls` from this source tree")
     ap.add_argument("--tools", default="skill-ls,agnix,skills-ref", help="subset of skill-ls,agnix,skills-ref")
     ap.add_argument("--cli-sample", type=int, help="agentskills validate processes to sample per dataset (0=off)")
     ap.add_argument("--lsp", dest="lsp", action="store_true", default=None, help="run bench/lsp_latency.py")
@@ -536,9 +561,15 @@ def main(argv=None) -> int:
     run_lsp = a.lsp if a.lsp is not None else not quick
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
 
+    global INSTALLED
+    venv_dir = None
+    if a.install == "venv" and not os.environ.get("SKILL_LS_CMD"):
+        venv_dir = Path(tempfile.mkdtemp(prefix="skill-ls-bench-venv-"))
+        INSTALLED = install_venv(venv_dir, log)
     report = {"schema": 1, "started_at": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
               "config": {"quick": quick, "runs": runs, "sizes": sizes, "seed": a.seed,
-                         "warmup": not quick, "corpus": None if a.no_corpus else str(a.corpus)},
+                         "warmup": not quick, "corpus": None if a.no_corpus else str(a.corpus),
+                         "install": "venv" if INSTALLED else ("SKILL_LS_CMD" if os.environ.get("SKILL_LS_CMD") else "source")},
               "machine": machine_info(), "tools": detect_tools(), "source": git_info(), "datasets": [], "check": [],
               "agentskills_cli": [], "ratios": {}, "growth": {}, "targets": [], "lsp": None}
     wanted = [t for t in a.tools.split(",") if t]
@@ -618,6 +649,8 @@ def main(argv=None) -> int:
             md_out.write_text(md, encoding="utf-8")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        if venv_dir is not None:
+            shutil.rmtree(venv_dir, ignore_errors=True)
     return 0
 
 

@@ -5,9 +5,10 @@ import os
 from typing import Any
 
 from skill_ls import __version__
-from skill_ls.core.escape import json_text, safe_text
+from skill_ls.core.escape import json_escape, json_layout, json_text, safe_text
 from skill_ls.core.index import DocumentStore
 from skill_ls.core.model import Diagnostic, Severity, Span
+from skill_ls.core.parse.text import SourceText
 from skill_ls.analysis.rules import all_rules
 
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
@@ -36,15 +37,26 @@ class Positions:
 
     def __init__(self, store: DocumentStore):
         self.store = store
+        self._sources: dict[str, SourceText | None] = {}  # a report's files, each read once
+
+    def cols(self, path: str, span: Span) -> tuple[int, int, int, int]:
+        """(start line, start character, end line, end character) in UTF-16 code units."""
+        src = self._sources.get(path, _UNREAD)
+        if src is _UNREAD:
+            src = self.store.source(path) if path.endswith(".md") else None
+            if src is not None and src.text.isascii():  # (O(1) in CPython) columns are code units already
+                src = None
+            self._sources[path] = src
+        if src is None:
+            return span.start_line, span.start_col, span.end_line, span.end_col
+        return (span.start_line, src.utf16_col(span.start_line, span.start_col),
+                span.end_line, src.utf16_col(span.end_line, span.end_col))
 
     def lsp_range(self, path: str, span: Span) -> dict[str, dict[str, int]]:
-        if not path.endswith(".md") and not path.endswith(".json") and not path.endswith(".yaml"):
-            return _range(span.start_line, span.start_col, span.end_line, span.end_col)
-        src = self.store.source(path) if path.endswith(".md") else None
-        if src is None:
-            return _range(span.start_line, span.start_col, span.end_line, span.end_col)
-        return _range(span.start_line, src.utf16_col(span.start_line, span.start_col),
-                      span.end_line, src.utf16_col(span.end_line, span.end_col))
+        return _range(*self.cols(path, span))
+
+
+_UNREAD = SourceText.from_str("")  # a marker: not looked up yet
 
 
 def _range(sl: int, sc: int, el: int, ec: int) -> dict[str, dict[str, int]]:
@@ -116,6 +128,46 @@ def diagnostic_json(d: Diagnostic, pos: Positions, cwd: str | None = None) -> di
 
 
 def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:
+    """The JSON report: exactly `json_text` of {version, files_checked, diagnostics (each
+    `diagnostic_json`), summary}. Each finding is written from one template (the generic layout
+    walks ~10 small objects per finding), with each file's relative path and text looked up once."""
+    pos = Positions(store)
+    cwd = os.getcwd()
+    enc = json_layout
+    relative: dict[str, str] = {}
+
+    def rel(path: str) -> str:
+        found = relative.get(path)
+        if found is None:
+            found = relative[path] = relative_path(path, cwd)
+        return found
+
+    items: list[str] = []
+    for d in diags:
+        path = enc(rel(d.path))
+        sl, sc, el, ec = pos.cols(d.path, d.span)
+        related = enc([{"path": rel(r.path), "range": pos.lsp_range(r.path, r.span), "message": r.message}
+                       for r in d.related], 3) if d.related else "[]"
+        fix = "" if d.fix is None else ",\n      \"fix\": " + enc(
+            {"title": d.fix.title, "edits": [
+                {"path": rel(e.path), "range": pos.lsp_range(e.path, e.span), "new_text": e.new_text}
+                for e in d.fix.edits]}, 3)
+        items.append(
+            f'{{\n      "path": {path},\n      "range": {{\n        "start": {{\n          "line": {sl},\n'
+            f'          "character": {sc}\n        }},\n        "end": {{\n          "line": {el},\n'
+            f'          "character": {ec}\n        }}\n      }},\n      "severity": "{d.severity.label}",\n'
+            f'      "code": {enc(d.code)},\n      "message": {enc(d.message)},\n'
+            f'      "runtime": {"null" if d.runtime is None else enc(d.runtime)},\n'
+            f'      "related": {related}{fix}\n    }}')
+    listing = "[\n    " + ",\n    ".join(items) + "\n  ]" if items else "[]"
+    counts = summary(diags)
+    text = (f'{{\n  "version": {enc(__version__)},\n  "files_checked": {files_checked},\n'
+            f'  "diagnostics": {listing},\n  "summary": {enc(counts, 1)}\n}}')
+    return json_escape(text) + "\n"
+
+
+def _format_json_generic(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:
+    """The same report through the generic layout (what `format_json` must equal; tests compare)."""
     pos = Positions(store)
     cwd = os.getcwd()
     doc = {

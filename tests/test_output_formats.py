@@ -131,3 +131,45 @@ def test_json_layout_is_json_dumps_byte_for_byte():
         assert json_text(obj, indent=None) == _JSON_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}",
                                                                json.dumps(obj, ensure_ascii=False))
     assert json_text((1, [2])) == json.dumps((1, [2]), indent=2)
+
+
+def test_json_report_template_equals_the_generic_layout(tmp_path, monkeypatch):
+    """format_json writes each finding from one template: the same bytes as json_text of the report's
+    objects (random findings: related entries, fixes, no runtime, non-ASCII and undecodable text,
+    paths inside and outside the working directory, files missing, and an empty report)."""
+    import random
+
+    from skill_ls.core.escape import json_layout, json_text
+    from skill_ls.core.index import DocumentStore
+    from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+    from skill_ls.output import _format_json_generic, format_json
+
+    monkeypatch.chdir(tmp_path)
+    rnd = random.Random(5)
+    files = []
+    for i, text in enumerate(["---\nname: a\n---\nplain\n", "---\nname: é😀 x\n---\n😀😀 body é\n", "x\udcff\n"]):
+        f = tmp_path / f"d{i}" / "SKILL.md"
+        f.parent.mkdir()
+        f.write_bytes(text.encode("utf-8", "surrogateescape"))
+        files.append(str(f))
+    files += [str(tmp_path / "gone" / "SKILL.md"), "/elsewhere/agent.md", str(tmp_path / "d0" / ".mcp.json")]
+    texts = ["", "plain", "quote \" and \\ and\nnewline", "é😀\u2028\x7f", "\udcff"]
+
+    def span() -> Span:
+        a, b = rnd.randint(0, 3), rnd.randint(0, 12)
+        return Span(a, b, a + rnd.randint(0, 1), b + rnd.randint(0, 5))
+
+    def diagnostic() -> Diagnostic:
+        related = tuple(Related(rnd.choice(files), span(), rnd.choice(texts)) for _ in range(rnd.choice([0, 0, 1, 2])))
+        fix = None if rnd.random() < 0.6 else Fix(rnd.choice(texts), tuple(
+            TextEdit(rnd.choice(files), span(), rnd.choice(texts)) for _ in range(rnd.randint(0, 2))))
+        return Diagnostic(rnd.choice(files), span(), rnd.choice(["SK001", "RF00\u00e9"]), rnd.choice(texts),
+                          rnd.choice(list(Severity)), rnd.choice([None, "agh", "agh,amp"]), related, fix)
+
+    store = DocumentStore()
+    for n in (0, 1, 2, 40):
+        diags = [diagnostic() for _ in range(n)]
+        assert format_json(diags, n, store) == _format_json_generic(diags, n, store)
+    value = {"a": [1, {"b": None}], "c": 1.5}  # json_layout nested: json.dumps's lines, indented
+    assert json_layout(value, 2) == json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+    assert json_text({"x": json.loads("[]")}) == '{\n  "x": []\n}'

@@ -49,17 +49,25 @@ def json_text(obj: object, indent: int | None = 2) -> str:
     The text is exactly `json.dumps(obj, indent=indent, ensure_ascii=False)`'s; with an indent,
     json's encoder runs in pure Python (its C encoder has no indentation), so the usual shapes are
     laid out here around the C string encoder, several times faster on a big report."""
-    text = None
-    if indent is not None:
-        try:
-            parts: list[str] = []
-            _layout(obj, parts, "\n", " " * indent, 0)
-            text = "".join(parts)
-        except _Unusual:
-            text = None
-    if text is None:
-        text = json.dumps(obj, indent=indent, ensure_ascii=False)
+    text = json.dumps(obj, indent=indent, ensure_ascii=False) if indent is None else json_layout(obj, 0, indent)
+    return json_escape(text)
+
+
+def json_escape(text: str) -> str:
+    """The last step of `json_text`, for JSON text assembled from `json_layout` pieces."""
     return _JSON_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def json_layout(obj: object, depth: int = 0, indent: int = 2) -> str:
+    """`json.dumps(obj, indent=indent, ensure_ascii=False)` as written `depth` levels deep inside a
+    bigger document (its lines after the first indented by `depth` steps), before `json_escape`."""
+    try:
+        parts: list[str] = []
+        _layout(obj, parts, "\n", " " * indent, depth)
+        return "".join(parts)
+    except _Unusual:
+        text = json.dumps(obj, indent=indent, ensure_ascii=False)
+        return text.replace("\n", "\n" + " " * (indent * depth)) if depth else text
 
 
 class _Unusual(Exception):

@@ -105,6 +105,15 @@ def _md_files(listdir: Any, directory: str, depth: int = 3) -> list[str]:
     return out
 
 
+def _may_be_plugin(directory: str, entries: list[tuple[str, str, bool]]) -> bool:
+    """False when the directory's listing rules out both kinds of plugin `_plugin_at` recognises
+    (no `.claude-plugin/`; not a `plugins/<name>/` with a component directory): spares a stat per
+    directory of the walk."""
+    if os.path.basename(os.path.dirname(directory)) == "plugins":
+        return True
+    return any(is_dir and name == ".claude-plugin" for name, _, is_dir in entries)
+
+
 def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
     """Plugin agents, plugin commands, plugin manifests and `.mcp.json`, and project `.claude/commands`
     below `root` (`listdir` is the walker's cached directory listing)."""
@@ -115,7 +124,7 @@ def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
         entries, error = listdir(directory)
         if error:
             continue
-        plugin = _plugin_at(directory)
+        plugin = _plugin_at(directory) if _may_be_plugin(directory, entries) else None
         if plugin is not None:
             for sub, kind in (("agents", "agent"), ("commands", "command")):
                 out += [PluginFile(p, kind, plugin) for p in _md_files(listdir, os.path.join(directory, sub))]
