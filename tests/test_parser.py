@@ -243,6 +243,19 @@ def test_fast_path_is_taken_for_simple_blocks():
     assert fm.fields["description"].value == "b"
 
 
+def test_fast_path_refuses_exactly_what_a_plain_line_cannot_hold():
+    """_FAST_REFUSE lists the ranges left out of a plain line's characters; it must equal the negated
+    class (what libyaml reads unlike a plain line) on every code point."""
+    import re
+
+    from skill_ls.core.parse.frontmatter import _FAST_REFUSE
+
+    allowed = re.compile(r"[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+    text = "".join(map(chr, range(0x110000)))
+    refused = {m.start() for m in _FAST_REFUSE.finditer(text)}
+    assert refused == {i for i in range(0x110000) if not allowed.match(text, i)}
+
+
 def test_fast_path_agrees_with_libyaml_on_the_corpus():
     import pytest
     from conftest import CORPUS as corpus
