@@ -225,3 +225,15 @@ def test_catalog_cost_per_skill(workspace):
     cost = catalog_cost(decl)
     assert cost.truncated and cost.cut == 200
     assert cost.chars == len('  <skill name="alpha">') + 200 + len("</skill>") + 1
+
+
+def test_xml_escape_is_html_escape():
+    """The XML catalog escapes as `html.escape` does (its own copy spares importing `html`)."""
+    import html
+    import random
+
+    from skill_ls.analysis.catalog import _xml_escape
+
+    rnd = random.Random(3)
+    for text in ["", "plain", "a&b<c>d\"e'f", "&amp;", *("".join(rnd.choice("&<>\"'aé") for _ in range(12)) for _ in range(500))]:
+        assert _xml_escape(text) == html.escape(text)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-import html
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -72,6 +71,12 @@ class CatalogCost:
 
 
 # -- text helpers ---------------------------------------------------------------------------------
+
+def _xml_escape(text: str) -> str:
+    """`html.escape(text)` (the `html` module's import costs ~1 ms of every start, for this)."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#x27;"))
+
 def escape_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -274,8 +279,8 @@ class Reference(CatalogFormat):
                 if isinstance(extra, str) and extra.strip():
                     full += "\n" + extra.strip()
             shown, truncated = full[:cut], len(full) > cut
-        text = "\n".join(("<skill>", "<name>", html.escape(s.name), "</name>", "<description>", html.escape(shown),
-                          "</description>", "<location>", html.escape(s.path), "</location>", "</skill>"))
+        text = "\n".join(("<skill>", "<name>", _xml_escape(s.name), "</name>", "<description>", _xml_escape(shown),
+                          "</description>", "<location>", _xml_escape(s.path), "</location>", "</skill>"))
         return _entry(s, full, shown, truncated, text, len(text) + 1)
 
     def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
