@@ -35,7 +35,8 @@ _INLINE_SCRIPT = re.compile(
     r"((?:\./|" + _TEMPLATE_PREFIX + r")?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
 _SHELL_INJECTION = re.compile(r"(?:(?<=^)|(?<=[\s(\[:>*_]))!`([^`\n]+)`")
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")  # a span opens only at the start of a backtick run
-_LITERALS = ("```", "~~~", "](", "skill_", "scripts/", "!`")
+# What puts a line in view: a possible fence, link, skill_ call, scripts/ path or shell injection.
+_MARKER = re.compile(r"```|~~~|\]\(|skill_|scripts/|!`")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
@@ -74,71 +75,66 @@ def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
     refs: list[Reference] = []
     shells: list[tuple[str, Span]] = []
     start = doc.fm.body_start_line if doc.fm and doc.fm.status == "ok" else 0
-    if doc.fm is not None and doc.fm.status in ("missing",):
-        start = 0
     src = doc.src
     if start >= src.line_count:
         return refs, shells
     text = src.text
-    body_offset = src.line_start(start)
-    offsets: list[int] = []
-    find = text.find
-    for literal in _LITERALS:
-        i = find(literal, body_offset)
-        while i != -1:
-            offsets.append(i)
-            i = find(literal, i + 1)
-    if not offsets:
-        return refs, shells
-    offsets.sort()
-    # Visit only the lines that can matter: fences (to track code blocks) and lines with a marker.
-    candidates: list[tuple[int, str]] = []
-    bare_cr = src.has_crlf and "\r" in text.replace("\r\n", "")
-    line_no, last, last_line = start, body_offset, -1
-    for pos in offsets:
-        if bare_cr:
-            line_no = src.offset_to_pos(pos)[0]
-        else:
-            line_no += text.count("\n", last, pos)
-            last = pos
-        if line_no != last_line:
-            last_line = line_no
-            if bare_cr:
-                line = src.line_text(line_no)
-            else:
-                begin = text.rfind("\n", 0, pos) + 1
-                stop = find("\n", pos)
-                line = (text[begin:] if stop == -1 else text[begin:stop]).rstrip("\r")
-            candidates.append((line_no, line))
+    offset = src.line_start(start)
+    if src.has_crlf and "\r" in text.replace("\r\n", ""):
+        # Bare CR breaks lines too (LSP): scan the body's lines joined by "\n" (columns stay right).
+        text, offset = "\n".join(src.line_text(n) for n in range(start, src.line_count)), 0
+    # Visit only the lines that can matter: the first line with a marker after the previous one,
+    # or, inside a fenced block, the next line that may close it.
+    search, find, rfind, count = _MARKER.search, text.find, text.rfind, text.count
+    line_no, counted = start, offset
     fence: str | None = None
-    for line_no, line in candidates:
+    while True:
+        if fence is None:
+            m = search(text, offset)
+            if m is None:
+                break
+            hit = m.start()
+        else:
+            hit = find(fence, offset)
+            if hit == -1:
+                break
+        begin = rfind("\n", 0, hit) + 1
+        stop = find("\n", hit)
+        line = (text[begin:] if stop == -1 else text[begin:stop]).rstrip("\r")
         is_fence, fence = fence_step(line, fence)
-        if is_fence:
-            continue
-        if fence is not None:
-            continue
-        if "](" in line:
-            # Links shown as code (`[text](path)`) are examples, not references; blank them out
-            # (same length, so columns stay right).
-            plain = _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line) if "`" in line else line
-            for lm in _LINK.finditer(plain):
-                target = lm.group(1)
-                refs.append(Reference("link", target, Span(line_no, lm.start(1), line_no, lm.end(1))))
-        if "skill_" in line:
-            for cm in _CALL.finditer(line):
-                kind = "read_file" if cm.group(1) == "skill_read_file" else "run_script"
-                refs.append(Reference(kind, cm.group(3), Span(line_no, cm.start(3), line_no, cm.end(3)), cm.group(2)))
-        if "scripts/" in line and "`" in line:
-            for sm in _INLINE_SCRIPT.finditer(line):
-                if sm.group(1) is None and sm.group(2).startswith("scripts/"):
-                    continue
-                refs.append(Reference("script_path", sm.group(2), Span(line_no, sm.start(2), line_no, sm.end(2))))
-        if "!`" in line:
-            for im in _SHELL_INJECTION.finditer(line):
-                if im.start() > 0 and line[im.start() - 1] == "`":
-                    continue  # ``!`cmd` `` shown as code, not executed
-                shells.append((im.group(1), Span(line_no, im.start(), line_no, im.end())))
+        if not is_fence and fence is None:
+            line_no += count("\n", counted, begin)
+            counted = begin
+            _scan_line(line_no, line, refs, shells)
+        if stop == -1:
+            break
+        offset = stop + 1
     return refs, shells
+
+
+def _scan_line(line_no: int, line: str, refs: list[Reference], shells: list[tuple[str, Span]]) -> None:
+    """The references and shell injections of one body line outside fenced code."""
+    if "](" in line:
+        # Links shown as code (`[text](path)`) are examples, not references; blank them out
+        # (same length, so columns stay right).
+        plain = _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line) if "`" in line else line
+        for lm in _LINK.finditer(plain):
+            target = lm.group(1)
+            refs.append(Reference("link", target, Span(line_no, lm.start(1), line_no, lm.end(1))))
+    if "skill_" in line:
+        for cm in _CALL.finditer(line):
+            kind = "read_file" if cm.group(1) == "skill_read_file" else "run_script"
+            refs.append(Reference(kind, cm.group(3), Span(line_no, cm.start(3), line_no, cm.end(3)), cm.group(2)))
+    if "scripts/" in line and "`" in line:
+        for sm in _INLINE_SCRIPT.finditer(line):
+            if sm.group(1) is None and sm.group(2).startswith("scripts/"):
+                continue
+            refs.append(Reference("script_path", sm.group(2), Span(line_no, sm.start(2), line_no, sm.end(2))))
+    if "!`" in line:
+        for im in _SHELL_INJECTION.finditer(line):
+            if im.start() > 0 and line[im.start() - 1] == "`":
+                continue  # ``!`cmd` `` shown as code, not executed
+            shells.append((im.group(1), Span(line_no, im.start(), line_no, im.end())))
 
 
 def strip_skill_dir(target: str) -> str:

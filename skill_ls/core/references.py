@@ -8,13 +8,16 @@ reference file replaced by a symlink out of the skill (RF002) or deleted (RF001)
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 
 _MAX_ENTRIES = 50_000
 
 
-def resolve_reference(skill_dir: str, target: str) -> tuple[str | None, str | None]:
-    """(absolute path, escape reason) of `target` relative to `skill_dir`, uncached."""
+def resolve_reference(skill_dir: str, target: str,
+                      real_dir: Callable[[str], str] = os.path.realpath) -> tuple[str | None, str | None]:
+    """(absolute path, escape reason) of `target` relative to `skill_dir`, uncached (`real_dir`: the
+    real path of a directory, which a resolver caches)."""
     if os.path.isabs(target) or target.startswith("~"):
         return None, "absolute path"
     joined = os.path.normpath(os.path.join(skill_dir, target))
@@ -24,8 +27,13 @@ def resolve_reference(skill_dir: str, target: str) -> tuple[str | None, str | No
     if not os.path.lexists(joined):
         return joined, None
     try:
-        real = os.path.realpath(joined)
-        real_base = os.path.realpath(base)
+        real_base = real_dir(base)
+        if joined == base:
+            real = real_base
+        elif os.path.islink(joined):
+            real = os.path.realpath(joined)
+        else:  # not a symlink itself: its directory's real path and its name
+            real = os.path.join(real_dir(os.path.dirname(joined)), os.path.basename(joined))
     except (OSError, ValueError):
         return joined, None
     if not (real == real_base or real.startswith(real_base + os.sep)):
@@ -38,6 +46,7 @@ class ReferenceResolver:
 
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+        self._real_dirs: dict[str, str] = {}
 
     def resolve(self, skill_dir: str, target: str) -> tuple[str | None, str | None]:
         key = (skill_dir, target)
@@ -45,9 +54,18 @@ class ReferenceResolver:
         if hit is None:
             if len(self._cache) >= _MAX_ENTRIES:
                 self._cache.clear()
-            hit = self._cache[key] = resolve_reference(skill_dir, target)
+            hit = self._cache[key] = resolve_reference(skill_dir, target, self._real_dir)
         return hit
+
+    def _real_dir(self, path: str) -> str:
+        real = self._real_dirs.get(path)
+        if real is None:
+            if len(self._real_dirs) >= _MAX_ENTRIES:
+                self._real_dirs.clear()
+            real = self._real_dirs[path] = os.path.realpath(path)
+        return real
 
     def clear(self) -> None:
         """Forget every resolution (a file or directory changed on disk)."""
         self._cache.clear()
+        self._real_dirs.clear()

@@ -379,7 +379,8 @@ def parse_frontmatter(src: SourceText, *, allow_toml: bool = False, check_duplic
 # comment lines), every value a single-line plain or simply quoted scalar, the fields are built here
 # with exactly what composing with libyaml gives (same values through the same resolver, same marks);
 # anything else goes to libyaml. tests/test_parser.py checks both paths agree on every corpus file.
-_FAST_LINE = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}):( +)(.*?) *")
+# (The value is stripped of trailing spaces after matching: a lazy `(.*?) *` retries the end at every character.)
+_FAST_LINE = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}):( +)(.*)")
 # What libyaml reads unlike a plain line: tabs, CR, YAML-only line breaks (U+0085, U+2028, U+2029), the
 # BOM, control and non-printable characters, surrogates (undecodable bytes): the complement of what
 # a plain line may hold (\n, \x20-\x7e, \xa0-\u2027, \u202a-\ud7ff, \ue000-\ufefe, \uff00-\ufffd,
@@ -408,7 +409,7 @@ def _fast_fields(fm: Frontmatter, block: str, offset: int, check_duplicates: boo
         m = match(line)
         if m is None:
             return False
-        raw = m.group(3)
+        raw = m.group(3).rstrip(" ")
         if not raw:
             return False  # `key:` with nothing after: a nested block or a null with its own marks
         first = raw[0]
