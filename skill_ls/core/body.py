@@ -35,8 +35,10 @@ _INLINE_SCRIPT = re.compile(
     r"((?:\./|" + _TEMPLATE_PREFIX + r")?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
 _SHELL_INJECTION = re.compile(r"(?:(?<=^)|(?<=[\s(\[:>*_]))!`([^`\n]+)`")
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")  # a span opens only at the start of a backtick run
-# What puts a line in view: a possible fence, link, skill_ call, scripts/ path or shell injection.
-_MARKER = re.compile(r"```|~~~|\]\(|skill_|scripts/|!`")
+# What puts a line in view: a possible fence (```, ~~~), link ("]("), skill_ call, scripts/ path or shell
+# injection ("!`"). Each is matched from a character rarer than their first ones ('s' is everywhere in
+# prose, and the search skips ahead to a possible first character), looking behind for the rest.
+_MARKER = re.compile(r"`(?:``|(?<=!`))|~~~|\((?<=\]\()|_(?<=skill_)|/(?<=scripts/)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 

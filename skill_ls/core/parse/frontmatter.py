@@ -119,6 +119,12 @@ def node_value(node: Any, budget: list[int] | None = None) -> Any:
         budget = [MAX_NODES, MAX_EXPANDED_CHARS]
     elif len(budget) < 2:
         budget.append(MAX_EXPANDED_CHARS)
+    if isinstance(node, yaml.ScalarNode):  # most field values: nothing shared, nothing nested
+        budget[0] -= 1
+        budget[1] -= len(node.value)
+        if budget[0] < 0 or budget[1] < 0:
+            raise _TooComplex
+        return _scalar(node)
     memo: dict[int, Any] = {}
     sizes: dict[int, tuple[int, int]] = {}
 

@@ -66,7 +66,7 @@ class SourceText:
     A long-lived index may `release()` the text of files read from disk; it is read again from the
     file on next use (the language server does this for files that are not open in the editor)."""
 
-    __slots__ = ("_text", "had_bom", "invalid_utf8_at", "has_crlf", "_starts", "_count", "_path", "_size")
+    __slots__ = ("_text", "had_bom", "invalid_utf8_at", "has_crlf", "_starts", "_head", "_count", "_path", "_size")
 
     def __init__(self, text: str, had_bom: bool = False, invalid_utf8_at: int | None = None,
                  has_crlf: bool = False, path: str | None = None):
@@ -75,6 +75,7 @@ class SourceText:
         self.invalid_utf8_at = invalid_utf8_at
         self.has_crlf = has_crlf
         self._starts: array[int] | None = None
+        self._head: list[int] | None = None  # the starts of the first lines, found by scanning (no CR)
         self._count = -1
         self._path = path  # where the text can be read again after release()
         self._size = -1  # length of the released text (a re-read of another length drops the tables)
@@ -88,7 +89,7 @@ class SourceText:
         if text is None:
             text = self._text = _reread(self._path)
             if len(text) != self._size:  # changed on disk since: the kept line table would lie
-                self._starts, self._count = None, -1
+                self._starts, self._head, self._count = None, None, -1
                 self.has_crlf = "\r" in text
         return text
 
@@ -152,12 +153,18 @@ class SourceText:
             return 0
         if self._starts is None and not self.has_crlf and line < _SCAN_LINES:
             # The first lines (the frontmatter) without building the table.
-            find, pos = self.text.find, 0
-            for _ in range(line):
+            head = self._head
+            if head is None:
+                head = self._head = [0]
+            if line < len(head):
+                return head[line]
+            find, pos = self.text.find, head[-1]
+            while len(head) <= line:
                 pos = find("\n", pos)
                 if pos == -1:
                     return len(self.text)
                 pos += 1
+                head.append(pos)
             return pos
         starts = self.starts
         if line >= len(starts):
