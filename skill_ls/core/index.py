@@ -6,6 +6,7 @@ Documents are parsed lazily and cached by path; nothing here knows about rules o
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -41,11 +42,11 @@ class Document:
     is_agent: bool = False
     cache: dict[str, Any] = field(default_factory=dict)  # derived values computed once per parse (e.g. references)
 
-    @property
+    @functools.cached_property
     def directory(self) -> str:
         return os.path.dirname(self.path)
 
-    @property
+    @functools.cached_property
     def dir_name(self) -> str:
         return os.path.basename(self.directory)
 

@@ -13,7 +13,7 @@ import re
 import shlex
 from typing import Any
 
-from skill_ls.core.agents import MCP_SERVER_KEYS, AgentDefinition, parse_agent, server_problem, tool_id_problem
+from skill_ls.core.agents import MCP_SERVER_KEYS, AgentDefinition, server_problem, tool_id_problem
 from skill_ls.core.index import Document
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.runtimes import runtime_for_family
@@ -31,7 +31,7 @@ def _parsed(ctx: AgentContext) -> tuple[Document, AgentFamily, AgentDefinition] 
     doc = ctx.agent.doc
     if doc.read_error or doc.fm is None or not doc.fm.ok:
         return None
-    return doc, AGENT_FAMILIES[ctx.agent.family], parse_agent(ctx.agent, ctx.index)
+    return doc, AGENT_FAMILIES[ctx.agent.family], ctx.definition
 
 
 def _rename(path: str, span: Span, to: str) -> Fix:
@@ -332,7 +332,7 @@ def _value(ctx: AgentContext, doc: Document, family: AgentFamily, key: str, spec
         if not isinstance(value, list):
             ctx.out.report(span, f"'{key}' must be a list of strings")
             return
-        for item in parse_agent(ctx.agent, ctx.index).tool_items.get(key, ()):
+        for item in ctx.definition.tool_items.get(key, ()):
             reason = tool_id_problem(item.value, wildcard=wildcard)
             if reason is not None:
                 ctx.out.report(item.span, f"{key} entry {item.value!r} {reason}")
@@ -398,7 +398,7 @@ def agent_names_unavailable_skill(ctx: AgentContext) -> None:
         return
     from skill_ls.analysis.effective import missing_references
 
-    for missing in missing_references(ctx.index, runtime, parse_agent(agent, ctx.index)):
+    for missing in missing_references(ctx.index, runtime, ctx.definition):
         ref = missing.ref
         if ref.kind == "tombstone":
             message = f"skills.disabled names '{ref.name}', which is not in this agent's set: {missing.reason}"

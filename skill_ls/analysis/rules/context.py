@@ -1,8 +1,10 @@
 """What rules are given. Plain values: a rule reads them and reports through `Reporter`."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
+from skill_ls.core.agents import AgentDefinition, parse_agent
 from skill_ls.core.config import Config
 from skill_ls.core.index import AgentDecl, Document, Index, SkillDecl
 from skill_ls.core.model import Span
@@ -46,6 +48,11 @@ class AgentContext:
     index: Index
     config: Config
     out: Reporter
+
+    @functools.cached_property
+    def definition(self) -> AgentDefinition:
+        """The definition's values (`parse_agent`), parsed once for all the rules of one check."""
+        return parse_agent(self.agent, self.index)
 
 
 @dataclass

@@ -32,12 +32,16 @@ def read_bytes(path: str) -> tuple[bytes, str | None, bool]:
         if not stat.S_ISREG(st.st_mode):
             return b"", "not a regular file", False
         chunks, total = [], 0
+        want = min(st.st_size + 1, 1 << 20)  # a byte more than the size: the first read sees the end too
         while total < MAX_READ_BYTES:
-            chunk = os.read(fd, min(1 << 20, MAX_READ_BYTES - total))
+            chunk = os.read(fd, min(want, MAX_READ_BYTES - total))
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
+            if len(chunk) < want and total == st.st_size:
+                break  # all of it, and the read came short: its end (no second read to see it)
+            want = 1 << 20
         truncated = total >= MAX_READ_BYTES and st.st_size > total
         return b"".join(chunks), None, truncated
     except OSError as exc:
