@@ -148,7 +148,8 @@ def _check(args: argparse.Namespace) -> int:
 
     opts = CheckOptions(paths=args.paths, workspace=args.workspace, runtimes=args.runtime, config=args.config,
                         select=args.select, ignore=args.ignore, no_user_roots=args.no_user_roots,
-                        jobs=args.jobs if args.jobs > 0 else default_jobs())
+                        jobs=args.jobs if args.jobs > 0 else default_jobs(),
+                        line_hints=args.format in ("json", "sarif"))
     fix_summary: list[str] = []
     if args.fix or args.unsafe_fixes or args.diff:
         from skill_ls.cli_fix import run_fix
@@ -160,9 +161,9 @@ def _check(args: argparse.Namespace) -> int:
     diags = result.diagnostics
     store = result.index.store
     if args.format == "json":
-        text = format_json(diags, result.files_checked, store)
+        text = format_json(diags, result.files_checked, store, result.line_hints)
     elif args.format == "sarif":
-        text = format_sarif(diags, store)
+        text = format_sarif(diags, store, result.line_hints)
     elif args.format == "github":
         text = format_github(diags)
     else:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from skill_ls import __version__
@@ -21,9 +22,17 @@ def relative_path(path: str, cwd: str | None = None) -> str:
     """The path relative to the working directory when under it (JSON output: exact, its bytes that
     are not UTF-8 become `\\udcXX` escapes in `json_text`, which `os.fsencode` turns back into them)."""
     cwd = cwd or os.getcwd()
-    if path.startswith(cwd.rstrip(os.sep) + os.sep):
+    prefix = cwd.rstrip(os.sep) + os.sep
+    if path.startswith(prefix):
+        rest = path[len(prefix):]
+        if os.sep == "/" and rest and _NORMAL_REST.fullmatch(rest):  # what relpath returns, without its work
+            return rest
         return os.path.relpath(path, cwd)
     return path
+
+
+# A relative path relpath leaves as it is: no empty, `.` or `..` component, no trailing separator.
+_NORMAL_REST = re.compile(r"(?:(?!\.\.?(?:/|$))[^/]+/)*(?!\.\.?$)[^/]+")
 
 
 def display_path(path: str, cwd: str | None = None) -> str:
@@ -33,27 +42,37 @@ def display_path(path: str, cwd: str | None = None) -> str:
 
 
 class Positions:
-    """Converts code point spans to UTF-16 (LSP/JSON/SARIF) using each file's lines."""
+    """Converts code point spans to UTF-16 (LSP/JSON/SARIF) using each file's lines: the `hints`
+    (lines gathered by `check`'s per-file workers, see LineHints) first, else the file's text."""
 
-    def __init__(self, store: DocumentStore):
+    def __init__(self, store: DocumentStore, hints: dict[str, dict[int, str]] | None = None):
         self.store = store
+        self.hints = hints or {}
         self._sources: dict[str, SourceText | None] = {}  # a report's files, each read once
 
     def cols(self, path: str, span: Span) -> tuple[int, int, int, int]:
         """(start line, start character, end line, end character) in UTF-16 code units."""
+        sl, el = span.start_line, span.end_line
+        lines = self.hints.get(path)
+        if lines is not None and sl in lines and el in lines:
+            return sl, _utf16(lines[sl], span.start_col), el, _utf16(lines[el], span.end_col)
         src = self._sources.get(path, _UNREAD)
         if src is _UNREAD:
-            src = self.store.source(path) if path.endswith(".md") else None
-            if src is not None and src.text.isascii():  # (O(1) in CPython) columns are code units already
-                src = None
-            self._sources[path] = src
+            src = self._sources[path] = self.store.source(path) if path.endswith(".md") else None
         if src is None:
-            return span.start_line, span.start_col, span.end_line, span.end_col
-        return (span.start_line, src.utf16_col(span.start_line, span.start_col),
-                span.end_line, src.utf16_col(span.end_line, span.end_col))
+            return sl, span.start_col, el, span.end_col
+        return sl, src.utf16_col(sl, span.start_col), el, src.utf16_col(el, span.end_col)
 
     def lsp_range(self, path: str, span: Span) -> dict[str, dict[str, int]]:
         return _range(*self.cols(path, span))
+
+
+def _utf16(line: str, col: int) -> int:
+    """`SourceText.utf16_col` on a line's text."""
+    prefix = line[:col]
+    if prefix.isascii():
+        return len(prefix)
+    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in prefix)
 
 
 _UNREAD = SourceText.from_str("")  # a marker: not looked up yet
@@ -127,11 +146,12 @@ def diagnostic_json(d: Diagnostic, pos: Positions, cwd: str | None = None) -> di
     return out
 
 
-def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:
+def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStore,
+                hints: dict[str, dict[int, str]] | None = None) -> str:
     """The JSON report: exactly `json_text` of {version, files_checked, diagnostics (each
     `diagnostic_json`), summary}. Each finding is written from one template (the generic layout
     walks ~10 small objects per finding), with each file's relative path and text looked up once."""
-    pos = Positions(store)
+    pos = Positions(store, hints)
     cwd = os.getcwd()
     enc = json_layout
     relative: dict[str, str] = {}
@@ -179,8 +199,8 @@ def _format_json_generic(diags: list[Diagnostic], files_checked: int, store: Doc
     return json_text(doc) + "\n"
 
 
-def format_sarif(diags: list[Diagnostic], store: DocumentStore) -> str:
-    pos = Positions(store)
+def format_sarif(diags: list[Diagnostic], store: DocumentStore, hints: dict[str, dict[int, str]] | None = None) -> str:
+    pos = Positions(store, hints)
     rules = all_rules()
     codes = sorted(rules)
     index = {c: i for i, c in enumerate(codes)}

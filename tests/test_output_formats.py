@@ -142,6 +142,7 @@ def test_json_report_template_equals_the_generic_layout(tmp_path, monkeypatch):
     from skill_ls.core.escape import json_layout, json_text
     from skill_ls.core.index import DocumentStore
     from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+    from skill_ls.analysis.check import LineHints, line_hints
     from skill_ls.output import _format_json_generic, format_json
 
     monkeypatch.chdir(tmp_path)
@@ -169,7 +170,29 @@ def test_json_report_template_equals_the_generic_layout(tmp_path, monkeypatch):
     store = DocumentStore()
     for n in (0, 1, 2, 40):
         diags = [diagnostic() for _ in range(n)]
-        assert format_json(diags, n, store) == _format_json_generic(diags, n, store)
+        expected = _format_json_generic(diags, n, store)
+        assert format_json(diags, n, store) == expected
+        hints: LineHints = {}  # the lines check's workers send: the same columns as the files give
+        line_hints(diags, DocumentStore(), hints)
+        assert format_json(diags, n, DocumentStore(), hints) == expected
     value = {"a": [1, {"b": None}], "c": 1.5}  # json_layout nested: json.dumps's lines, indented
     assert json_layout(value, 2) == json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n    ")
     assert json_text({"x": json.loads("[]")}) == '{\n  "x": []\n}'
+
+
+def test_relative_path_is_relpath_for_paths_under_the_working_directory():
+    """relative_path skips os.path.relpath for an already normal path under the working directory:
+    the same answer on random paths with `.`, `..`, empty and odd components."""
+    import os
+    import random
+
+    from skill_ls.output import relative_path
+
+    rnd = random.Random(1)
+    parts = ["a", "b", ".", "..", " ", ".agh", "..x", ".x.", "x..", "é", "\udcff", ""]
+    for cwd in ["/work/shared", "/", "/tmp/a/", "/a/b"]:
+        for _ in range(3000):
+            rest = "/".join(rnd.choice(parts) for _ in range(rnd.randint(0, 5))) + ("/" if rnd.random() < 0.2 else "")
+            path = cwd.rstrip("/") + "/" + rest
+            assert relative_path(path, cwd) == os.path.relpath(path, cwd), (cwd, path)
+    assert relative_path("/elsewhere/x", "/work") == "/elsewhere/x"

@@ -16,6 +16,7 @@ from skill_ls.core.capabilities import CAPABILITIES_FILE
 from skill_ls.core.discovery import SKILL_FILE, Environment
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity
+from skill_ls.core.parse.text import SourceText
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for_scope
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
@@ -52,13 +53,45 @@ class CheckOptions:
     ignore: list[str] = field(default_factory=list)
     no_user_roots: bool = False
     jobs: int = 1  # processes for the per-file phase (see Checker.check_files)
+    line_hints: bool = False  # gather `LineHints` for the report (CheckResult.line_hints)
 
 
 @dataclass
 class CheckResult:
+    """What `run_check` found. `line_hints` (when asked for): `LineHints` of the findings."""
+
     diagnostics: list[Diagnostic]
     files_checked: int
     index: Index
+    line_hints: LineHints | None = None
+
+
+# The text of the lines findings point into, by Markdown file: what the output edge needs to count
+# their columns in UTF-16 (JSON, SARIF), gathered where the documents are loaded (the per-file
+# workers) instead of read again by the process that writes the report.
+LineHints = dict[str, dict[int, str]]
+
+
+def line_hints(diags: Iterable[Diagnostic], store: DocumentStore, out: LineHints) -> None:
+    """Add to `out` the lines every span of `diags` (finding, related entries, fix edits) starts and
+    ends on, for Markdown files."""
+    sources: dict[str, SourceText] = {}
+    for d in diags:
+        spans = [(d.path, d.span), *((r.path, r.span) for r in d.related)]
+        if d.fix is not None:
+            spans += [(e.path, e.span) for e in d.fix.edits]
+        for path, span in spans:
+            if not path.endswith(".md"):
+                continue
+            lines = out.get(path)
+            if lines is None:
+                lines = out[path] = {}
+            for line in (span.start_line, span.end_line):
+                if line not in lines:
+                    src = sources.get(path)
+                    if src is None:
+                        src = sources[path] = store.source(path)
+                    lines[line] = src.line_text(line)
 
 
 def choose_workspace(paths: list[str], workspace: str | None) -> str:
@@ -118,8 +151,9 @@ def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tu
 def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> CheckResult:
     checker, _, files = open_run(opts, environ)
     index = checker.index
-    diagnostics = checker.check_files(files, jobs=opts.jobs)
-    return CheckResult(diagnostics, len(files), index)
+    hints: LineHints | None = {} if opts.line_hints else None
+    diagnostics = checker.check_files(files, jobs=opts.jobs, hints=hints)
+    return CheckResult(diagnostics, len(files), index, hints)
 
 
 class Checker:
@@ -174,9 +208,10 @@ class Checker:
         return {p: f for p, f in found.items() if any(is_under(p, s) for s in scope)}
 
     # -- running -------------------------------------------------------------------------------
-    def check_files(self, files: list[str], jobs: int = 1) -> list[Diagnostic]:
+    def check_files(self, files: list[str], jobs: int = 1, hints: LineHints | None = None) -> list[Diagnostic]:
         """Diagnostics for `files`, finished. The per-file phase (parsing, file/runtime/agent/sidecar
-        rules, suppressions) may run in `jobs` forked processes; resolution runs here, on the index."""
+        rules, suppressions) may run in `jobs` forked processes; resolution runs here, on the index.
+        With `hints`, the per-file phase also fills it with the `LineHints` of its findings."""
         wanted = set(files)
         by_path: dict[str, list[SkillDecl]] = {}
         if len(wanted) <= FEW_FILES:  # the editor: a scan of every declaration per keystroke is O(N)
@@ -191,7 +226,7 @@ class Checker:
                         by_path.setdefault(d.path, []).append(d)
         agents_by_path = {a.path: a for a in self.index.agents}
 
-        def per_file(paths: list[str]) -> list[Diagnostic]:
+        def per_file(paths: list[str]) -> list[tuple[list[Diagnostic], LineHints]]:
             raw: list[Diagnostic] = []
             for path in paths:
                 base = os.path.basename(path)
@@ -205,11 +240,20 @@ class Checker:
                     raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
                 elif base in SIDECAR_KINDS:
                     raw.extend(self.check_sidecar(path))
-            return self.unsuppressed(raw)
+            found = self.unsuppressed(raw)
+            share_hints: LineHints = {}
+            if hints is not None:
+                line_hints(found, self.index.store, share_hints)
+            return [(found, share_hints)]
 
-        raw = run_in_processes(per_file, files, jobs)
-        raw.extend(self.unsuppressed(self.check_resolution(wanted)))
-        return finish_diagnostics(raw, self.config)
+        collected: list[Diagnostic] = []
+        for share, share_hints in run_in_processes(per_file, files, jobs):
+            collected.extend(share)
+            if hints is not None:
+                for path, lines in share_hints.items():
+                    hints.setdefault(path, {}).update(lines)
+        collected.extend(self.unsuppressed(self.check_resolution(wanted)))
+        return finish_diagnostics(collected, self.config)
 
     def unsuppressed(self, diags: list[Diagnostic]) -> list[Diagnostic]:
         cache: dict[str, frozenset[str]] = {}
