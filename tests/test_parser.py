@@ -198,6 +198,29 @@ FAST_CASES = [
     "k" * 200 + ": long key\n",
     "",
     "# only a comment\n",
+    # entries composed on their own lines: their marks, values, ends and duplicates must be the block's
+    "name: a\nrequires:\n  mcp: [rube]\n",
+    "name: a\nrequires:\n  mcp:\n    - rube\n\n# c\nx: 1\n",
+    "a:\n- x\n- y\nb: c\n",
+    "meta:\n  k: v\n  k: w\nother:\n  j: 1\n  j: 2\nmeta: again\n",
+    "meta:\n  k: v\n  # c\n\n  j: [a, b]\n",
+    "description: >-\n  folded\n  text\nname: x\n",
+    "description: |\n  # not a comment\n  text\n",
+    "a: [x, y\n  , z]\nb: 1\n",
+    "a: {k: v}\nb: [1, 2]\nc: []\n",
+    "a: x\n  continued\nb: 'q'\n",
+    "a: x # comment\nb: y\n",
+    "a:\n  b: &x v\n  c: *x\n",
+    "a: *x\n",
+    "a:\n  b: c\n d: e\n",
+    "a: b\n- c\n",
+    "  a: b\n",
+    "- a\n",
+    "a:\n---\nb: c\n",
+    "a: [b\nc: d\n",
+    "true:\n  1: x\n",
+    "a:\n  b: !!binary aGk=\n  c: 2024-01-01\n  d: 0x1F\n",
+    "a:\n" + "  [" * 300 + "\n",
 ]
 
 
@@ -221,8 +244,20 @@ def _shape(fm):
     def norm(v):
         return "NaN" if isinstance(v, float) and math.isnan(v) else (type(v).__name__, v)
 
+    def node(n):  # a collection's node as rules read it: kinds, tags, styles, values and marks
+        import yaml
+
+        if n is None:
+            return None
+        marks = (n.start_mark.line, n.start_mark.column, n.end_mark.line, n.end_mark.column)
+        if isinstance(n, yaml.MappingNode):
+            return ("map", n.tag, n.flow_style, marks, [(node(k), node(v)) for k, v in n.value])
+        if isinstance(n, yaml.SequenceNode):
+            return ("seq", n.tag, n.flow_style, marks, [node(v) for v in n.value])
+        return ("scalar", n.tag, n.style, marks, n.value)
+
     return (fm.status, [(p.kind, p.span, p.message) for p in fm.problems],
-            [(k, e.key_span, norm(e.value), e.value_span, e.node is None, e.plain, norm(e.yaml12))
+            [(k, e.key_span, norm(e.value), e.value_span, node(e.node), e.plain, norm(e.yaml12))
              for k, e in fm.fields.items()])
 
 
@@ -239,7 +274,10 @@ def test_fast_path_is_taken_for_simple_blocks():
     assert fm.ok
     taken = f.Frontmatter(status="ok")
     assert f._fast_fields(taken, "name: a\ndescription: 'b'\n", 1, True)
-    assert not f._fast_fields(f.Frontmatter(status="ok"), "name: a\ntools:\n  - x\n", 1, True)
+    nested = f.Frontmatter(status="ok")  # an entry of several lines: composed on its own
+    assert f._fast_fields(nested, "name: a\ntools:\n  - x\n", 1, True) and nested.fields["tools"].value == ["x"]
+    assert not f._fast_fields(f.Frontmatter(status="ok"), "name: a\nk: &x [b]\nj: *x\n", 1, True)  # anchors
+    assert not f._fast_fields(f.Frontmatter(status="ok"), "name: a\n? complex\n", 1, True)  # not a key line
     assert fm.fields["description"].value == "b"
 
 
@@ -294,6 +332,33 @@ def test_fast_path_agrees_with_libyaml_on_random_lines():
             quote = rnd.choice(["", "", "'", '"'])
             lines.append(rnd.choice(["", "", "#c\n", "\n"]) + key + rnd.choice([": ", ":  ", ":"]) + quote + val
                          + rnd.choice(["", "", quote, " "]))
+        block = "\n".join(lines) + "\n"
+        fast, slow = _both(block)
+        assert _shape(fast) == _shape(slow), block
+
+
+def test_fast_path_agrees_with_libyaml_on_random_nested_entries():
+    """Entries of several lines (nested blocks, sequences, flow collections, block scalars, comments),
+    composed on their own lines by the fast path, read as the whole block composed by libyaml."""
+    import random
+
+    keys = ["name", "k", "a.b", "x-y", "1", "true", "k", "meta"]
+    scalars = ["v", "'q'", '"d"', "1", "yes", "~", "a b", "x: y", "[a, b]", "{k: v}", "[]", "&x v", "*x",
+               "!!str 1", "|", ">-", "é😀", "#c", "- z", "? q", "[a,", "b]", "", "2024-01-01", "0x1F"]
+    rnd = random.Random(20261125)
+    for _ in range(4000):
+        lines = []
+        for _ in range(rnd.randint(1, 5)):
+            key = rnd.choice(keys)
+            if rnd.random() < 0.4:
+                lines.append(f"{key}: {rnd.choice(scalars)}")
+                continue
+            lines.append(rnd.choice([f"{key}:", f"{key}: ", f"{key}: |", f"{key}: >", f"{key}: ["]))
+            indent = rnd.choice([" ", "  ", "  ", "    ", ""])
+            for _ in range(rnd.randint(0, 4)):
+                item = rnd.choice([f"{rnd.choice(keys)}: {rnd.choice(scalars)}", f"- {rnd.choice(scalars)}",
+                                   f"{rnd.choice(keys)}:", rnd.choice(scalars), "# c", "", "]"])
+                lines.append(rnd.choice([indent, indent, indent + "  ", ""]) + item)
         block = "\n".join(lines) + "\n"
         fast, slow = _both(block)
         assert _shape(fast) == _shape(slow), block

@@ -7,6 +7,7 @@ and value keeps its line and column, and only the safe scalar tags are ever reso
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -381,12 +382,16 @@ def parse_frontmatter(src: SourceText, *, allow_toml: bool = False, check_duplic
 
 
 # -- the fast path -----------------------------------------------------------------------------------
-# Most frontmatter is a few `key: value` lines. For a block made only of such lines (and blank or
-# comment lines), every value a single-line plain or simply quoted scalar, the fields are built here
-# with exactly what composing with libyaml gives (same values through the same resolver, same marks);
-# anything else goes to libyaml. tests/test_parser.py checks both paths agree on every corpus file.
+# Most frontmatter is a few top-level `key: value` lines. For a block made only of top-level entries
+# (and blank or comment lines), a one-line entry whose value is a plain or simply quoted scalar is read
+# here, with exactly what composing with libyaml gives (same values through the same resolver, same
+# marks); any other entry (a nested block, a flow collection, a block scalar...) is composed by libyaml
+# on its own lines, placed at their lines of the block so that its marks are the block's, and kept
+# (the same entries recur across skills: `requires:\n  mcp: [rube]`). Anything else, and any entry
+# libyaml refuses on its own, goes to libyaml whole. tests/test_parser.py checks both paths agree on
+# every corpus file and on random blocks.
 # (The value is stripped of trailing spaces after matching: a lazy `(.*?) *` retries the end at every character.)
-_FAST_LINE = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}):( +)(.*)")
+_FAST_LINE = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}):(?:( +)(.*))?")
 # What libyaml reads unlike a plain line: tabs, CR, YAML-only line breaks (U+0085, U+2028, U+2029), the
 # BOM, control and non-printable characters, surrogates (undecodable bytes): the complement of what
 # a plain line may hold (\n, \x20-\x7e, \xa0-\u2027, \u202a-\ud7ff, \ue000-\ufefe, \uff00-\ufffd,
@@ -398,42 +403,70 @@ _PLAIN_FIRST_REFUSE = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _resolver = yaml.resolver.Resolver()
 _IMPLICIT = (True, False)
 MAX_FAST_LINES = 200
+MAX_FAST_CHARS = 20_000  # (no anchors, so the node and character budgets cannot run out below this)
 
 
 def _fast_fields(fm: Frontmatter, block: str, offset: int, check_duplicates: bool) -> bool:
-    """Fill `fm.fields` from a block of simple `key: value` lines; False (nothing changed) otherwise."""
-    if _FAST_REFUSE.search(block) is not None:
+    """Fill `fm` from a block of top-level entries (see above); False (nothing changed) otherwise."""
+    if len(block) > MAX_FAST_CHARS or _FAST_REFUSE.search(block) is not None:
         return False
     lines = block.split("\n")
     if len(lines) > MAX_FAST_LINES:
         return False
-    entries: list[tuple[int, str, int, str, int]] = []  # (line, key, value column, raw value, style)
+    starts: list[tuple[int, re.Match[str]]] = []  # each entry's key line
+    nested: set[int] = set()  # entries with lines of their own below the key line
     match = _FAST_LINE.fullmatch
     for i, line in enumerate(lines):
-        if not line or line[0] == "#" or not line.strip(" "):
+        first = line[:1]
+        if not first or first == "#":
+            continue
+        if first == " " or (first == "-" and line[1:2] in ("", " ")):  # (a sequence may sit at column 0)
+            if line.strip(" "):
+                if not starts:
+                    return False
+                nested.add(len(starts) - 1)
             continue
         m = match(line)
         if m is None:
             return False
-        raw = m.group(3).rstrip(" ")
-        if not raw:
-            return False  # `key:` with nothing after: a nested block or a null with its own marks
-        first = raw[0]
-        if first == '"' or first == "'":
-            if len(raw) < 2 or raw[-1] != first or first in raw[1:-1] or "\\" in raw:
-                return False
-        elif first in _PLAIN_FIRST_REFUSE or "#" in raw or ": " in raw or raw[-1] == ":":
-            return False
-        entries.append((i, m.group(1), m.start(3), raw, 0))
-    if not entries:
+        starts.append((i, m))
+    if not starts:
         return False
-    for i, key, col, raw, _ in entries:
+    # (line, key, value column, raw value) of a one-line scalar, or (line, key, key node, value node, root)
+    entries: list[tuple[int, str, int, str] | tuple[int, str, Any, Any, Any]] = []
+    for n, (i, m) in enumerate(starts):
+        key, raw = m.group(1), (m.group(3) or "").rstrip(" ")
+        if n not in nested and _one_line_scalar(raw):
+            entries.append((i, key, m.start(3), raw))
+            continue
+        last = n + 1 == len(starts)
+        snippet = "\n" * i + "\n".join(lines[i:len(lines) if last else starts[n + 1][0]]) + ("" if last else "\n")
+        if "&" in snippet:  # an anchor: aliases and their budget need the whole block
+            return False
+        root = _compose_entry(snippet)
+        if not isinstance(root, yaml.MappingNode) or len(root.value) != 1:
+            return False
+        knode, vnode = root.value[0]
+        if not isinstance(knode, yaml.ScalarNode) or knode.style or knode.value != key:
+            return False
+        entries.append((i, key, knode, vnode, root))
+    budget = [MAX_NODES, MAX_EXPANDED_CHARS + 2 * len(block)]
+    inner: list[list[Problem]] = []  # duplicates inside composed entries (found after the top level's)
+    for entry in entries:
+        i, key = entry[0], entry[1]
+        if len(entry) == 5 and check_duplicates:
+            found = Frontmatter(status="ok")
+            _check_duplicates(entry[4], found, offset, budget)
+            inner.append(found.problems)
         if key in fm.fields:
             if check_duplicates:
                 fm.problems.append(_duplicate_key(key, Span(i + offset, 0, i + offset, len(key)),
                                                   fm.fields[key].key_span.start_line))
             continue
-        row = i + offset
+        if len(entry) == 5:
+            fm.fields[key] = _field_entry(key, entry[2], entry[3], offset, budget)
+            continue
+        row, col, raw = i + offset, entry[2], entry[3]
         first = raw[0]
         if first == '"' or first == "'":
             fm.fields[key] = FieldEntry(key, Span(row, 0, row, len(key)), raw[1:-1],
@@ -441,13 +474,49 @@ def _fast_fields(fm: Frontmatter, block: str, offset: int, check_duplicates: boo
             continue
         tag = _resolver.resolve(yaml.ScalarNode, raw, _IMPLICIT)  # type: ignore[no-untyped-call]
         value = raw if tag == STR else _scalar(yaml.ScalarNode(tag, raw))
-        entry = FieldEntry(key, Span(row, 0, row, len(key)), value, Span(row, col, row, col + len(raw)))
+        field_ = FieldEntry(key, Span(row, 0, row, len(key)), value, Span(row, col, row, col + len(raw)))
         if tag != "tag:yaml.org,2002:binary":
             read12 = core_schema_value(raw)
             if not same_reading(read12, value):
-                entry.plain, entry.yaml12 = raw, read12
-        fm.fields[key] = entry
+                field_.plain, field_.yaml12 = raw, read12
+        fm.fields[key] = field_
+    for problems in reversed(inner):  # (libyaml's path walks the values last to first)
+        fm.problems.extend(problems)
     return True
+
+
+def _one_line_scalar(raw: str) -> bool:
+    """A value read the same as a plain or simply quoted scalar on its own line."""
+    if not raw:
+        return False  # `key:` with nothing after: a nested block or a null with its own marks
+    first = raw[0]
+    if first == '"' or first == "'":
+        return len(raw) >= 2 and raw[-1] == first and first not in raw[1:-1] and "\\" not in raw
+    return not (first in _PLAIN_FIRST_REFUSE or "#" in raw or ": " in raw or raw[-1] == ":")
+
+
+@functools.lru_cache(maxsize=256)
+def _compose_entry(snippet: str) -> Any:
+    """libyaml's node for one entry's lines (None when it refuses them, or nests them too deep).
+    Kept: nothing changes a composed node."""
+    if nesting_too_deep(snippet):
+        return None
+    try:
+        return yaml.compose(snippet, Loader=_Loader)
+    except (yaml.YAMLError, RecursionError, MemoryError, ValueError):
+        return None
+
+
+def _field_entry(key: str, knode: Any, vnode: Any, offset: int, budget: list[int]) -> FieldEntry:
+    # Collections keep their node (nested positions: skills lists, mcp_servers); a scalar's
+    # span is all anyone needs, and nodes with their marks dominate an index's memory.
+    entry = FieldEntry(key, node_span(knode, offset), node_value(vnode, budget), node_span(vnode, offset),
+                       None if isinstance(vnode, yaml.ScalarNode) else vnode)
+    if isinstance(vnode, yaml.ScalarNode) and not vnode.style and vnode.tag != "tag:yaml.org,2002:binary":
+        read12 = core_schema_value(vnode.value)
+        if not same_reading(read12, entry.value):
+            entry.plain, entry.yaml12 = vnode.value, read12
+    return entry
 
 
 def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check_duplicates: bool) -> None:
@@ -493,16 +562,7 @@ def _parse_yaml(fm: Frontmatter, src: SourceText, block: str, offset: int, check
             key = key_text(key) if isinstance(key, (dict, list)) else str(key)
             if key in fm.fields:
                 continue  # first occurrence keeps its position; SK004 reports the duplicate
-            # Collections keep their node (nested positions: skills lists, mcp_servers); a scalar's
-            # span is all anyone needs, and nodes with their marks dominate an index's memory.
-            entry = FieldEntry(key, node_span(knode, offset), node_value(vnode, budget),
-                               node_span(vnode, offset),
-                               None if isinstance(vnode, yaml.ScalarNode) else vnode)
-            if isinstance(vnode, yaml.ScalarNode) and not vnode.style and vnode.tag != "tag:yaml.org,2002:binary":
-                read12 = core_schema_value(vnode.value)
-                if not same_reading(read12, entry.value):
-                    entry.plain, entry.yaml12 = vnode.value, read12
-            fm.fields[key] = entry
+            fm.fields[key] = _field_entry(key, knode, vnode, offset, budget)
     except _RecursiveAlias:
         fm.status = "invalid"
         fm.fields.clear()
