@@ -178,6 +178,20 @@ class WorkspaceState:
                     return True
         return False
 
+    def read_dirs(self) -> set[str]:
+        """Every directory the index reads skills or agents from: each runtime's roots (also those that do
+        not exist yet) and each agent family's directories."""
+        from skill_ls.core.discovery import agent_dirs, runtime_roots
+
+        index = self._index
+        dirs: set[str] = set()
+        for runtime in RUNTIMES.values():
+            roots = index.roots.get(runtime.id) or runtime_roots(runtime, self.workspace, index.env, self.config)
+            dirs.update(os.path.normpath(r.path) for r in roots)
+        for family in AGENT_FAMILIES.values():
+            dirs.update(os.path.normpath(path) for path, _ in agent_dirs(family, self.workspace, index.env, self.config))
+        return dirs
+
     def _is_agent_path(self, path: str) -> bool:
         return family_of_path(path) is not None
 

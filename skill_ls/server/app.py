@@ -94,6 +94,7 @@ class SkillLanguageServer(LanguageServer):
         self.init_options: dict[str, Any] = {}
         self.pull = False  # diagnostics by pull: the client pulls and can be asked to re-pull (refresh)
         self.open_docs: dict[str, str] = {}  # path -> uri
+        self.disk_texts: dict[str, str | None] = {}  # open path -> its file's text when opened or saved
         self.pushed: dict[str, int] = {}  # path -> hash of the diagnostics last pushed (non-empty only)
         self.pull_reported: set[str] = set()  # paths in the last workspace/diagnostic answer (pull)
         self._ready: asyncio.Event | None = None
@@ -531,6 +532,36 @@ class SkillLanguageServer(LanguageServer):
             else:
                 self.clear(path)
 
+    def note_disk_text(self, path: str) -> None:
+        """Remember what the file of an open buffer holds on disk (at open and save), so that a buffer
+        whose file vanishes can be told clean (released) from edited (kept)."""
+        try:
+            with open(path, encoding="utf-8", newline="") as f:
+                self.disk_texts[path] = f.read().removeprefix("\ufeff")  # editors drop the BOM
+        except (OSError, UnicodeDecodeError):
+            self.disk_texts[path] = None
+
+    def _release_vanished_buffers(self, pending: set[str], touched_by_folder: dict[str, set[tuple[str, str]]]) -> None:
+        """An open buffer whose file vanished from disk (deleted, or moved away with its directory) and
+        that still holds what the disk held is as good as closed: the analysis, and the shadowing of the
+        other copies, follow the disk as `skill-ls check` does. (VS Code keeps a document that an extension
+        opened for minutes after its tab closed; it would otherwise keep a moved copy alive.) A buffer
+        with edits is kept: it may be saved back. A later edit makes it a buffer again."""
+        prefixes = tuple(p.rstrip(os.sep) + os.sep for p in pending)
+        for path in list(self.open_docs):
+            if not (path in pending or path.startswith(prefixes)) or os.path.exists(path):
+                continue
+            text = next((st.overlays[path][0] for st in self.states.values() if path in st.overlays), None)
+            if text is None or text != self.disk_texts.get(path):
+                continue
+            log.info("%s vanished from disk and its buffer has no edits: analysed as closed", path)
+            self.open_docs.pop(path, None)
+            self.disk_texts.pop(path, None)
+            for key, st in self.states.items():
+                touched = st.drop_overlay(path)
+                if touched:
+                    touched_by_folder.setdefault(key, set()).update(touched)
+
     # -- disk changes ------------------------------------------------------------------------------
     def disk_changed_threadsafe(self, path: str) -> None:
         """Called from watchdog threads."""
@@ -570,6 +601,7 @@ class SkillLanguageServer(LanguageServer):
         every affected file, open or not. A change that needs a full rebuild of a folder (its
         configuration, a new root, agent discovery) re-indexes that folder, which republishes all."""
         changed_files = pending
+        self._release_vanished_buffers(pending, touched_by_folder)
         if any(os.path.basename(p) in CATALOG_SIDECARS for p in changed_files):
             self._catalog_salt += 1  # MCP servers, marketplace metadata, AGH consent: read by catalogs
         affected: set[str] = set()

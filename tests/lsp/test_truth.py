@@ -184,18 +184,78 @@ async def test_agh_config_change_reaches_every_file_and_query(start, tree, profi
 
 def _client_reports(s, path: Path, kind: types.FileChangeType) -> None:
     """What a client that watches the workspace for the server (VS Code) does on a disk change: it
-    reports the change only when one of the globs the server registered matches the file."""
+    reports the change only when one of the watchers the server registered matches the path and the
+    kind of change (a watcher without `kind` takes all three). A directory moved or deleted as a whole
+    is reported as that directory alone, never the files in it (VS Code drops the children's events)."""
     from skill_ls.core.runtimes.agent_families import matches_glob
 
+    bit = {types.FileChangeType.Created: types.WatchKind.Create, types.FileChangeType.Changed: types.WatchKind.Change,
+           types.FileChangeType.Deleted: types.WatchKind.Delete}[kind]
     for reg in s.registrations:
         if reg.method != types.WORKSPACE_DID_CHANGE_WATCHED_FILES:
             continue
         opts = reg.register_options
         watchers = opts["watchers"] if isinstance(opts, dict) else opts.watchers
-        globs = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in watchers]
-        if any(matches_glob(str(path), g) for g in globs):
-            s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
-                [types.FileEvent(uri(path), kind)]))
+        for w in watchers:
+            glob = w["globPattern"] if isinstance(w, dict) else w.glob_pattern
+            watch = (w.get("kind") if isinstance(w, dict) else w.kind) or 7
+            if int(watch) & bit and matches_glob(str(path), glob):
+                s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+                    [types.FileEvent(uri(path), kind)]))
+                return
+
+
+async def test_a_skill_folder_moved_out_of_the_workspace_and_back(start, tree, profile):
+    """The winning copy's folder renamed out of the workspace (one event, for the folder: no file name
+    matches `**/SKILL.md`), then back: its rows leave and return, the copies it shadowed follow, and
+    files never opened equal `skill-ls check` each time, whoever watches the workspace."""
+    _in_scope_tree(tree)
+    s = await start(profile)
+    before = await _matches_cli(s, tree, tree.ws)
+    assert str(tree.ws_demo) in before and "SH001" in before[str(tree.bundled_demo)]
+    folder = tree.ws_demo.parent
+    away = tree.tmp / "moved-away" / folder.name
+    away.parent.mkdir()
+    folder.rename(away)
+    _client_reports(s, folder, types.FileChangeType.Deleted)
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert str(tree.ws_demo) not in expected
+    away.rename(folder)
+    _client_reports(s, folder, types.FileChangeType.Created)
+    assert await _matches_cli(s, tree, tree.ws) == before
+
+
+async def test_a_folder_moved_away_with_its_file_open_follows_the_disk_unless_edited(start, tree, profile):
+    """A copy opened and left unedited (VS Code keeps a document an extension opened for minutes after
+    its tab closed), then its folder moved out of the workspace: the buffer holds what the disk held,
+    so the copy is gone as in `skill-ls check` (its own findings too, not "cannot read file"). An
+    edited buffer is kept: it is what the user will save."""
+    _in_scope_tree(tree)
+    s = await start(profile)
+    s.open(tree.ws_demo)
+    await s.diagnostics(tree.ws_demo, lambda ds: "SH002" in _codes(ds))
+    before = await _matches_cli(s, tree, tree.ws)
+    folder = tree.ws_demo.parent
+    away = tree.tmp / "moved-away" / folder.name
+    away.parent.mkdir()
+    folder.rename(away)
+    _client_reports(s, folder, types.FileChangeType.Deleted)
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert str(tree.ws_demo) not in expected
+    assert await s.diagnostics(tree.ws_demo, lambda ds: not ds) == []
+    away.rename(folder)
+    _client_reports(s, folder, types.FileChangeType.Created)
+    assert await _matches_cli(s, tree, tree.ws) == before
+    # edited, then moved away: the buffer stays the truth for its own findings and for the shadowing
+    s.change(tree.ws_demo, tree.ws_demo.read_text() + "\nMore.\n", version=2)
+    folder.rename(away)
+    _client_reports(s, folder, types.FileChangeType.Deleted)
+    await asyncio.sleep(1.0)  # longer than the server's debounce of disk changes
+    assert "SH002" in _codes(await s.diagnostics(tree.ws_demo, lambda ds: "SH002" in _codes(ds)))
+
+
+def _codes(items) -> list[str]:
+    return sorted(str(d.code) for d in items)
 
 
 async def test_every_sidecar_check_reads_is_watched(start, tree, profile):

@@ -69,3 +69,25 @@ async def test_indexing_reports_work_done_progress(start, tree, profile):
     s = await start(profile)
     kinds = [v.kind for values in s.client.progress_reports.values() for v in values]
     assert kinds[0] == "begin" and kinds[-1] == "end"
+
+
+def test_the_directory_watcher_keeps_only_directories_that_can_hold_skills(tmp_path):
+    """VS Code reports every path created or deleted in the workspace to the directory watcher
+    (`**/*`); the server keeps a directory inside or above a root or agent directory, and drops the
+    rest before any analysis (a build writing thousands of files costs one stat each)."""
+    from skill_ls.server.features.watching import relevant_directory
+
+    ws = tmp_path / "ws"
+    root = str(ws / "shared" / ".agh" / "skills")
+    (ws / "shared" / ".agh" / "skills" / "code-review").mkdir(parents=True)
+    (ws / "build" / "out").mkdir(parents=True)
+    (ws / "notes.txt").write_text("x")
+    dirs = [root]
+    # moved away or deleted: gone, its place decides
+    assert relevant_directory(str(ws / "shared"), False, dirs)  # above the root
+    assert relevant_directory(root + "/code-review", False, dirs)  # a skill folder
+    assert not relevant_directory(str(ws / "build"), False, dirs)
+    # created: only a directory
+    assert relevant_directory(root + "/code-review", True, dirs)
+    assert not relevant_directory(str(ws / "build" / "out"), True, dirs)
+    assert not relevant_directory(str(ws / "notes.txt"), True, [str(ws)])

@@ -92,12 +92,14 @@ async def register_dynamic(ls) -> None:
                                                 register_options=types.DidChangeConfigurationRegistrationOptions(
                                                     section=SECTION)))
     if caps is not None and caps.did_change_watched_files and caps.did_change_watched_files.dynamic_registration:
-        from skill_ls.server.features.watching import WATCH_GLOBS
+        from skill_ls.server.features.watching import DIRECTORY_GLOB, WATCH_GLOBS
 
         registrations.append(types.Registration(
             id="skill-ls-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
             register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                watchers=[types.FileSystemWatcher(glob_pattern=g) for g in WATCH_GLOBS])))
+                watchers=[*(types.FileSystemWatcher(glob_pattern=g) for g in WATCH_GLOBS),
+                          types.FileSystemWatcher(glob_pattern=DIRECTORY_GLOB,
+                                                  kind=types.WatchKind.Create | types.WatchKind.Delete)])))
         ls.client_watches_workspace = True
     if not registrations:
         return

@@ -20,6 +20,7 @@ def register(server) -> None:
         if path is None or ls.state is None:
             return
         ls.open_docs[path] = params.text_document.uri
+        ls.note_disk_text(path)
         ls.buffer_changed(path, params.text_document.text, params.text_document.version)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -42,6 +43,8 @@ def register(server) -> None:
             return
         if os.path.basename(path) in (".skill-ls.toml", "pyproject.toml"):
             ls.disk_changed(path)
+        if path in ls.open_docs:
+            ls.note_disk_text(path)
         ls.schedule_document(path)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -50,6 +53,7 @@ def register(server) -> None:
         if path is None or ls.state is None:
             return
         ls.open_docs.pop(path, None)
+        ls.disk_texts.pop(path, None)
         ls.buffer_closed(path)
 
     @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -58,7 +62,9 @@ def register(server) -> None:
     async def document_diagnostic(ls, params: types.DocumentDiagnosticParams):
         path = ls.path(params.text_document.uri)
         items: list[types.Diagnostic] = []
-        if path is not None and await ls.wait_ready(path):
+        # A document that is neither open (nor released: see _release_vanished_buffers) nor on disk has
+        # nothing to check: no findings, as in `skill-ls check` (not "cannot read file").
+        if path is not None and await ls.wait_ready(path) and (path in ls.open_docs or os.path.exists(path)):
             items = ls.lsp_diagnostics(ls.diagnostics_of([path]).get(path, []))
         return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=ls.next_result_id())
 

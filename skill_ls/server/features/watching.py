@@ -15,10 +15,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skill_ls.core.discovery import agent_dirs, runtime_roots
 from skill_ls.core.editor_patterns import editor_patterns
-from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
-from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.core.paths import is_under
 
 if TYPE_CHECKING:
@@ -29,6 +26,11 @@ log = logging.getLogger("skill_ls.server.watching")
 # What the editors open (skill files, every agent family's definitions, sidecars, configuration),
 # and pyproject.toml, which may hold `[tool.skill-ls]`.
 WATCH_GLOBS = (*editor_patterns()["markdown"], *editor_patterns()["sidecars"], "**/pyproject.toml")
+# Directories created and deleted. A client's watcher reports a directory moved into, out of or deleted from
+# the workspace as that directory alone, never the files in it (VS Code drops the deletes of a deleted
+# folder's children): `**/SKILL.md` would miss a skill folder moved away. Any path matches, so the server
+# keeps only the directories that can hold what an index reads (`relevant_directory`).
+DIRECTORY_GLOB = "**/*"
 _SKIP_PARTS = (f"{os.sep}.git{os.sep}", f"{os.sep}node_modules{os.sep}")
 
 
@@ -46,14 +48,7 @@ class RootWatchers:
         """(recursive dirs, non-recursive parent dirs)."""
         index = state.index
         recursive: set[str] = set()
-        pending: set[str] = set()
-        for rid, runtime in RUNTIMES.items():
-            roots = index.roots.get(rid) or runtime_roots(runtime, state.workspace, index.env, state.config)
-            for r in roots:
-                pending.add(os.path.normpath(r.path))
-        for family in AGENT_FAMILIES.values():
-            pending.update(os.path.normpath(path) for path, _ in agent_dirs(family, state.workspace, index.env,
-                                                                            state.config))
+        pending = state.read_dirs()
         if index.env.agh_home:
             pending.add(index.env.agh_home)  # config.toml lives here
         parents: set[str] = set()
@@ -144,13 +139,33 @@ class RootWatchers:
             self.watched.clear()
 
 
+def relevant_directory(path: str, created: bool, read_dirs: list[str]) -> bool:
+    """Whether a created or deleted path that is not itself a file the index reads is a directory that
+    can hold such files: inside a root or agent directory, or above one (a moved `shared/` holds the
+    `shared/.agh/skills` root). A created path must be a directory; a deleted one is gone, so only its
+    place decides."""
+    if created and not os.path.isdir(path):
+        return False
+    return any(is_under(path, d) or is_under(d, path) for d in read_dirs)
+
+
 def register(server) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls, params: types.DidChangeWatchedFilesParams):
         if not ls.states:
             return
+        read_dirs: list[str] | None = None
         for change in params.changes:
             path = ls.path(change.uri)
-            if path is not None:
+            if path is None:
+                continue
+            states = list(ls.states.values())
+            if change.type == types.FileChangeType.Changed or any(st.relevant(path) for st in states):
+                ls.disk_changed(path)
+                continue
+            # DIRECTORY_GLOB: every path created or deleted in the workspace; keep the directories.
+            if read_dirs is None:
+                read_dirs = sorted({d for st in states if st.index is not None for d in st.read_dirs()})
+            if relevant_directory(path, change.type == types.FileChangeType.Created, read_dirs):
                 ls.disk_changed(path)
 
