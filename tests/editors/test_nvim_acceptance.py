@@ -322,3 +322,67 @@ def test_a_git_repository_is_the_project_of_its_nested_skill_directories(demo: D
         """,
     )
     assert r["root"] and os.path.realpath(r["root"]) == os.path.realpath(repo), r["root"]
+
+
+LSPCONFIG_STUB = """\
+-- nvim-lspconfig's legacy framework, as much of it as a `configs.X` entry meets: `setup()` starts the
+-- server for a buffer of its filetypes at `root_dir(fname, bufnr)`, and not at all when that is nil.
+local configs = require('lspconfig.configs')
+return setmetatable({}, { __index = function(_, name)
+  return { setup = function(opts)
+    local config = vim.tbl_deep_extend('force', configs[name].default_config, opts or {})
+    vim.api.nvim_create_autocmd('FileType', { pattern = config.filetypes, callback = function(ev)
+      local root = config.root_dir(vim.api.nvim_buf_get_name(ev.buf), ev.buf)
+      if root then
+        vim.lsp.start(vim.tbl_extend('force', config, { name = name, root_dir = root }), { bufnr = ev.buf })
+      end
+    end })
+  end }
+end })
+"""
+
+
+def test_the_legacy_lspconfig_snippet_roots_like_the_lsp_config(demo: Demo, tmp_path) -> None:
+    """README "nvim-lspconfig users": the legacy `configs.skill_ls` snippet, run against a stand-in
+    for nvim-lspconfig's legacy framework, decides roots with lsp/skill_ls.lua's own function (a
+    `pyproject.toml` with `[tool.skill-ls]` is a project marker, one without it is not), starts no
+    client for other Markdown files, and carries the code lens command."""
+    import re
+
+    readme = (NVIM_DIR / "README.md").read_text(encoding="utf-8")
+    snippet = re.search(r"legacy `require\('lspconfig'\)\.X\.setup\{\}` style.*?```lua\n(.*?)```", readme, re.S)
+    assert snippet, "the README has no legacy nvim-lspconfig snippet"
+    assert "root_pattern" not in snippet.group(1), "the snippet copies root markers instead of sharing them"
+    lua = demo.tmp / "nvim" / "xdg_config_home" / "nvim" / "lua"
+    (lua / "lspconfig").mkdir(parents=True)
+    (lua / "lspconfig" / "configs.lua").write_text("return {}\n")
+    (lua / "lspconfig.lua").write_text(LSPCONFIG_STUB)
+    proj, plain, repo = tmp_path / "proj", tmp_path / "plain", tmp_path / "repo"
+    alpha = nested_skill(proj, "pyproject.toml", '[project]\nname = "x"\n\n[tool.skill-ls]\nruntimes = ["agh"]\n', "alpha")
+    beta = nested_skill(plain, "pyproject.toml", '[project]\nname = "y"\n', "beta")
+    gamma = nested_skill(repo, ".git", None, "gamma")
+    (proj / "README.md").write_text("# Not a skill\n")
+    r = run_nvim(
+        demo,
+        f"""
+        R.roots = {{}}
+        for i, path in ipairs({{ {_lua_str(alpha)}, {_lua_str(beta)}, {_lua_str(gamma)} }}) do
+          local b = open(path)
+          local c = wait_client(b)
+          R.roots[i] = c and c.root_dir or vim.NIL
+          R.lens_command = R.lens_command or (c and c.commands and c.commands['skillLs.where'] ~= nil)
+          vim.lsp.stop_client(vim.lsp.get_clients({{ name = 'skill_ls' }}), true)
+          vim.wait(5000, function() return #vim.lsp.get_clients({{ name = 'skill_ls' }}) == 0 end, 50)
+          vim.cmd('bwipeout! ' .. b)
+        end
+        local readme = open({_lua_str(proj / "README.md")})
+        vim.wait(1000, function() return false end, 50)
+        R.readme_clients = #vim.lsp.get_clients({{ name = 'skill_ls' }})
+        """,
+        enable=False,
+        init_extra=snippet.group(1),
+    )
+    assert [os.path.realpath(p) if p else p for p in r["roots"]] == [
+        os.path.realpath(p) for p in (proj, plain / "pkg", repo)], r["roots"]
+    assert r["lens_command"], "the legacy client runs the code lens without the client-side command"
+    assert r["readme_clients"] == 0

@@ -57,6 +57,37 @@ function M.is_skill_file(path)
   return false
 end
 
+--- lsp/skill_ls.lua as nvim-lspconfig's legacy `default_config` (`require('lspconfig.configs').skill_ls`):
+--- the same command, settings, client commands (the code lens) and handlers, and the same root
+--- detection (project markers, `pyproject.toml` with `[tool.skill-ls]` included, then skill directories)
+--- behind the legacy `root_dir(fname, bufnr)` signature, which returns nil for a file that is not a skill
+--- or agent (no client). Not a copy: the config is read from lsp/skill_ls.lua on the runtimepath.
+---@return table
+function M.lspconfig_default_config()
+  local ok, config = pcall(function()
+    return vim.lsp.config[M.name]
+  end)
+  if not ok or type(config) ~= 'table' or type(config.root_dir) ~= 'function' then
+    error("skill-ls: lsp/skill_ls.lua is not on 'runtimepath' (add editors/nvim to it)", 2)
+  end
+  config = vim.deepcopy(config)
+  local root_dir = config.root_dir
+  config.root_dir = function(fname, bufnr)
+    if bufnr == nil or bufnr == 0 then
+      bufnr = vim.fn.bufnr(fname) -- older nvim-lspconfig passes the file name only
+    end
+    if bufnr < 0 then
+      return nil
+    end
+    local root
+    root_dir(bufnr, function(dir)
+      root = dir
+    end)
+    return root
+  end
+  return config
+end
+
 --- The skill_ls client for `bufnr` (attached to it), else the most recently started one.
 ---@param bufnr? integer
 ---@return vim.lsp.Client?
