@@ -98,6 +98,9 @@ CATALOG_EDIT = {
     "to": "The reviewer agent's stricter code review procedure.",
 }
 
+CODE_LENS_PICK = "shared/.agh/skills/code-review/SKILL.md"  # the declaration chosen from the code lens's pick
+MOVED_FOLDER = "shared/.agh/skills/code-review"  # moved out of the workspace and back during the session
+
 
 def _check_json(ws: Path, env: dict[str, str]) -> list[dict[str, Any]]:
     """`skill-ls check --format json` run in `ws` (its project; paths relative to it)."""
@@ -194,10 +197,15 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             "expectText": "shadows 3 other copies",
         },
         "catalogEdit": CATALOG_EDIT,
+        "codeLensPick": CODE_LENS_PICK,
+        "folderMove": {"from": str(ws / MOVED_FOLDER), "to": str(root / "moved-away" / "code-review")},
+        "checkCommand": ["/usr/bin/env", f"PYTHONPATH={REPO}", sys.executable, "-m", "skill_ls", "check", "--format", "json"],
         "multiRoot": multi,
     }
     if os.environ.get("SKILL_LS_E2E_FLOWS"):  # e.g. "multiroot" while working on one group
         config["flows"] = os.environ["SKILL_LS_E2E_FLOWS"].split(",")
+    if os.environ.get("SKILL_LS_E2E_TRACE"):  # e.g. "verbose": the LSP traffic in results.json's outputChannel
+        config["trace"] = os.environ["SKILL_LS_E2E_TRACE"]
     (root / "work").mkdir()
     (root / "config.json").write_text(json.dumps(config, indent=2))
     proc = subprocess.run(
@@ -220,6 +228,57 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def test_ci_installs_the_real_editors() -> None:
     ci = (REPO / ".ci" / "run").read_text()
     assert "editors/vscode/e2e/install.sh" in ci and "tmux" in ci
+
+
+def _tools_dir(tmp_path: Path, names: list[str]) -> Path:
+    """A directory holding only the named executables (symlinks), to run a script with a bare PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in names:
+        found = shutil.which(name)
+        assert found, name
+        (bin_dir / name).symlink_to(found)
+    return bin_dir
+
+
+@pytest.mark.parametrize("present", [[], ["node"]])
+def test_ci_sh_names_the_missing_tools_in_one_line(tmp_path: Path, present: list[str]) -> None:
+    """editors/vscode/ci.sh on a machine without node or npm: one line naming them and how to get
+    them, before anything runs (no `npm ci` traceback, no `command not found` halfway)."""
+    if any(shutil.which(t) is None for t in present):
+        _skip_or_fail("node is not installed")
+    bin_dir = _tools_dir(tmp_path, ["dirname", *present])
+    proc = subprocess.run(["/bin/bash", str(VSCODE / "ci.sh")], env={"PATH": str(bin_dir), "HOME": str(tmp_path)},
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and proc.stdout == "", proc.stderr
+    missing = [t for t in ("node", "npm") if t not in present]
+    assert lines[0].startswith(f"ci.sh: {' '.join(missing)} not found: install Node.js 20"), lines[0]
+
+
+def test_ci_sh_reads_the_vsix_without_unzip(tmp_path: Path) -> None:
+    """ci.sh checks the .vsix's entries with node (no `unzip` on a fresh Debian machine): its reader
+    lists what Python's zipfile wrote, including a comment after the central directory."""
+    import re
+    import zipfile
+
+    if shutil.which("node") is None:
+        _skip_or_fail("node is not installed")
+    script = re.search(r"node - skill-ls.vsix <<'JS'\n(.*?)\nJS\n", (VSCODE / "ci.sh").read_text(), re.S)
+    assert script, "ci.sh no longer lists the .vsix with node"
+    vsix = tmp_path / "skill-ls.vsix"
+    names = ["extension.vsixmanifest", "extension/package.json", "extension/dist/extension.js", "extension/ü.md"]
+    with zipfile.ZipFile(vsix, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in names:
+            z.writestr(name, "x" * 100)
+        z.comment = b"built by a test"
+    proc = subprocess.run(["node", "-", str(vsix)], input=script.group(1), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == names
+    vsix.write_bytes(b"not a zip")
+    proc = subprocess.run(["node", "-", str(vsix)], input=script.group(1), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "not a zip file" in proc.stderr
 
 
 def _flow(session: dict[str, Any], name: str) -> dict[str, Any]:
@@ -252,6 +311,28 @@ def test_hover_names_the_winning_tier(session: dict[str, Any]) -> None:
     assert "skill code-review" in hover
     assert "winner: workspace .agh/skills/code-review/SKILL.md" in hover
     assert "shadowed: additional" in hover and "shadowed: bundled" in hover
+
+
+def test_hover_picture_shows_the_whole_card(session: dict[str, Any]) -> None:
+    """The README's hover picture is taken with the whole hover on screen, down to the card's
+    portability (tier) table: the window is made tall enough for VS Code's hover height cap."""
+    observed = _flow(session, "hover")
+    assert observed["hoverHeight"] > 250, observed["hoverHeight"]  # taller than the 800-pixel window's hover
+    assert "winner: workspace .agh/skills/code-review/SKILL.md" in observed["hover"], observed["hover"]
+
+
+def test_code_lens_click_lists_the_declarations(session: dict[str, Any]) -> None:
+    """The code lens over the frontmatter, clicked with the mouse: a quick pick with every declaration
+    of the skill, winner first, each with its tier and the server's label (as Show Skill Shadows and
+    `skill-ls where`); choosing a shadowed copy opens it."""
+    observed = _flow(session, "codelens")
+    assert observed["title"] == "winner · workspace — shadows 2", observed
+    items = observed["items"]
+    assert len(items) == 3, items
+    assert "winner · workspace — shadows 2" in items[0] and ".agh/skills/code-review/SKILL.md" in items[0], items
+    assert any("shadowed · additional — by workspace" in i and CODE_LENS_PICK in i for i in items[1:]), items
+    assert any("shadowed · bundled — by workspace" in i and "vendor/skills/code-review/SKILL.md" in i for i in items[1:]), items
+    assert '3 declarations of "code-review" (agh)' in observed["placeholder"], observed
 
 
 def test_quick_fix_renames_the_misspelled_key(session: dict[str, Any]) -> None:
@@ -292,6 +373,31 @@ def test_disk_change_in_a_user_root_reaches_the_problems_panel(session: dict[str
     assert "shadows 2 other copies" in before[0]["message"], before
     assert "shadows 3 other copies" in after[0]["message"] and "user copy" in after[0]["message"], after
     assert _rows(observed["after"]) == _check_rows(session["after"])
+
+
+def _check_panel_rows(rows: list[dict[str, Any]]) -> list[tuple[str, str, int, int]]:
+    return sorted((r["file"], r["code"], r["line"], r["col"]) for r in rows)
+
+
+def test_a_skill_folder_moved_out_of_the_workspace_leaves_the_problems_panel(session: dict[str, Any]) -> None:
+    """`shared/.agh/skills/code-review` renamed out of the workspace on disk (no keystroke): its row
+    leaves the Problems panel, the winner's SH002 no longer counts it, and the panel equals
+    `skill-ls check` run at that moment; renamed back, the panel equals `skill-ls check` again."""
+    observed = _flow(session, "folder_moved")
+    winner = ".agh/skills/code-review/SKILL.md"
+
+    def sh002(rows: list[dict[str, Any]]) -> str:
+        return next(r["message"] for r in rows if r["file"] == winner and r["code"] == "SH002")
+
+    assert any(r["file"].startswith(MOVED_FOLDER + "/") for r in observed["before"]), observed["before"]
+    assert "additional copy" in sh002(observed["before"]), observed["before"]
+    away = observed["away"]
+    assert not any(r["file"].startswith(MOVED_FOLDER + "/") for r in away), away
+    assert "additional copy" not in sh002(away) and "shadows 2 other copies" in sh002(away), sh002(away)
+    assert _rows(away) == _check_panel_rows(observed["checkAway"])
+    back = observed["back"]
+    assert _rows(back) == _check_panel_rows(observed["checkBack"]) == _check_rows(session["after"])
+    assert "additional copy" in sh002(back), back
 
 
 # -- multi-root -------------------------------------------------------------------------------------

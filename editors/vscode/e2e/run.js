@@ -17,8 +17,11 @@
  *   chromium        the browser executable (default /usr/bin/chromium)
  *   userCopy        {path, text}: a skill written into the user root during the disk-change flow
  *   catalogEdit     {path, from, to}: an edit made on disk while the catalog preview is open
+ *   folderMove      {from, to}: a skill directory moved out of the workspace and back (fs.renameSync)
+ *   checkCommand    argv of `skill-ls check --format json` (run in the workspace, same HOME/AGH_HOME)
  *   multiRoot       a multi-root workspace opened after the demo flows (see multiRootFlows)
  *   flows           optional: which groups to run (["demo", "multiroot"], the default)
+ *   trace           optional: skillLs.trace.server ("verbose": the traffic in results.outputChannel)
  *
  * Every flow records what it saw (`observed`) and an `error` when a step failed; the pytest side decides
  * what must hold. Flows run in order in one window, as one person's session would.
@@ -99,10 +102,10 @@ let page;
 let browser;
 const VIEWPORT = { width: 1280, height: 800 };
 
-async function shot(name) {
+async function shot(name, clip) {
   if (!config.screenshots) return;
   fs.mkdirSync(config.screenshots, { recursive: true });
-  await page.screenshot({ path: path.join(config.screenshots, `${name}.png`) });
+  await page.screenshot({ path: path.join(config.screenshots, `${name}.png`), ...(clip ? { clip } : {}) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,9 +210,21 @@ async function editorText() {
 // ---------------------------------------------------------------------------------------------
 // What a person does
 
+/** The command palette is open and its input has the keyboard (a closing quick pick may still be on screen). */
+async function paletteReady() {
+  return page
+    .$eval('.quick-input-widget input', (e) => e.checkVisibility() && document.activeElement === e && e.value.startsWith('>'))
+    .catch(() => false);
+}
+
 async function palette(command) {
-  await page.keyboard.press('F1');
-  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  // F1, and type only once the palette has the keyboard: keys sent too early (a quick pick still
+  // closing, an editor taking focus on a slow machine) would be typed into the editor.
+  await waitFor('the command palette', async () => {
+    if (await paletteReady()) return true;
+    await page.keyboard.press('F1');
+    return waitFor('F1 to open the palette', paletteReady, 3000).catch(() => false);
+  });
   await page.keyboard.type(command);
   await waitFor(`palette entry "${command}"`, async () =>
     (await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText))).some((t) => t.includes(command)),
@@ -288,6 +303,58 @@ async function hoverName(name) {
   });
 }
 
+/**
+ * The hover at full height for the README picture. VS Code caps a hover at a quarter of the editor's
+ * height (at least 250 px), so in the 800-pixel window the skill card's tier table is cut: make the
+ * window tall enough for the whole hover, hover again and take the editor's top with the hover, then
+ * restore the window.
+ */
+async function hoverPicture(name, file) {
+  const height = await page.$$eval('.monaco-hover-content', (els) =>
+    Math.max(0, ...els.filter((e) => e.checkVisibility()).map((e) => e.scrollHeight)));
+  const tall = { width: VIEWPORT.width, height: Math.max(VIEWPORT.height, 4 * (height + 60) + 200) };
+  await page.keyboard.press('Escape');
+  await palette('View: Hide Panel');
+  await page.setViewportSize(tall);
+  try {
+    await waitFor('the editor to fill the taller window', async () => {
+      const box = await page.locator('.editor-group-container.active .monaco-editor').first().boundingBox();
+      return box && box.height > tall.height - 300;
+    });
+    await hoverName(name);
+    const box = await waitFor('the whole hover on screen, unscrolled', async () => {
+      const r = await page.$$eval('.monaco-hover-content', (els) => els.filter((e) => e.checkVisibility())
+        .map((e) => { const b = e.getBoundingClientRect(); return { bottom: b.bottom, full: e.clientHeight + 2 >= e.scrollHeight }; }));
+      return r.length && r.every((x) => x.full) ? r : undefined;
+    });
+    const bottom = Math.max(...box.map((b) => b.bottom));
+    await shot(file, { x: 0, y: 0, width: tall.width, height: Math.min(tall.height, Math.ceil(bottom) + 24) });
+  } finally {
+    await page.keyboard.press('Escape');
+    await page.setViewportSize(VIEWPORT);
+    await sleep(500);
+  }
+  return height;
+}
+
+/** `skill-ls check --format json` of the workspace now, as Problems rows. */
+function checkNow() {
+  const [cmd, ...args] = config.checkCommand;
+  const r = cp.spawnSync(cmd, args, { cwd: config.workspace, env: env(), encoding: 'utf8', timeout: 120000 });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`skill-ls check failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout).diagnostics.map((d) => ({
+    file: d.path, code: d.code, line: d.range.start.line + 1, col: d.range.start.character + 1, message: d.message,
+  }));
+}
+
+/** Problems rows equal `skill-ls check` rows: file, code, position, and the message (the panel adds ` [runtime]`). */
+function sameRows(panel, check) {
+  const key = (r) => `${r.file}|${r.code}|${r.line}|${r.col}`;
+  const a = [...panel].sort((x, y) => key(x).localeCompare(key(y)));
+  const b = [...check].sort((x, y) => key(x).localeCompare(key(y)));
+  return a.length === b.length && a.every((r, i) => key(r) === key(b[i]) && r.message.startsWith(b[i].message));
+}
+
 /** The rows of the open quick pick (palette, quick open, a command's pick). */
 async function quickPickRows() {
   return page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
@@ -347,6 +414,8 @@ async function main() {
         'update.mode': 'none',
         'editor.hover.delay': 300,
         'skillLs.server.command': config.serverCommand,
+        // SKILL_LS_E2E_TRACE=verbose: the JSON-RPC traffic in the "Skill LS" output (results.outputChannel).
+        ...(config.trace ? { 'skillLs.trace.server': config.trace } : {}),
       },
       null,
       2,
@@ -447,8 +516,39 @@ async function demoFlows(port) {
     o.codeLens = await page.$$eval('.editor-group-container.active .contentWidgets .codelens-decoration, .editor-group-container.active .codelens-decoration', (els) =>
       els.map((e) => e.innerText.trim()),
     );
-    await shot('hover');
+    await shot('hover-window');
+    // The README picture: the whole hover, down to the card's tier table.
+    o.hoverHeight = await hoverPicture('code-review', 'hover');
     await page.keyboard.press('Escape');
+  });
+
+  await flow('codelens', async (o) => {
+    // Click the code lens over the frontmatter with the mouse: the declarations appear in a quick pick
+    // (winner first), and choosing one opens that copy.
+    await openFile('.agh/skills/code-review/SKILL.md');
+    const lens = page.locator('.editor-group-container.active .codelens-decoration a').first();
+    await waitFor('the code lens', async () => (await lens.count()) > 0 && (await lens.isVisible()));
+    o.title = (await lens.innerText()).trim();
+    await lens.click();
+    // Show Skill Shadows' pick (its placeholder counts the declarations), not a quick open left in the DOM.
+    o.items = await waitFor('the declarations quick pick', async () => {
+      if (!(await quickPickOpen())) return undefined;
+      o.placeholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || '');
+      const rows = await quickPickRows();
+      return /declarations? of/.test(o.placeholder) && rows.length ? rows : undefined;
+    });
+    await shot('codelens');
+    const pick = o.items.findIndex((r) => r.includes(config.codeLensPick));
+    if (pick < 0) throw new Error(`no row mentions ${config.codeLensPick}: ${JSON.stringify(o.items)}`);
+    for (let i = 0; i < pick; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await waitFor('the quick pick to close', async () => !(await quickPickOpen()));
+    const head = fs.readFileSync(path.join(config.workspace, config.codeLensPick), 'utf8').split('\n').slice(0, 2).join('\n');
+    // Its text, and the keyboard in it (the editor takes the focus last: keys sent before would be lost).
+    await waitFor('the chosen copy in the editor, focused', async () =>
+      (await editorText()).startsWith(head) && (await page.$('.editor-group-container.active .monaco-editor.focused')) !== null);
+    o.opened = (await page.$$eval('.editor-group-container.active .breadcrumbs-control', (els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim())))[0] || '';
+    await closeAllEditors();
   });
 
   await flow('quickfix', async (o) => {
@@ -547,6 +647,35 @@ async function demoFlows(port) {
     });
     await problems('disk-change'); // a picture with every row
   });
+
+  if (config.folderMove) {
+    await flow('folder_moved', async (o) => {
+      // A skill directory moved out of the workspace on disk (fs.renameSync: one rename, no keystroke,
+      // nothing open), then moved back. VS Code's watcher reports a moved directory, not the files in it:
+      // the Problems panel must drop its rows, update the other copies' shadow findings and equal
+      // `skill-ls check`; moved back, everything returns.
+      const { from, to } = config.folderMove;
+      await closeAllEditors();
+      await showProblems();
+      o.before = await problems();
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      fs.renameSync(from, to);
+      o.checkAway = checkNow();
+      o.away = await settledProblems('the Problems panel to equal skill-ls check after the move', (rows) => sameRows(rows, o.checkAway))
+        .catch(async (err) => {
+          o.lastAway = await problems();
+          throw err;
+        });
+      await problems('folder-moved');
+      fs.renameSync(to, from);
+      o.checkBack = checkNow();
+      o.back = await settledProblems('the Problems panel to equal skill-ls check after the move back', (rows) => sameRows(rows, o.checkBack))
+        .catch(async (err) => {
+          o.lastBack = await problems();
+          throw err;
+        });
+    });
+  }
 }
 
 /**

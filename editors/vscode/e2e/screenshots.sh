@@ -7,7 +7,7 @@ bash editors/vscode/e2e/install.sh
 shots="$(mktemp -d)"; trap 'rm -rf "$shots"' EXIT
 SKILL_LS_SCREENSHOTS="$shots" PYTHONPATH="$PWD" python3 -m pytest -q -p no:cacheprovider tests/editors/test_vscode.py
 mkdir -p docs/img
-for name in problems hover quickfix catalog disk-change; do
+for name in problems hover codelens quickfix catalog disk-change; do
   if [ -f "$shots/$name.png" ]; then
     cp "$shots/$name.png" "docs/img/vscode-$name.png"
   else

@@ -85,7 +85,7 @@ export class SkillLsExtension implements vscode.Disposable {
       this.catalog,
       vscode.workspace.registerTextDocumentContentProvider(L.CATALOG_SCHEME, this.catalog),
       vscode.commands.registerCommand(L.CLIENT_COMMANDS.previewCatalog, () => this.previewCatalog()),
-      vscode.commands.registerCommand(L.CLIENT_COMMANDS.showShadows, () => this.showShadows()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.showShadows, (arg?: unknown) => this.showShadows(arg)),
       vscode.commands.registerCommand(L.CLIENT_COMMANDS.restartServer, () => this.restart()),
       vscode.commands.registerCommand(L.CLIENT_COMMANDS.reindexWorkspace, () => this.reindex()),
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
@@ -194,6 +194,18 @@ export class SkillLsExtension implements vscode.Disposable {
       initializationOptions: this.serverSettings(),
       outputChannel: this.output,
       middleware: {
+        // The server's code lens runs `skillLs.where`; in VS Code that would send the command and drop
+        // its answer. Running the lens shows the declarations instead (L.lensCommand).
+        provideCodeLenses: async (document, token, next) => {
+          const lenses = await next(document, token);
+          for (const lens of lenses ?? []) if (lens.command) lens.command = L.lensCommand(lens.command);
+          return lenses;
+        },
+        resolveCodeLens: async (lens, token, next) => {
+          const resolved = await next(lens, token);
+          if (resolved?.command) resolved.command = L.lensCommand(resolved.command);
+          return resolved;
+        },
         workspace: {
           configuration: async (params, token, next) => {
             const result = await next(params, token);
@@ -369,7 +381,17 @@ export class SkillLsExtension implements vscode.Disposable {
     await vscode.window.showTextDocument(doc, { preview: false });
   }
 
-  async showShadows(): Promise<void> {
+  /**
+   * Show Skill Shadows. From the palette: the current SKILL.md's name (else a typed one) in the active
+   * editor's folder. From a code lens: `arg` is the lens's `skillLs.where` argument (name, runtime, agent,
+   * folder), sent as it is.
+   */
+  async showShadows(arg?: unknown): Promise<void> {
+    const given = L.parseWhereArg(arg);
+    if (given) {
+      await this.showWhere(given);
+      return;
+    }
     const doc = vscode.window.activeTextEditor?.document;
     let name = doc ? L.detectSkillName(doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.path, doc.getText()) : undefined;
     if (!name) {
@@ -385,9 +407,15 @@ export class SkillLsExtension implements vscode.Disposable {
     }
     const workspace = await this.commandFolder();
     if (workspace === null) return;
+    await this.showWhere(workspace ? { name, workspace } : { name });
+  }
+
+  /** `skillLs.where` with `arg`, as a quick pick (winner first); choosing a declaration opens it. */
+  private async showWhere(arg: L.WhereArg): Promise<void> {
+    const name = arg.name;
     let where: L.WhereResult;
     try {
-      where = L.parseWhere(await this.executeServerCommand(L.SERVER_COMMANDS.where, workspace ? { name, workspace } : { name }));
+      where = L.parseWhere(await this.executeServerCommand(L.SERVER_COMMANDS.where, arg));
     } catch (err) {
       this.showCommandError(`could not resolve "${name}"`, err);
       return;

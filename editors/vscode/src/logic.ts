@@ -504,6 +504,8 @@ export interface WhereEntry {
 export interface WhereResult {
   name: string;
   runtime?: string;
+  /** The agent whose view was asked for (agent-local copies count), if any. */
+  agent?: string;
   entries: WhereEntry[];
 }
 
@@ -537,6 +539,7 @@ export function parseWhere(result: unknown): WhereResult {
   return {
     name: typeof r.name === 'string' ? r.name : '',
     runtime: typeof r.runtime === 'string' ? r.runtime : undefined,
+    agent: typeof r.agent === 'string' && r.agent !== '' ? r.agent : undefined,
     entries,
   };
 }
@@ -561,9 +564,50 @@ export function whereItems(where: WhereResult, relative: (p: string) => string =
   });
 }
 
+/** The `skillLs.where` argument of a code lens or a caller: which declarations to list, and where. */
+export interface WhereArg {
+  name: string;
+  runtime?: string;
+  agent?: string;
+  workspace?: string;
+}
+
+/** A `skillLs.where` argument (the server's code lens sends one), or undefined when `arg` is not one. */
+export function parseWhereArg(arg: unknown): WhereArg | undefined {
+  if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) return undefined;
+  const o = arg as Record<string, unknown>;
+  if (typeof o.name !== 'string' || o.name.trim() === '') return undefined;
+  const out: WhereArg = { name: o.name };
+  for (const key of ['runtime', 'agent', 'workspace'] as const) {
+    if (typeof o[key] === 'string' && o[key] !== '') out[key] = o[key] as string;
+  }
+  return out;
+}
+
+export interface LensCommand {
+  title: string;
+  command: string;
+  tooltip?: string;
+  arguments?: unknown[];
+}
+
+/**
+ * The command a code lens runs in VS Code. The server's lens names `skillLs.where`, which VS Code would
+ * send to the server and whose answer it would drop (nothing visible happens): it runs the client's
+ * **Show Skill Shadows** with the lens's argument instead, so clicking it lists the declarations (the
+ * same quick pick as the palette command). Any other command is kept as it is.
+ */
+export function lensCommand(command: LensCommand): LensCommand {
+  if (command.command !== SERVER_COMMANDS.where) return command;
+  const arg = parseWhereArg(command.arguments?.[0]);
+  if (!arg) return command;
+  return { ...command, command: CLIENT_COMMANDS.showShadows, arguments: [arg], tooltip: command.tooltip ?? 'Show every declaration of this skill, winner first' };
+}
+
 export function wherePlaceholder(where: WhereResult): string {
   const rt = where.runtime ? ` (${where.runtime})` : '';
-  return `${plural(where.entries.length, 'declaration', 'declarations')} of "${where.name}"${rt}, winner first`;
+  const agent = where.agent ? ` for agent "${where.agent}"` : '';
+  return `${plural(where.entries.length, 'declaration', 'declarations')} of "${where.name}"${rt}${agent}, winner first`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -394,6 +394,31 @@ describe('Show Skill Shadows', () => {
     e.dispose();
   });
 
+  it('runs from a code lens: the lens lists the declarations instead of sending skillLs.where blindly', async () => {
+    const e = await started();
+    vs.workspaceFolders = [{ uri: Uri.file('/a'), name: 'a', index: 0 }, { uri: Uri.file('/b'), name: 'b', index: 1 }];
+    const mw = lc.last.clientOptions.middleware;
+    const serverLens = () => ({ range: {}, command: { title: 'winner · workspace — shadows 1', command: 'skillLs.where',
+      arguments: [{ name: 'pdf-tools', runtime: 'agh', workspace: '/b', agent: 'reviewer' }] } });
+    const lenses = await mw.provideCodeLenses(vs.doc('/b/.agh/skills/pdf/SKILL.md'), {}, async () => [serverLens(), { range: {} }]);
+    assert.equal(lenses[0].command.command, 'skillLs.showShadows');
+    assert.equal(lenses[0].command.title, 'winner · workspace — shadows 1');
+    assert.equal(lenses[1].command, undefined);
+    const resolved = await mw.resolveCodeLens(serverLens(), {}, async (l: any) => l);
+    assert.equal(resolved.command.command, 'skillLs.showShadows');
+    // Clicking it: VS Code runs the command with the lens's arguments.
+    lc.responses['skillLs.where'] = () => ({ ...WHERE, agent: 'reviewer' });
+    vs.quickPickChoosers.push((items) => items[0]);
+    await vs.registered.get('skillLs.showShadows')!(...lenses[0].command.arguments);
+    assert.deepEqual(lc.last.requests.at(-1)!.params, { command: 'skillLs.where',
+      arguments: [{ name: 'pdf-tools', runtime: 'agh', agent: 'reviewer', workspace: '/b' }] });
+    assert.equal(vs.folderPicks.length, 0, 'the lens names its folder');
+    assert.equal(vs.inputBoxes.length, 0);
+    assert.match(vs.quickPicks[0].options.placeHolder, /2 declarations of "pdf-tools" \(agh\) for agent "reviewer"/);
+    assert.equal(vs.shown.at(-1)!.target.fsPath, '/w/.agh/skills/pdf/SKILL.md');
+    e.dispose();
+  });
+
   it('reports a server error', async () => {
     const e = await started();
     vs.inputBoxAnswer = 'x';

@@ -298,7 +298,41 @@ describe('where', () => {
     const w = L.parseWhere({ name: 'a', entries: [{ tier: 't', path: '/a', resolved_to_winner: '/a' }, { tier: 't', path: '/b', resolved_to_winner: '/a' }] });
     assert.deepEqual(w.entries.map((e) => e.winner), [true, false]);
     assert.deepEqual(w.entries.map((e) => e.label), ['winner', 'not the winner'], 'no label from an older server');
-    assert.deepEqual(L.parseWhere('nonsense'), { name: '', runtime: undefined, entries: [] });
+    assert.deepEqual(L.parseWhere('nonsense'), { name: '', runtime: undefined, agent: undefined, entries: [] });
+  });
+
+  it('names the agent whose view was asked for', () => {
+    const w = L.parseWhere({ name: 'a', runtime: 'agh', agent: 'reviewer', entries: [{ tier: 't', path: '/a', resolved_to_winner: true }] });
+    assert.equal(L.wherePlaceholder(w), '1 declaration of "a" (agh) for agent "reviewer", winner first');
+    assert.equal(L.parseWhere({ name: 'a', agent: null, entries: [] }).agent, undefined);
+  });
+});
+
+describe('code lens', () => {
+  const lens = { title: 'winner · workspace — shadows 2', command: 'skillLs.where',
+    arguments: [{ name: 'code-review', runtime: 'agh', workspace: '/w', agent: '', extra: 1 }] };
+
+  it('runs Show Skill Shadows with the lens\'s argument instead of sending skillLs.where', () => {
+    const out = L.lensCommand(lens);
+    assert.equal(out.command, L.CLIENT_COMMANDS.showShadows);
+    assert.equal(out.title, lens.title);
+    assert.deepEqual(out.arguments, [{ name: 'code-review', runtime: 'agh', workspace: '/w' }]);
+    assert.ok(out.tooltip);
+    assert.equal(lens.command, 'skillLs.where', 'the server\'s lens is not modified');
+  });
+
+  it('keeps any other command, and a where lens without a name', () => {
+    const other = { title: 't', command: 'skillLs.renderCatalog', arguments: [{}] };
+    assert.equal(L.lensCommand(other), other);
+    const nameless = { title: 't', command: 'skillLs.where', arguments: [{ runtime: 'agh' }] };
+    assert.equal(L.lensCommand(nameless), nameless);
+  });
+
+  it('reads a where argument defensively', () => {
+    assert.equal(L.parseWhereArg(undefined), undefined);
+    assert.equal(L.parseWhereArg(['x']), undefined);
+    assert.equal(L.parseWhereArg({ name: ' ' }), undefined);
+    assert.deepEqual(L.parseWhereArg({ name: 'x', runtime: 3, agent: 'a' }), { name: 'x', agent: 'a' });
   });
 });
 
