@@ -256,7 +256,7 @@ class Checker:
         return finish_diagnostics(collected, self.config)
 
     def unsuppressed(self, diags: list[Diagnostic]) -> list[Diagnostic]:
-        cache: dict[str, frozenset[str]] = {}
+        cache: dict[str, _Suppressions] = {}
         store = self.index.store
         return [d for d in diags if not _suppressed(d, store, cache)]
 
@@ -480,24 +480,28 @@ def _selected(code: str, config: Config) -> bool:
     return not any(code.startswith(p) for p in config.ignore)
 
 
-def _suppressed(d: Diagnostic, store: DocumentStore, cache: dict[str, frozenset[str]]) -> bool:
-    codes = cache.get(d.path)
-    doc = None
-    if codes is None:
-        codes = frozenset()
-        if os.path.basename(d.path).lower().endswith(".md"):
-            doc = store.peek(d.path)
-            if "skill-ls" in doc.src.text:
-                codes = frozenset(c.strip().upper() for m in _FILE_SUPPRESS.finditer(doc.src.text)
-                                  if m.group(1).strip() and _CODE_LIST.fullmatch(m.group(1))
-                                  for c in m.group(1).split(",") if c.strip())
-        cache[d.path] = codes
+_Suppressions = tuple[frozenset[str], dict[int, frozenset[str]]]
+
+
+def _suppressed(d: Diagnostic, store: DocumentStore, cache: dict[str, _Suppressions]) -> bool:
+    found = cache.get(d.path)
+    if found is None:
+        found = cache[d.path] = _suppressions(d.path, store)
+    codes, lines = found
     if d.code in codes or "ALL" in codes:
         return True
-    if os.path.basename(d.path).lower().endswith(".md"):
-        doc = doc or store.peek(d.path)
-        if doc.fm is not None:
-            line_codes = doc.fm.suppressed_lines.get(d.span.start_line)
-            if line_codes and (d.code in line_codes or "ALL" in line_codes):
-                return True
-    return False
+    line_codes = lines.get(d.span.start_line)
+    return line_codes is not None and (d.code in line_codes or "ALL" in line_codes)
+
+
+def _suppressions(path: str, store: DocumentStore) -> _Suppressions:
+    """(the codes a Markdown file disables as a whole, the codes disabled per frontmatter line)."""
+    if not os.path.basename(path).lower().endswith(".md"):
+        return frozenset(), {}
+    doc = store.peek(path)
+    codes: frozenset[str] = frozenset()
+    if "skill-ls" in doc.src.text:
+        codes = frozenset(c.strip().upper() for m in _FILE_SUPPRESS.finditer(doc.src.text)
+                          if m.group(1).strip() and _CODE_LIST.fullmatch(m.group(1))
+                          for c in m.group(1).split(",") if c.strip())
+    return codes, doc.fm.suppressed_lines if doc.fm is not None else {}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from skill_ls.core.index import SkillDecl
-from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime
+from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime, all_known_fields
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def ignoring_readers(key: str, readers: list[Reader]) -> list[str]:
 
 
 def knowing_runtimes(key: str) -> list[str]:
-    return [rid for rid, rt in RUNTIMES.items() if key in rt.fields]
+    return list(all_known_fields().get(key, ()))
 
 
 def titles(runtime_ids: Iterable[str]) -> str:

@@ -6,7 +6,6 @@ Documents are parsed lazily and cached by path; nothing here knows about rules o
 """
 from __future__ import annotations
 
-import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -41,12 +40,15 @@ class Document:
     version: int | None = None  # editor buffer version when from an overlay
     is_agent: bool = False
     cache: dict[str, Any] = field(default_factory=dict)  # derived values computed once per parse (e.g. references)
+    _directory: str | None = field(default=None, init=False, repr=False)
 
-    @functools.cached_property
+    @property
     def directory(self) -> str:
-        return os.path.dirname(self.path)
+        if self._directory is None:  # (not functools.cached_property: its lock costs more than dirname)
+            self._directory = os.path.dirname(self.path)
+        return self._directory
 
-    @functools.cached_property
+    @property
     def dir_name(self) -> str:
         return os.path.basename(self.directory)
 

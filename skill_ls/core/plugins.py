@@ -162,16 +162,17 @@ def plugin_file_for(path: str) -> PluginFile | None:
         return None
     if os.path.basename(parent) == "commands" and os.path.basename(os.path.dirname(parent)) == ".claude":
         return PluginFile(path, "command", None)
+    parts = os.path.abspath(path).split(os.sep)
     for component, kind in (("agents", "agent"), ("commands", "command")):
-        plugin = _plugin_of_component(path, component)
+        plugin = _plugin_of_component(parts, component)
         if plugin is not None:
             return PluginFile(path, kind, plugin)
     return None
 
 
-def _plugin_of_component(path: str, component: str) -> Plugin | None:
-    """The plugin whose `component` directory holds `path` up to three levels down (as `_md_files`)."""
-    parts = os.path.abspath(path).split(os.sep)
+def _plugin_of_component(parts: list[str], component: str) -> Plugin | None:
+    """The plugin whose `component` directory holds the path of `parts` (its absolute path split at
+    the separator) up to three levels down (as `_md_files`)."""
     for depth in range(2, 5):
         i = len(parts) - depth
         if i > 0 and parts[i] == component:

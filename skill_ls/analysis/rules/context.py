@@ -1,7 +1,6 @@
 """What rules are given. Plain values: a rule reads them and reports through `Reporter`."""
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 from skill_ls.core.agents import AgentDefinition, parse_agent
@@ -48,11 +47,14 @@ class AgentContext:
     index: Index
     config: Config
     out: Reporter
+    _definition: AgentDefinition | None = field(default=None, init=False, repr=False)
 
-    @functools.cached_property
+    @property
     def definition(self) -> AgentDefinition:
         """The definition's values (`parse_agent`), parsed once for all the rules of one check."""
-        return parse_agent(self.agent, self.index)
+        if self._definition is None:
+            self._definition = parse_agent(self.agent, self.index)
+        return self._definition
 
 
 @dataclass

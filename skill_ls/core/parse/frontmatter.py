@@ -432,7 +432,8 @@ def _fast_fields(fm: Frontmatter, block: str, offset: int, check_duplicates: boo
         starts.append((i, m))
     if not starts:
         return False
-    # (line, key, value column, raw value) of a one-line scalar, or (line, key, key node, value node, root)
+    # (line, key, value column, raw value) of a one-line scalar, or (line, key, key node, value node,
+    # the repeated keys inside the value)
     entries: list[tuple[int, str, int, str] | tuple[int, str, Any, Any, Any]] = []
     for n, (i, m) in enumerate(starts):
         key, raw = m.group(1), (m.group(3) or "").rstrip(" ")
@@ -443,21 +444,20 @@ def _fast_fields(fm: Frontmatter, block: str, offset: int, check_duplicates: boo
         snippet = "\n" * i + "\n".join(lines[i:len(lines) if last else starts[n + 1][0]]) + ("" if last else "\n")
         if "&" in snippet:  # an anchor: aliases and their budget need the whole block
             return False
-        root = _compose_entry(snippet)
-        if not isinstance(root, yaml.MappingNode) or len(root.value) != 1:
+        composed = _compose_entry(snippet)
+        if composed is None:
             return False
-        knode, vnode = root.value[0]
+        knode, vnode = composed[0]
         if not isinstance(knode, yaml.ScalarNode) or knode.style or knode.value != key:
             return False
-        entries.append((i, key, knode, vnode, root))
+        entries.append((i, key, knode, vnode, composed[1]))
     budget = [MAX_NODES, MAX_EXPANDED_CHARS + 2 * len(block)]
     inner: list[list[Problem]] = []  # duplicates inside composed entries (found after the top level's)
     for entry in entries:
         i, key = entry[0], entry[1]
         if len(entry) == 5 and check_duplicates:
-            found = Frontmatter(status="ok")
-            _check_duplicates(entry[4], found, offset, budget)
-            inner.append(found.problems)
+            inner.append([_duplicate_key(k.value, node_span(k, offset), first.start_mark.line + offset)
+                          for k, first in entry[4]])
         if key in fm.fields:
             if check_duplicates:
                 fm.problems.append(_duplicate_key(key, Span(i + offset, 0, i + offset, len(key)),
@@ -496,15 +496,19 @@ def _one_line_scalar(raw: str) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def _compose_entry(snippet: str) -> Any:
-    """libyaml's node for one entry's lines (None when it refuses them, or nests them too deep).
-    Kept: nothing changes a composed node."""
+def _compose_entry(snippet: str) -> tuple[tuple[Any, Any], list[tuple[Any, Any]]] | None:
+    """libyaml's (key node, value node) for one entry's lines, with the repeated keys inside the value
+    (`_duplicate_keys`); None when libyaml refuses the lines, nests them too deep, or reads them as
+    anything but one key and its value. Kept: nothing changes a composed node."""
     if nesting_too_deep(snippet):
         return None
     try:
-        return yaml.compose(snippet, Loader=_Loader)
+        root = yaml.compose(snippet, Loader=_Loader)
     except (yaml.YAMLError, RecursionError, MemoryError, ValueError):
         return None
+    if not isinstance(root, yaml.MappingNode) or len(root.value) != 1:
+        return None
+    return root.value[0], list(_duplicate_keys(root, [MAX_NODES]))
 
 
 def _field_entry(key: str, knode: Any, vnode: Any, offset: int, budget: list[int]) -> FieldEntry:
@@ -582,6 +586,12 @@ def _duplicate_key(key: str, span: Span, first_line: int) -> Problem:
 
 
 def _check_duplicates(root: Any, fm: Frontmatter, offset: int, budget: list[int]) -> None:
+    for knode, first in _duplicate_keys(root, budget):
+        fm.problems.append(_duplicate_key(knode.value, node_span(knode, offset), first.start_mark.line + offset))
+
+
+def _duplicate_keys(root: Any, budget: list[int]) -> Iterator[tuple[Any, Any]]:
+    """(key node, the first key node of its name) for each repeated key of each mapping of the graph."""
     for node in _unique_nodes(root, keys=False):
         budget[0] -= 1
         if budget[0] < 0:
@@ -591,8 +601,7 @@ def _check_duplicates(root: Any, fm: Frontmatter, offset: int, budget: list[int]
             for knode, vnode in node.value:
                 if isinstance(knode, yaml.ScalarNode):
                     if knode.value in first:
-                        fm.problems.append(_duplicate_key(knode.value, node_span(knode, offset),
-                                                          first[knode.value].start_mark.line + offset))
+                        yield knode, first[knode.value]
                     else:
                         first[knode.value] = knode
 
