@@ -138,3 +138,35 @@ def test_rf001_skill_read_file_reads_the_copy_that_wins(workspace, private_home,
     ds = diags_for(check_tree(workspace), caller, "RF001")
     assert [d.data["target"] for d in ds] == ["references/old.md"]
     assert "does not exist in demo/" in ds[0].message
+
+
+def test_resolver_reads_symlinks_as_realpath_does(tmp_path):
+    """The index's resolver builds a directory's real path from its parent's (cached); on a tree of
+    symlinks (to files, directories, out of the skill, through a linked parent, dangling, in a loop)
+    it must answer exactly what the uncached resolution with os.path.realpath answers."""
+    import os
+
+    from skill_ls.core.references import ReferenceResolver, resolve_reference
+
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep" / "f.md").write_text("x")
+    real_root = tmp_path / "real"
+    skill_dir = real_root / "skills" / "s"
+    (skill_dir / "references" / "sub").mkdir(parents=True)
+    (skill_dir / "references" / "a.md").write_text("a")
+    (skill_dir / "references" / "sub" / "b.md").write_text("b")
+    os.symlink(skill_dir / "references", skill_dir / "refs")  # a directory inside
+    os.symlink(outside, skill_dir / "out")  # a directory outside
+    os.symlink(outside / "deep" / "f.md", skill_dir / "references" / "f.md")  # a file outside
+    os.symlink(skill_dir / "references" / "a.md", skill_dir / "a-link.md")  # a file inside
+    os.symlink(tmp_path / "missing", skill_dir / "dangling.md")
+    os.symlink(skill_dir / "loop", skill_dir / "loop")
+    os.symlink(real_root, tmp_path / "linked-root")  # the skill reached through a linked parent
+    targets = ["references/a.md", "refs/a.md", "refs/sub/b.md", "refs/f.md", "out/deep/f.md", "a-link.md",
+               "dangling.md", "loop", "loop/x.md", "references/sub", "references/../references/a.md",
+               "missing/x.md", "references/sub/../a.md", ".", "refs", "out"]
+    for base in (skill_dir, tmp_path / "linked-root" / "skills" / "s"):
+        resolver = ReferenceResolver()
+        for target in targets * 2:
+            assert resolver.resolve(str(base), target) == resolve_reference(str(base), target), (base, target)

@@ -57,10 +57,8 @@ def plugin_of(path: str, component: str) -> Plugin | None:
 
     skills: `<plugin>/skills/<name>/SKILL.md`; agents and commands: `<plugin>/agents/**/<name>.md`."""
     parts = os.path.abspath(path).split(os.sep)
-    for i in range(len(parts) - 2, 0, -1):
-        if parts[i] != component:
-            continue
-        if component == "skills" and i != len(parts) - 3:
+    for i in [len(parts) - 3] if component == "skills" else range(len(parts) - 2, 0, -1):
+        if i <= 0 or parts[i] != component:
             continue
         plugin = _plugin_at(os.sep.join(parts[:i]) or os.sep)
         if plugin is not None:

@@ -58,11 +58,18 @@ class ReferenceResolver:
         return hit
 
     def _real_dir(self, path: str) -> str:
+        """os.path.realpath of a directory: its parent's (cached) real path plus its name, unless it is
+        itself a symlink."""
         real = self._real_dirs.get(path)
         if real is None:
             if len(self._real_dirs) >= _MAX_ENTRIES:
                 self._real_dirs.clear()
-            real = self._real_dirs[path] = os.path.realpath(path)
+            parent, name = os.path.split(path)
+            if not name or not os.path.isabs(parent) or os.path.islink(path):
+                real = os.path.realpath(path)
+            else:
+                real = os.path.join(self._real_dir(parent), name)
+            self._real_dirs[path] = real
         return real
 
     def clear(self) -> None:
