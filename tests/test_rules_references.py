@@ -170,3 +170,38 @@ def test_resolver_reads_symlinks_as_realpath_does(tmp_path):
         resolver = ReferenceResolver()
         for target in targets * 2:
             assert resolver.resolve(str(base), target) == resolve_reference(str(base), target), (base, target)
+
+
+def test_body_scan_finds_what_a_scan_of_every_line_finds():
+    """The body scan visits only the lines with a marker and jumps over fenced blocks; on random
+    bodies (fences of both kinds and lengths, indented fences, links, calls, scripts, shell lines,
+    CR and CRLF breaks, frontmatter) it must find exactly what reading every line with fence_step does."""
+    import random
+
+    from skill_ls.core.body import _scan_body, _scan_line, fence_step
+    from skill_ls.core.index import Document
+    from skill_ls.core.parse.frontmatter import parse_frontmatter
+    from skill_ls.core.parse.text import SourceText
+
+    def every_line(doc):
+        refs, shells = [], []
+        fm = doc.fm
+        fence = None
+        for n in range(fm.body_start_line if fm is not None and fm.ok else 0, doc.src.line_count):
+            line = doc.src.line_text(n)
+            is_fence, fence = fence_step(line, fence)
+            if not is_fence and fence is None:
+                _scan_line(n, line, refs, shells)
+        return refs, shells
+
+    pieces = ["```", "~~~", "````", "  ```", " ~~~~", "    ```", "x ```", "](x.md)", "[a](b/c.md)", "`[a](q.md)`",
+              "skill_read_file('s', 'p')", "`python scripts/x.py`", "`./scripts/y.sh`", "!`ls`", "``!`x` ``",
+              "\n", "\n", "\n", "\r\n", "\r", "text ", "---\n", "name: x\n", "\t```", "é", "😀", " "]
+    rnd = random.Random(20261126)
+    for _ in range(20000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
+        if rnd.random() < 0.3:
+            text = "---\nname: a\n---\n" + text
+        src = SourceText.from_str(text)
+        doc = Document("/s/SKILL.md", src, parse_frontmatter(src))
+        assert _scan_body(doc) == every_line(doc), text

@@ -17,7 +17,6 @@ from skill_ls.core.index import Document
 from skill_ls.core.model import Span
 from skill_ls.core.runtimes import RUNTIMES
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 # Linear time on hostile lines (issue 7): link text may hold one level of balanced brackets but no
 # bare '[' (so a start never rescans past the next one), and the target stops at brackets too.
 _LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*\]\(\s*<?([^)\s>\[\]]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -44,15 +43,25 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 def fence_step(line: str, fence: str | None) -> tuple[bool, str | None]:
     """Track fenced code blocks line by line: (is this line a fence, the open fence after it)."""
-    if line.lstrip(" ")[:3] not in ("```", "~~~"):
+    marker = _fence_at(line, 0, len(line) - len(line.lstrip(" ")))
+    if marker is None:
         return False, fence
-    m = _FENCE.match(line)
-    if m is None:
-        return False, fence
-    marker = m.group(1)
-    if fence is None:
-        return True, marker[0] * 3
-    return True, None if marker.startswith(fence) else fence
+    return True, _after_fence(marker, fence)
+
+
+def _fence_at(text: str, begin: int, at: int) -> str | None:
+    """The fence (``` or ~~~, whatever its length) of the line starting at `begin` when it opens at
+    `at`: at most three spaces before it (CommonMark), else None."""
+    marker = text[at:at + 3]
+    if (marker == "```" or marker == "~~~") and at - begin <= 3 and text[begin:at] == " " * (at - begin):
+        return marker
+    return None
+
+
+def _after_fence(marker: str, fence: str | None) -> str | None:
+    """The open fence after a fence line: it opens a block, closes the open one (same character), or
+    is code inside a block of the other character."""
+    return marker if fence is None else None if marker == fence else fence
 
 
 @dataclass(frozen=True)
@@ -86,7 +95,9 @@ def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
         # Bare CR breaks lines too (LSP): scan the body's lines joined by "\n" (columns stay right).
         text, offset = "\n".join(src.line_text(n) for n in range(start, src.line_count)), 0
     # Visit only the lines that can matter: the first line with a marker after the previous one,
-    # or, inside a fenced block, the next line that may close it.
+    # or, inside a fenced block, the next line that may close it. The hit is the first marker of
+    # its line, so whether the line is a fence (as `fence_step` reads it) is known from the hit,
+    # without taking the line out of the text.
     search, find, rfind, count = _MARKER.search, text.find, text.rfind, text.count
     line_no, counted = start, offset
     fence: str | None = None
@@ -102,12 +113,13 @@ def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
                 break
         begin = rfind("\n", 0, hit) + 1
         stop = find("\n", hit)
-        line = (text[begin:] if stop == -1 else text[begin:stop]).rstrip("\r")
-        is_fence, fence = fence_step(line, fence)
-        if not is_fence and fence is None:
+        marker = _fence_at(text, begin, hit)
+        if marker is not None:
+            fence = _after_fence(marker, fence)
+        elif fence is None:
             line_no += count("\n", counted, begin)
             counted = begin
-            _scan_line(line_no, line, refs, shells)
+            _scan_line(line_no, (text[begin:] if stop == -1 else text[begin:stop]).rstrip("\r"), refs, shells)
         if stop == -1:
             break
         offset = stop + 1
