@@ -20,7 +20,7 @@ from skill_ls.core.parse.text import SourceText
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for_scope
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
-from skill_ls.core.plugins import PluginFile, plugin_file_for
+from skill_ls.core.plugins import PluginFile, plugin_file_for, plugin_of
 from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes.agent_families import AGENT_FILE
@@ -270,8 +270,6 @@ class Checker:
             rep.report(Span(0, 0, 0, 0), f"{doc.read_error}; the skill cannot be checked or loaded")
             return out
         if not decls:
-            from skill_ls.core.plugins import plugin_of
-
             plugin = plugin_of(path, "skills")
             if plugin is not None:
                 # A plugin skill: Claude Code reads it as `plugin:name` (it never collides).

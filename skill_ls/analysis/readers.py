@@ -36,6 +36,8 @@ def readers_of(decls: Iterable[SkillDecl]) -> list[Reader]:
             continue
         spec = root_spec(RUNTIMES[d.runtime], d.tier)
         seen[d.runtime] = Reader(d.runtime, spec.guest_of if spec is not None else None)
+    if not seen:
+        return []
     order = list(RUNTIMES)
     return sorted(seen.values(), key=lambda r: order.index(r.runtime))
 

@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.analysis.values import list_or_tokens, map_child, node_span, seq_items
+from skill_ls.core.body import fence_step
 from skill_ls.core.index import Document
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.frontmatter import Frontmatter
@@ -448,8 +449,6 @@ _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 
 def _body_lines(doc: Document) -> Iterator[tuple[int, str, bool]]:
     """(line number, text, inside a fenced block) for each body line."""
-    from skill_ls.core.body import fence_step
-
     fm = doc.fm
     start = fm.body_start_line if fm is not None and fm.status == "ok" else 0
     fence: str | None = None

@@ -10,6 +10,7 @@ import os
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.parse.frontmatter import FieldEntry, Frontmatter
 from skill_ls.analysis.catalog import catalog_cost
+from skill_ls.analysis.readers import known_by_a_reader, readers_of
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.spans import closing_insert_span, header_span, name_span, node_span
 from skill_ls.analysis.rules.context import RuntimeContext
@@ -192,8 +193,6 @@ def unknown_field(ctx: RuntimeContext) -> None:
     fm = _fm(ctx)
     if fm is None:
         return
-    from skill_ls.analysis.readers import known_by_a_reader, readers_of
-
     known = ctx.runtime.fields
     elsewhere = all_known_fields()
     readers = readers_of(ctx.readers)
