@@ -8,6 +8,7 @@ reference file replaced by a symlink out of the skill (RF002) or deleted (RF001)
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable
 
 
@@ -24,13 +25,15 @@ def resolve_reference(skill_dir: str, target: str,
     base = os.path.normpath(skill_dir)
     if not (joined == base or joined.startswith(base + os.sep)):
         return None, "'..' leaves the skill directory"
-    if not os.path.lexists(joined):
+    try:
+        st = os.lstat(joined)
+    except (OSError, ValueError):  # (what os.path.lexists reads as not there)
         return joined, None
     try:
         real_base = real_dir(base)
         if joined == base:
             real = real_base
-        elif os.path.islink(joined):
+        elif stat.S_ISLNK(st.st_mode):
             real = os.path.realpath(joined)
         else:  # not a symlink itself: its directory's real path and its name
             real = os.path.join(real_dir(os.path.dirname(joined)), os.path.basename(joined))

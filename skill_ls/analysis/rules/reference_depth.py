@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import stat
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import FileContext
@@ -44,13 +45,14 @@ def nested_reference(ctx: FileContext) -> None:
         if path is not None and escape is None and path != doc.path:
             direct.setdefault(path, ref)
     for path, ref in direct.items():
-        if not path.endswith(".md") or os.path.basename(path) == "SKILL.md" or not os.path.isfile(path):
+        if not path.endswith(".md") or os.path.basename(path) == "SKILL.md":
             continue
         try:
-            if os.path.getsize(path) > MAX_SIZE:
-                continue
-        except OSError:
+            st = os.stat(path)
+        except (OSError, ValueError):
             continue
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_SIZE:
+            continue  # not a file, or too large to scan
         nested = []
         for _, local in local_links(index.store.get(path)):
             rel_inner = os.path.relpath(os.path.join(os.path.dirname(path), local), skill_dir)
