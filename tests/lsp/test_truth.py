@@ -205,6 +205,16 @@ def _client_reports(s, path: Path, kind: types.FileChangeType) -> None:
                 return
 
 
+async def _rename(s, tree, folder: Path, to: Path) -> dict[str, list[str]]:
+    """Rename a folder into or out of the workspace on disk, as one event for the folder (a client that
+    watches reports it alone), and wait until the editor equals `skill-ls check` again."""
+    to.parent.mkdir(parents=True, exist_ok=True)
+    folder.rename(to)
+    _client_reports(s, folder, types.FileChangeType.Deleted)
+    _client_reports(s, to, types.FileChangeType.Created)
+    return await _matches_cli(s, tree, tree.ws)
+
+
 async def test_a_skill_folder_moved_out_of_the_workspace_and_back(start, tree, profile):
     """The winning copy's folder renamed out of the workspace (one event, for the folder: no file name
     matches `**/SKILL.md`), then back: its rows leave and return, the copies it shadowed follow, and
@@ -213,16 +223,9 @@ async def test_a_skill_folder_moved_out_of_the_workspace_and_back(start, tree, p
     s = await start(profile)
     before = await _matches_cli(s, tree, tree.ws)
     assert str(tree.ws_demo) in before and "SH001" in before[str(tree.bundled_demo)]
-    folder = tree.ws_demo.parent
-    away = tree.tmp / "moved-away" / folder.name
-    away.parent.mkdir()
-    folder.rename(away)
-    _client_reports(s, folder, types.FileChangeType.Deleted)
-    expected = await _matches_cli(s, tree, tree.ws)
-    assert str(tree.ws_demo) not in expected
-    away.rename(folder)
-    _client_reports(s, folder, types.FileChangeType.Created)
-    assert await _matches_cli(s, tree, tree.ws) == before
+    folder, away = tree.ws_demo.parent, tree.tmp / "moved-away" / "demo"
+    assert str(tree.ws_demo) not in await _rename(s, tree, folder, away)
+    assert await _rename(s, tree, away, folder) == before
 
 
 async def test_a_folder_moved_away_with_its_file_open_follows_the_disk_unless_edited(start, tree, profile):
@@ -235,17 +238,10 @@ async def test_a_folder_moved_away_with_its_file_open_follows_the_disk_unless_ed
     s.open(tree.ws_demo)
     await s.diagnostics(tree.ws_demo, lambda ds: "SH002" in _codes(ds))
     before = await _matches_cli(s, tree, tree.ws)
-    folder = tree.ws_demo.parent
-    away = tree.tmp / "moved-away" / folder.name
-    away.parent.mkdir()
-    folder.rename(away)
-    _client_reports(s, folder, types.FileChangeType.Deleted)
-    expected = await _matches_cli(s, tree, tree.ws)
-    assert str(tree.ws_demo) not in expected
+    folder, away = tree.ws_demo.parent, tree.tmp / "moved-away" / "demo"
+    assert str(tree.ws_demo) not in await _rename(s, tree, folder, away)
     assert await s.diagnostics(tree.ws_demo, lambda ds: not ds) == []
-    away.rename(folder)
-    _client_reports(s, folder, types.FileChangeType.Created)
-    assert await _matches_cli(s, tree, tree.ws) == before
+    assert await _rename(s, tree, away, folder) == before
     # edited, then moved away: the buffer stays the truth for its own findings and for the shadowing
     s.change(tree.ws_demo, tree.ws_demo.read_text() + "\nMore.\n", version=2)
     folder.rename(away)

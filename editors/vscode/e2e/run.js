@@ -658,22 +658,20 @@ async function demoFlows(port) {
       await closeAllEditors();
       await showProblems();
       o.before = await problems();
-      fs.mkdirSync(path.dirname(to), { recursive: true });
-      fs.renameSync(from, to);
-      o.checkAway = checkNow();
-      o.away = await settledProblems('the Problems panel to equal skill-ls check after the move', (rows) => sameRows(rows, o.checkAway))
-        .catch(async (err) => {
-          o.lastAway = await problems();
-          throw err;
-        });
+      // Rename, then wait for the panel to equal `skill-ls check` run right after (o[key], o[check+key]).
+      const rename = async (src, dst, key) => {
+        fs.mkdirSync(path.dirname(dst), { recursive: true });
+        fs.renameSync(src, dst);
+        const check = (o[`check${key[0].toUpperCase()}${key.slice(1)}`] = checkNow());
+        o[key] = await settledProblems(`the Problems panel to equal skill-ls check (${key})`, (rows) => sameRows(rows, check))
+          .catch(async (err) => {
+            o[`last-${key}`] = await problems();
+            throw err;
+          });
+      };
+      await rename(from, to, 'away');
       await problems('folder-moved');
-      fs.renameSync(to, from);
-      o.checkBack = checkNow();
-      o.back = await settledProblems('the Problems panel to equal skill-ls check after the move back', (rows) => sameRows(rows, o.checkBack))
-        .catch(async (err) => {
-          o.lastBack = await problems();
-          throw err;
-        });
+      await rename(to, from, 'back');
     });
   }
 }

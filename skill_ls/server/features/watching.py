@@ -164,6 +164,8 @@ def register(server) -> None:
                 ls.disk_changed(path)
                 continue
             # DIRECTORY_GLOB: every path created or deleted in the workspace; keep the directories.
+            if any(part in path for part in _SKIP_PARTS):
+                continue  # an `npm install` or a git operation: thousands of paths, none of them ours
             if read_dirs is None:
                 read_dirs = sorted({d for st in states if st.index is not None for d in st.read_dirs()})
             if relevant_directory(path, change.type == types.FileChangeType.Created, read_dirs):
