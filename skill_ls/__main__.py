@@ -1,3 +1,3 @@
-from skill_ls.cli import main
+from skill_ls.cli import console_main
 
-raise SystemExit(main())
+console_main()

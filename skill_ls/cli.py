@@ -185,6 +185,8 @@ def _check(args: argparse.Namespace) -> int:
 
         print(f"skill-ls: note: {safe_text(root)} is too large to check whole: stopped after listing "
               f"{MAX_WALK_DIRS:,} directories; what lies beyond was not checked", file=sys.stderr)
+    global _done_writing
+    _done_writing = True
     worst = min((d.severity for d in diags), default=None)
     if worst is None:
         return EXIT_OK
@@ -371,6 +373,27 @@ def _serve(args: argparse.Namespace) -> int:
     from skill_ls.server import run_server
 
     return run_server(tcp_port=args.tcp)
+
+
+# Set by a one-shot command once everything it prints is written (see console_main).
+_done_writing = False
+
+
+def console_main() -> NoReturn:
+    """The `skill-ls` command (and `python -m skill_ls`): `main`, then, after `check`, leave without
+    the interpreter's teardown. That frees the whole index object by object and runs a last garbage
+    collection even with the collector off: ~15 ms of a ~240 ms check of the corpus, for nothing a
+    finished one-shot run needs (it has written and flushed its output; `check --fix` has closed
+    the files it wrote). Every other command (the server above all) exits as usual."""
+    code = main()
+    if _done_writing:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):  # a closed pipe: the output is gone either way
+            pass
+        os._exit(code)
+    sys.exit(code)
 
 
 def serve_main() -> int:
