@@ -394,6 +394,13 @@ def run_in_processes(work: Callable[[list[_T]], list[_R]], items: list[_T], jobs
     import pickle
 
     shares = [items[i::jobs] for i in range(jobs)]
+    # Each worker also pickles its results and the parent unpickles them: the parent takes a few
+    # more items (~2 % of a worker's share) so that both are ready at about the same time.
+    for share in shares[1:]:
+        extra = len(share) // 50
+        if extra:
+            shares[0] += share[-extra:]
+            del share[-extra:]
     children: list[tuple[int | None, int | None, list[_T]]] = []
     for share in shares[1:]:
         try:
