@@ -13,6 +13,7 @@ from skill_ls import __version__
 from skill_ls.core.escape import json_text, safe_text
 
 if TYPE_CHECKING:
+    from skill_ls.analysis.check import CheckOptions
     from skill_ls.core.index import Index
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -183,14 +184,18 @@ _Handler = Callable[[argparse.Namespace], int]
 
 def _guard(func: _Handler) -> _Handler:
     """Turn configuration/usage problems into one-line errors (exit 2)."""
-    from skill_ls.analysis.check import UsageError
-    from skill_ls.core.config import ConfigError
 
     def wrapper(args: argparse.Namespace) -> int:
         try:
             return func(args)
-        except (UsageError, ConfigError) as exc:
-            raise _KnownError(str(exc)) from None
+        except Exception as exc:
+            # (imported here, not at start: `check` forks its workers before the heavy imports)
+            from skill_ls.analysis.check import UsageError
+            from skill_ls.core.config import ConfigError
+
+            if isinstance(exc, (UsageError, ConfigError)):
+                raise _KnownError(str(exc)) from None
+            raise
 
     return wrapper
 
@@ -200,22 +205,36 @@ def _check(args: argparse.Namespace) -> int:
     # cyclic collector would rescan that graph over and over (a fifth of the CPU at 10,000 skills) to
     # free almost nothing. Reference counting still frees everything that is not a cycle.
     gc.disable()
-    from skill_ls.analysis.check import CheckOptions, default_jobs, run_check
-    from skill_ls.output import format_github, format_json, format_sarif, format_text
-    from skill_ls.core.model import Severity
+    from skill_ls.analysis.parallel import can_fork, default_jobs, run_check_forked
 
-    opts = CheckOptions(paths=args.paths, workspace=args.workspace, runtimes=args.runtime, config=args.config,
-                        select=args.select, ignore=args.ignore, no_user_roots=args.no_user_roots,
-                        jobs=args.jobs if args.jobs > 0 else default_jobs(),
-                        line_hints=args.format in ("json", "sarif"))
+    jobs = args.jobs if args.jobs > 0 else default_jobs()
+
+    def make_opts() -> CheckOptions:
+        from skill_ls.analysis.check import CheckOptions
+
+        return CheckOptions(paths=args.paths, workspace=args.workspace, runtimes=args.runtime, config=args.config,
+                            select=args.select, ignore=args.ignore, no_user_roots=args.no_user_roots,
+                            jobs=jobs, line_hints=args.format in ("json", "sarif"))
+
     fix_summary: list[str] = []
-    if args.fix or args.unsafe_fixes or args.diff:
-        from skill_ls.cli_fix import run_fix
+    fixing = args.fix or args.unsafe_fixes or args.diff
+    if jobs > 1 and can_fork() and not fixing:
+        # The workers start now, before the imports below (analysis/parallel.py).
+        result = run_check_forked(make_opts, jobs)
+    else:
+        from skill_ls.analysis.check import run_check
 
-        status, fix_summary = run_fix(opts, unsafe=args.unsafe_fixes, diff=args.diff)
-        if args.diff:
-            return status
-    result = run_check(opts)
+        opts = make_opts()
+        if fixing:
+            from skill_ls.cli_fix import run_fix
+
+            status, fix_summary = run_fix(opts, unsafe=args.unsafe_fixes, diff=args.diff)
+            if args.diff:
+                return status
+        result = run_check(opts)
+    from skill_ls.core.model import Severity
+    from skill_ls.output import format_github, format_json, format_sarif, format_text
+
     diags = result.diagnostics
     store = result.index.store
     if args.format == "json":

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from skill_ls.core.config import Config, load_config
 from skill_ls.core.capabilities import CAPABILITIES_FILE
-from skill_ls.core.discovery import SKILL_FILE, Environment
+from skill_ls.core.discovery import MAX_WALK_DIRS, SKILL_FILE, Environment
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.parse.text import SourceText
@@ -24,6 +24,7 @@ from skill_ls.core.plugins import PluginFile, plugin_file_for, plugin_of
 from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes.agent_families import AGENT_FILE
+from skill_ls.analysis.parallel import default_jobs as default_jobs  # re-exported: the command line's default
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
 # to the next "<" or ">" instead and keep only well-formed code lists (as before) in _suppressed.
@@ -37,6 +38,17 @@ RUNTIME_ORDER = {rid: i for i, rid in enumerate(RUNTIMES)}
 # Up to this many files (the editor's one document, a few affected copies), declarations are looked
 # up per file in the index's path table instead of scanning every declaration of the index.
 FEW_FILES = 32
+
+
+@dataclass
+class PartFiles:
+    """One process's share of the walk of a `check` (`Checker.files_in_part`)."""
+
+    files: set[str] = field(default_factory=set)
+    plugins: dict[str, PluginFile] = field(default_factory=dict)
+    cuts: list[int] = field(default_factory=list)  # the cut depth of each directory walked
+    listed: int = 0
+    exact: bool = True  # no symlinked directory met, the directory limit not reached
 
 
 class UsageError(Exception):
@@ -70,6 +82,8 @@ class CheckResult:
 # their columns in UTF-16 (JSON, SARIF), gathered where the documents are loaded (the per-file
 # workers) instead of read again by the process that writes the report.
 LineHints = dict[str, dict[int, str]]
+# What the per-file phase gives for a share of the files: its findings and their `LineHints`.
+PerFile = tuple[list[Diagnostic], LineHints]
 
 
 def line_hints(diags: Iterable[Diagnostic], store: DocumentStore, out: LineHints) -> None:
@@ -133,9 +147,11 @@ def build_index(workspace: str, config: Config, environ: Mapping[str, str] | Non
     return Index(workspace, env, config).build()
 
 
-def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tuple[Checker, list[str], list[str]]:
+def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None,
+             walk: bool = True) -> tuple[Checker, list[str], list[str]]:
     """What `check` (and `check --fix`) start from: the paths validated, the workspace chosen, its
-    configuration and index built: (checker, the paths in scope, the files in scope). Raises `UsageError`/`ConfigError`."""
+    configuration and index built: (checker, the paths in scope, the files in scope; without `walk`,
+    no files: the caller walks). Raises `UsageError`/`ConfigError`."""
     for p in opts.paths:
         if not os.path.exists(p):
             raise UsageError(f"path does not exist: {p}")
@@ -145,7 +161,7 @@ def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tu
     config = prepare_config(workspace, opts)
     checker = Checker(build_index(workspace, config, environ))
     scope = [os.path.abspath(p) for p in opts.paths] or [workspace]
-    return checker, scope, checker.files_in_scope(scope)
+    return checker, scope, checker.files_in_scope(scope) if walk else []
 
 
 def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> CheckResult:
@@ -192,6 +208,63 @@ class Checker:
                     out.add(d.path)
         return sorted(out)
 
+    def files_in_part(self, scope: list[str], me: int, parts: int) -> PartFiles:
+        """Share `me` of `parts` of what `files_in_scope(scope)` finds by walking (the index's own
+        files are not included); see `discovery.WalkPart`. The parts together equal the whole walk
+        when `PartFiles.exact` holds for each of them and their `cuts` agree."""
+        from skill_ls.core.plugins import plugin_files
+
+        found = PartFiles()
+        for path in scope:
+            if not os.path.isdir(path):  # a file given directly: not a walk (see `adopt`)
+                found.exact = False
+                continue
+            walker = self.index.walker
+            cut = walker.cut_depth(path, parts)
+            found.cuts.append(cut)
+            result = walker.walk(path, WANTED, part=(cut, me, parts))
+            found.listed += result.listed
+            found.exact = found.exact and not (result.linked or result.truncated)
+            for name, hits in result.files.items():
+                for f in hits:
+                    if name == OPENAI_YAML and os.path.basename(os.path.dirname(f.path)) != "agents":
+                        continue
+                    found.files.add(f.path)
+            for pf in plugin_files(walker.listdir, path, (cut, me, parts)):
+                found.plugins[pf.path] = pf
+        return found
+
+    def adopt(self, scope: list[str], parts: list[PartFiles]) -> list[str] | None:
+        """The files in scope from the shares of a walk (`files_in_part`, one per part): the same as
+        `files_in_scope(scope)`, or None when the shares cannot be joined exactly (a symlinked
+        directory, the directory limit, a file given directly, or parts that cut the tree differently)."""
+        if not parts or any(not p.exact or p.cuts != parts[0].cuts for p in parts) or \
+                sum(p.listed for p in parts) >= MAX_WALK_DIRS // 2:
+            return None
+        out: set[str] = set()
+        for p in parts:
+            out |= p.files
+            self._plugin_files.update(p.plugins)
+        self._plugin_scopes.update(scope)
+        for agent in self.index.agents:
+            if any(is_under(agent.path, p) for p in scope):
+                out.add(agent.path)
+        out.update(path for path in self._plugin_files if any(is_under(path, s) for s in scope))
+        for decls in self.index.decls.values():
+            for d in decls:
+                if d.path and any(is_under(d.path, p) for p in scope):
+                    out.add(d.path)
+        return sorted(out)
+
+    def use_plugin_files(self, table: dict[str, PluginFile]) -> None:
+        """Take the plugin files another process found (`adopt` there): what `per_file` dispatches on."""
+        self._plugin_files.update(table)
+
+    @property
+    def plugin_table(self) -> dict[str, PluginFile]:
+        """The plugin files found so far, by path."""
+        return self._plugin_files
+
     def plugin_files(self, scope: list[str]) -> dict[str, PluginFile]:
         """Claude Code plugin agents, commands, manifests and `.mcp.json`, and `.claude/commands`, under scope."""
         from skill_ls.core.plugins import plugin_files
@@ -212,6 +285,12 @@ class Checker:
         """Diagnostics for `files`, finished. The per-file phase (parsing, file/runtime/agent/sidecar
         rules, suppressions) may run in `jobs` forked processes; resolution runs here, on the index.
         With `hints`, the per-file phase also fills it with the `LineHints` of its findings."""
+        per_file = self.per_file(files, hints is not None)
+        return self.finish(run_in_processes(per_file, files, jobs), set(files), hints)
+
+    def per_file(self, files: list[str], with_hints: bool) -> Callable[[list[str]], list[PerFile]]:
+        """The per-file phase for any share of `files` (the whole run's files): its findings,
+        unsuppressed, and (`with_hints`) their `LineHints`."""
         wanted = set(files)
         by_path: dict[str, list[SkillDecl]] = {}
         if len(wanted) <= FEW_FILES:  # the editor: a scan of every declaration per keystroke is O(N)
@@ -226,7 +305,7 @@ class Checker:
                         by_path.setdefault(d.path, []).append(d)
         agents_by_path = {a.path: a for a in self.index.agents}
 
-        def per_file(paths: list[str]) -> list[tuple[list[Diagnostic], LineHints]]:
+        def per_file(paths: list[str]) -> list[PerFile]:
             raw: list[Diagnostic] = []
             for path in paths:
                 base = os.path.basename(path)
@@ -242,12 +321,17 @@ class Checker:
                     raw.extend(self.check_sidecar(path))
             found = self.unsuppressed(raw)
             share_hints: LineHints = {}
-            if hints is not None:
+            if with_hints:
                 line_hints(found, self.index.store, share_hints)
             return [(found, share_hints)]
 
+        return per_file
+
+    def finish(self, shares: Iterable[PerFile], wanted: set[str], hints: LineHints | None) -> list[Diagnostic]:
+        """The per-file phase's results (`per_file`, in any number of shares) with the resolution
+        findings of `wanted`, finished; `hints` (when given) gathers the shares' `LineHints`."""
         collected: list[Diagnostic] = []
-        for share, share_hints in run_in_processes(per_file, files, jobs):
+        for share, share_hints in shares:
             collected.extend(share)
             if hints is not None:
                 for path, lines in share_hints.items():
@@ -378,10 +462,6 @@ _T = TypeVar("_T")
 _R = TypeVar("_R")
 PARALLEL_MIN_FILES = 400
 MAX_PER_FILE_AND_CODE = 100  # a pathological file must not flood the report (or the editor)  # below this, forking costs more than it saves
-
-
-def default_jobs() -> int:
-    return max(1, min(os.cpu_count() or 1, 4))
 
 
 def run_in_processes(work: Callable[[list[_T]], list[_R]], items: list[_T], jobs: int) -> list[_R]:

@@ -1,0 +1,281 @@
+"""`skill-ls check` on several processes from its first milliseconds (the command line only).
+
+A check of a large tree is three things: start-up (imports, configuration, the index), the walk of
+the checked directories, and the per-file phase (parsing, rules). `run_in_processes` (check.py)
+forks after the first two, so they are serial. Here the workers are forked *before* the imports:
+
+1. Every process (this one and `jobs - 1` forked workers) imports, reads the configuration and
+   builds the index itself: the same work at the same time, on different cores.
+2. Each process walks its own share of the checked directories (`Checker.files_in_part`, cut by
+   `discovery.WalkPart`); the workers send their shares here, and this process joins them
+   (`Checker.adopt`) into exactly the list `Checker.files_in_scope` would give, or walks the
+   whole tree itself when they cannot be joined exactly (symlinked directories and the like).
+3. The joined list goes back to the workers, cut into chunks of consecutive files. Every process
+   takes the next chunk from a shared pipe of one-byte tokens until none is left, so a process that
+   is slowed down (a busy core, large files) simply takes fewer chunks.
+4. The workers send their chunks' findings here; resolution and the finishing steps run here, as
+   in a serial check. Any chunk a worker took and did not deliver (it failed, for any reason) is
+   checked here again, so the result never depends on a worker.
+
+Workers write nothing (their standard streams are /dev/null) and leave with `os._exit`. This
+module imports nothing heavy itself: it must be cheap to import before the fork.
+"""
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skill_ls.analysis.check import CheckOptions, CheckResult, Checker, PerFile
+
+_HEADER = struct.Struct("<Q")
+MAX_CHUNKS = 255  # one-byte tokens
+
+
+def default_jobs() -> int:
+    """Processes for `check` when `--jobs` is not given: the CPU count, at most 4."""
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def can_fork() -> bool:
+    return hasattr(os, "fork")
+
+
+def chunk_size(n: int) -> int:
+    """Files per chunk for a run of `n` files: small enough to balance, at most MAX_CHUNKS chunks."""
+    return max(8, -(-n // MAX_CHUNKS))
+
+
+class _Worker:
+    def __init__(self, pid: int, up: int, down: int):
+        self.pid, self.up, self.down = pid, up, down
+        self.alive = True
+
+
+def run_check_forked(make_opts: Callable[[], CheckOptions], jobs: int) -> CheckResult:
+    """`run_check(make_opts())` on `jobs` processes (see the module's docstring). `make_opts` is
+    called in every process, after the fork (it may import what it needs)."""
+    tokens_r, tokens_w = os.pipe()
+    workers: list[_Worker] = []
+    inherited: list[int] = [tokens_w]  # descriptors a new worker must close: the earlier workers' pipes
+    for k in range(1, jobs):
+        try:
+            up_r, up_w = os.pipe()
+            down_r, down_w = os.pipe()
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            _worker_main(k, jobs, make_opts, up_r, up_w, down_r, down_w, tokens_r, inherited)  # never returns
+        os.close(up_w)
+        os.close(down_r)
+        workers.append(_Worker(pid, up_r, down_w))
+        inherited += [up_r, down_w]
+    try:
+        return _parent(make_opts, jobs, workers, tokens_r, tokens_w)
+    finally:
+        _close_quietly(tokens_r, tokens_w, *(fd for w in workers for fd in (w.up, w.down)))
+        for w in workers:
+            try:
+                os.waitpid(w.pid, 0)
+            except ChildProcessError:
+                pass
+
+
+def _parent(make_opts: Callable[[], CheckOptions], jobs: int, workers: list[_Worker], tokens_r: int,
+            tokens_w: int) -> CheckResult:
+    from skill_ls.analysis.check import PARALLEL_MIN_FILES, CheckResult, open_run
+
+    opts = make_opts()
+    parts = len(workers) + 1
+    checker, scope, _ = open_run(opts, walk=False)
+    shares = [checker.files_in_part(scope, 0, parts)]
+    for w in workers:
+        share = _receive(w)
+        if share is None:
+            shares = []  # a worker that did not walk its share: walk it all here
+            break
+        shares.append(share)
+    files = checker.adopt(scope, shares) if len(shares) == parts else None
+    if files is None:
+        files = checker.files_in_scope(scope)
+    hints = {} if opts.line_hints else None
+    wanted = set(files)
+    per_file = checker.per_file(files, opts.line_hints)
+    live = [w for w in workers if w.alive]
+    if len(files) < PARALLEL_MIN_FILES or not live:
+        for w in workers:
+            _send(w, None)
+        return CheckResult(checker.finish(per_file(files), wanted, hints), len(files), checker.index, hints)
+    size = chunk_size(len(files))
+    chunks = [files[i:i + size] for i in range(0, len(files), size)]
+    for w in workers:
+        _send(w, (files, checker.plugin_table))
+    os.write(tokens_w, bytes(range(len(chunks))))
+    os.close(tokens_w)
+    done: dict[int, list[PerFile]] = {}
+    streams = [_Stream(w) for w in workers if w.alive]
+    # Between its own chunks, this process takes in what the workers have sent so far: their
+    # pickling and its unpickling happen during the run, not after it.
+    _take_chunks(tokens_r, chunks, per_file, done, lambda: _drain(streams, done, block=False))
+    _drain(streams, done, block=True)
+    for k, chunk in enumerate(chunks):  # what a failed worker took and never delivered
+        if k not in done:
+            done[k] = per_file(chunk)
+    ordered = (share for k in range(len(chunks)) for share in done[k])
+    return CheckResult(checker.finish(ordered, wanted, hints), len(files), checker.index, hints)
+
+
+def _worker_main(k: int, parts: int, make_opts: Callable[[], CheckOptions], up_r: int, up_w: int, down_r: int,
+                 down_w: int, tokens_r: int, inherited: list[int]) -> None:
+    status = 1
+    try:
+        _close_quietly(up_r, down_w, *inherited)
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        status = _work(k, parts, make_opts, up_w, down_r, tokens_r)
+    except BaseException:  # noqa: BLE001 - any failure: the parent does this worker's part itself
+        status = 1
+    finally:
+        os._exit(status)
+
+
+def _work(k: int, parts: int, make_opts: Callable[[], CheckOptions], up: int, down: int, tokens: int) -> int:
+    from skill_ls.analysis.check import open_run
+
+    opts = make_opts()
+    checker, scope, _ = open_run(opts, walk=False)
+    _write(up, checker.files_in_part(scope, k, parts))
+    joined = _read(down)
+    if joined is None:
+        return 0
+    files, plugins = joined
+    checker.use_plugin_files(plugins)
+    size = chunk_size(len(files))
+    chunks = [files[i:i + size] for i in range(0, len(files), size)]
+    done: dict[int, list[PerFile]] = {}
+    # Each chunk's findings are sent as soon as they are found (the parent reads them between its
+    # own chunks); an empty message says there is no more.
+    _take_chunks(tokens, chunks, checker.per_file(files, opts.line_hints), done,
+                 lambda: _write(up, done.popitem()))
+    _write(up, None)
+    return 0
+
+
+def _take_chunks(tokens: int, chunks: list[list[str]], per_file: Callable[[list[str]], list[PerFile]],
+                 done: dict[int, list[PerFile]], after: Callable[[], None]) -> None:
+    """Check the chunks whose tokens this process reads first, into `done`; `after` each one."""
+    while True:
+        token = os.read(tokens, 1)
+        if not token:
+            return
+        k = token[0]
+        done[k] = per_file(chunks[k])
+        after()
+
+
+class _Stream:
+    """The messages a worker sends while it checks: (chunk, findings) each, then None."""
+
+    def __init__(self, worker: _Worker):
+        self.worker = worker
+        self.buffer = bytearray()
+        self.ended = False
+
+
+def _drain(streams: list[_Stream], done: dict[int, list[PerFile]], block: bool) -> None:
+    """Take in the chunks the workers have sent: what has arrived (`block=False`), or everything
+    until each worker has said it is done or has gone (`block=True`)."""
+    import pickle
+    import select
+
+    while True:
+        open_streams = [st for st in streams if not st.ended]
+        if not open_streams:
+            return
+        ready, _, _ = select.select([st.worker.up for st in open_streams], [], [], None if block else 0)
+        if not ready:
+            return
+        for st in open_streams:
+            if st.worker.up not in ready:
+                continue
+            try:
+                data = os.read(st.worker.up, 1 << 20)
+            except OSError:
+                data = b""
+            if not data:  # the worker is gone; what it took and did not send is redone
+                st.ended, st.worker.alive = True, False
+                continue
+            st.buffer += data
+            while len(st.buffer) >= _HEADER.size:
+                (size,) = _HEADER.unpack_from(st.buffer)
+                if len(st.buffer) < _HEADER.size + size:
+                    break
+                try:
+                    message = pickle.loads(st.buffer[_HEADER.size:_HEADER.size + size])
+                except Exception:  # noqa: BLE001 - a garbled message: treat the worker as gone
+                    st.ended, st.worker.alive = True, False
+                    break
+                del st.buffer[:_HEADER.size + size]
+                if message is None:
+                    st.ended = True
+                    break
+                k, found = message
+                done[k] = found
+
+
+def _send(w: _Worker, value: Any) -> None:
+    if not w.alive:
+        return
+    try:
+        _write(w.down, value)
+    except OSError:  # the worker is gone: its chunks are redone here
+        w.alive = False
+
+
+def _receive(w: _Worker) -> Any:
+    if not w.alive:
+        return None
+    try:
+        return _read(w.up)
+    except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
+        w.alive = False
+        return None
+
+
+def _write(fd: int, value: Any) -> None:
+    import pickle
+
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read(fd: int) -> Any:
+    import pickle
+
+    (size,) = _HEADER.unpack(_read_exactly(fd, _HEADER.size))
+    return pickle.loads(_read_exactly(fd, size))
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    parts, left = [], size
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            raise EOFError("the other process closed the pipe")
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)
+
+
+def _close_quietly(*fds: int) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
