@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from skill_ls import __version__
-from skill_ls.core.escape import json_escape, json_layout, json_text, safe_text
+from skill_ls.core.escape import json_escape, json_layout, json_string, json_text, safe_text
 from skill_ls.core.index import DocumentStore
 from skill_ls.core.model import Diagnostic, Severity, Span
 from skill_ls.core.parse.text import SourceText
@@ -154,7 +154,9 @@ def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStor
     pos = Positions(store, hints)
     cwd = os.getcwd()
     enc = json_layout
+    string = json_string  # (what json_layout does for a str, without its dispatch)
     relative: dict[str, str] = {}
+    encoded: dict[str, str] = {}
 
     def rel(path: str) -> str:
         found = relative.get(path)
@@ -164,7 +166,9 @@ def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStor
 
     items: list[str] = []
     for d in diags:
-        path = enc(rel(d.path))
+        path = encoded.get(d.path)
+        if path is None:
+            path = encoded[d.path] = string(rel(d.path))
         sl, sc, el, ec = pos.cols(d.path, d.span)
         related = enc([{"path": rel(r.path), "range": pos.lsp_range(r.path, r.span), "message": r.message}
                        for r in d.related], 3) if d.related else "[]"
@@ -176,8 +180,8 @@ def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStor
             f'{{\n      "path": {path},\n      "range": {{\n        "start": {{\n          "line": {sl},\n'
             f'          "character": {sc}\n        }},\n        "end": {{\n          "line": {el},\n'
             f'          "character": {ec}\n        }}\n      }},\n      "severity": "{d.severity.label}",\n'
-            f'      "code": {enc(d.code)},\n      "message": {enc(d.message)},\n'
-            f'      "runtime": {"null" if d.runtime is None else enc(d.runtime)},\n'
+            f'      "code": {string(d.code)},\n      "message": {string(d.message)},\n'
+            f'      "runtime": {"null" if d.runtime is None else string(d.runtime)},\n'
             f'      "related": {related}{fix}\n    }}')
     listing = "[\n    " + ",\n    ".join(items) + "\n  ]" if items else "[]"
     counts = summary(diags)

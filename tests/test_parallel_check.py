@@ -38,3 +38,175 @@ def test_failed_worker_share_is_redone_in_process():
 def test_small_inputs_stay_in_process():
     parent = os.getpid()
     assert run_in_processes(lambda items: [os.getpid() for _ in items], [1, 2, 3], 4) == [parent] * 3
+
+
+# --- check on processes forked before the imports (analysis/parallel.py) --------------------------
+
+import random  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+
+from skill_ls.analysis import parallel  # noqa: E402
+from skill_ls.analysis.check import CheckOptions, Checker, build_index, prepare_config, run_check  # noqa: E402
+
+
+def _checker(path) -> Checker:
+    opts = CheckOptions(paths=[str(path)], workspace=str(path))
+    return Checker(build_index(str(path), prepare_config(str(path), opts)))
+
+
+def _random_tree(root, seed: int) -> None:
+    """Skills, agents, sidecars, plugins (manifest and marketplace layouts), `.claude/commands`,
+    directories never entered, at random depths and fan-outs."""
+    rnd = random.Random(seed)
+    dirs = [root]
+    for i in range(rnd.randint(40, 160)):
+        parent = rnd.choice(dirs)
+        name = rnd.choice(["a", "b", "skills", "plugins", "agents", "commands", ".claude", "node_modules",
+                           ".git", "x", "docs", ".claude-plugin", "p"]) + ("" if rnd.random() < 0.3 else str(i))
+        d = parent / name
+        d.mkdir(exist_ok=True)
+        dirs.append(d)
+        kind = rnd.random()
+        if kind < 0.35:
+            skill(d, f"s{i}")
+        elif kind < 0.45:
+            write(d / "AGENT.md", "---\nname: a\ndescription: d\n---\nx\n")
+        elif kind < 0.55:
+            write(d / "mcp.json", "{}\n")
+        elif kind < 0.62:
+            write(d / ".claude-plugin" / "plugin.json", '{"name": "p%d"}\n' % i)
+            write(d / "agents" / "helper.md", "---\nname: helper\ndescription: d\n---\nx\n")
+        elif kind < 0.7:
+            write(d / "commands" / "go.md", "go\n")
+        elif kind < 0.75:
+            write(d / ".claude" / "commands" / "run.md", "run\n")
+        elif kind < 0.8:
+            write(d / "agents" / "openai.yaml", "interface: {}\n")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_shares_of_a_walk_join_into_the_whole_walk(tmp_path, seed, monkeypatch):
+    from skill_ls.core import discovery
+
+    monkeypatch.setattr(discovery, "CUT_DIRS_PER_PART", 1 + seed % 3)  # cut these small trees too
+    root = tmp_path / "ws"
+    root.mkdir()
+    _random_tree(root, seed)
+    whole = _checker(root)
+    expected = whole.files_in_scope([str(root)])
+    for parts in (2, 3, 4):
+        shares = [_checker(root).files_in_part([str(root)], k, parts) for k in range(parts)]
+        assert all(s.exact for s in shares)
+        joined = _checker(root)
+        assert joined.adopt([str(root)], shares) == expected
+        assert joined.plugin_table == whole.plugin_table
+        # each file in exactly one share
+        assert sum(len(s.files) for s in shares) == len(set().union(*(s.files for s in shares)))
+        assert sum(len(s.plugins) for s in shares) == len(joined.plugin_table)
+        for k, share in enumerate(shares):  # below the cut, by the checksum of the directory at the cut
+            for f in share.files:
+                rel = os.path.relpath(f, root).split(os.sep)
+                cut = share.cuts[0]
+                owner = discovery.part_of(os.path.join(root, *rel[:cut]), parts) if len(rel) - 1 >= cut else 0
+                assert owner == k, (f, cut)
+
+
+def test_a_wide_tree_is_shared_out_between_the_parts(workspace, monkeypatch):
+    from skill_ls.core import discovery
+
+    monkeypatch.setattr(discovery, "CUT_DIRS_PER_PART", 4)
+    for i in range(40):
+        skill(workspace / f"team{i}", f"s{i}")
+    shares = [_checker(workspace).files_in_part([str(workspace)], k, 2) for k in range(2)]
+    assert shares[0].cuts == [1] and all(len(s.files) >= 5 for s in shares)  # (2^-39: all in one part)
+
+
+def test_a_symlinked_directory_makes_the_shares_inexact(workspace):
+    for i in range(30):
+        skill(workspace / "skills" / f"g{i % 5}", f"s{i}")
+    os.symlink(workspace / "skills" / "g1", workspace / "skills" / "link")
+    shares = [_checker(workspace).files_in_part([str(workspace)], k, 2) for k in range(2)]
+    assert not all(s.exact for s in shares)
+    assert _checker(workspace).adopt([str(workspace)], shares) is None
+
+
+def _big_tree(workspace, n: int = PARALLEL_MIN_FILES + 60) -> None:
+    for i in range(n):
+        extra = "colour: red\n" if i % 7 == 0 else ""
+        skill(workspace / f"group{i % 9}" / "skills", f"s{i:04d}", extra=extra,
+              body=f"[x](missing{i}.md)\n" if i % 11 == 0 else "x\n")
+    write(workspace / "group1" / "skills" / "quiet" / "SKILL.md",
+          "---\nname: quiet\ndescription: d\ncolour: red\n---\n<!-- skill-ls: disable=SK007 -->\n")
+    write(workspace / "plugins" / "tools" / "agents" / "helper.md", "---\nname: helper\n---\nx\n")
+
+
+def _key(result):
+    return ([(d.path, d.span, d.code, d.message, d.runtime, d.severity) for d in result.diagnostics],
+            result.files_checked, result.line_hints)
+
+
+def _opts(workspace, jobs):
+    return lambda: CheckOptions(paths=[str(workspace)], workspace=str(workspace), jobs=jobs, line_hints=True)
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_forked_check_equals_the_serial_check(workspace, jobs):
+    _big_tree(workspace)
+    serial = run_check(_opts(workspace, 1)())
+    assert _key(parallel.run_check_forked(_opts(workspace, jobs), jobs)) == _key(serial)
+    assert {"SK007", "RF001"} <= {d.code for d in serial.diagnostics}
+
+
+def test_forked_check_of_a_small_tree_stays_in_this_process(workspace):
+    skill(workspace / "skills", "one", extra="colour: red\n")
+    serial = run_check(_opts(workspace, 1)())
+    assert _key(parallel.run_check_forked(_opts(workspace, 2), 2)) == _key(serial)
+
+
+def test_a_worker_that_fails_before_walking_is_replaced(workspace, monkeypatch):
+    _big_tree(workspace)
+    serial = run_check(_opts(workspace, 1)())
+
+    def dies(*args):
+        raise RuntimeError("worker dies")
+
+    monkeypatch.setattr(parallel, "_work", dies)  # (the forked worker runs this copy of the module)
+    assert _key(parallel.run_check_forked(_opts(workspace, 2), 2)) == _key(serial)
+
+
+def test_chunks_a_worker_took_and_never_sent_are_checked_again(workspace, monkeypatch):
+    _big_tree(workspace)
+    serial = run_check(_opts(workspace, 1)())
+    parent = os.getpid()
+    take = parallel._take_chunks
+
+    def take_then_die(tokens, chunks, per_file, done, after):
+        if os.getpid() == parent:
+            return take(tokens, chunks, per_file, done, after)
+        os.read(tokens, 3)  # takes three chunks
+        os._exit(3)  # and leaves without a word
+
+    monkeypatch.setattr(parallel, "_take_chunks", take_then_die)
+    assert _key(parallel.run_check_forked(_opts(workspace, 2), 2)) == _key(serial)
+
+
+def test_the_command_line_forks_only_silent_workers(workspace):
+    """Through the real command: the same report whatever `--jobs`, nothing from the workers on
+    stdout or stderr, and a usage error is one line (the workers leave quietly)."""
+    _big_tree(workspace)
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "skill_ls", "check", *args], capture_output=True, text=True,
+                              env=env, cwd=workspace, timeout=120)
+
+    serial = run(".", "--format", "json", "--jobs", "1")
+    for jobs in ("2", "3"):
+        forked = run(".", "--format", "json", "--jobs", jobs)
+        assert (forked.returncode, forked.stdout, forked.stderr) == (serial.returncode, serial.stdout, serial.stderr)
+    missing = run("nowhere", "--jobs", "2")
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr.strip().splitlines() == ["skill-ls: path does not exist: nowhere"]

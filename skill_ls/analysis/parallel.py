@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from skill_ls.analysis.check import CheckOptions, CheckResult, Checker, PerFile
+    from skill_ls.analysis.check import CheckOptions, CheckResult, LineHints, PerFile
 
 _HEADER = struct.Struct("<Q")
 MAX_CHUNKS = 255  # one-byte tokens
@@ -101,7 +101,7 @@ def _parent(make_opts: Callable[[], CheckOptions], jobs: int, workers: list[_Wor
     files = checker.adopt(scope, shares) if len(shares) == parts else None
     if files is None:
         files = checker.files_in_scope(scope)
-    hints = {} if opts.line_hints else None
+    hints: LineHints | None = {} if opts.line_hints else None
     wanted = set(files)
     per_file = checker.per_file(files, opts.line_hints)
     live = [w for w in workers if w.alive]

@@ -9,6 +9,7 @@ import fnmatch
 import json
 import os
 import stat
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -217,10 +218,16 @@ class WalkResult:
 
 # A share of a walk for one of several processes (`Walker.walk(part=...)`): (cut, index, parts).
 # Directories above depth `cut` are walked by every part (their files belong to part 0); each
-# directory at depth `cut` and everything below it belongs to one part, by the hash of its path
-# (the same in forked processes). Without symlinked directories and under the directory limit, the
+# directory at depth `cut` and everything below it belongs to one part, by a checksum of its path
+# (`part_of`: the same in every process and every run). Without symlinked directories and under the directory limit, the
 # parts' files together are exactly the files of the whole walk, each in one part, at its depth.
 WalkPart = tuple[int, int, int]
+CUT_DIRS_PER_PART = 64  # enough directories at the cut for the checksum to share them out evenly
+
+
+def part_of(path: str, parts: int) -> int:
+    """The part (of `parts`) that walks the directory `path` at a cut (see `WalkPart`)."""
+    return zlib.crc32(os.fsencode(path)) % parts
 
 
 class Excluder:
@@ -280,8 +287,8 @@ class Walker:
         return result
 
     def cut_depth(self, root: str, parts: int, max_depth: int = 64) -> int:
-        """Where to cut the walk of `root` into `parts` shares: the first depth with at least 64
-        directories per part, looking at most ~512 directories (and 6 levels) down."""
+        """Where to cut the walk of `root` into `parts` shares: the first depth with at least
+        CUT_DIRS_PER_PART directories per part, looking at most ~512 directories (and 6 levels) down."""
         level, depth, looked = [root], 0, 0
         while level and depth < 6 and looked < 512:
             depth += 1
@@ -294,7 +301,7 @@ class Walker:
                 for name, full, is_dir in entries:
                     if is_dir and name not in NEVER_ENTER and depth <= max_depth and not self.excluder(full):
                         below.append(full)
-            if len(below) >= 64 * parts:
+            if len(below) >= CUT_DIRS_PER_PART * parts:
                 return depth
             level = below
         return max(depth, 1)
@@ -341,7 +348,7 @@ class Walker:
                 if is_dir:
                     if name in NEVER_ENTER or self.excluder(full):
                         continue
-                    if depth + 1 <= max_depth and (depth + 1 != cut or hash(full) % parts == me):
+                    if depth + 1 <= max_depth and (depth + 1 != cut or part_of(full, parts) == me):
                         subdirs.append((full, depth + 1))
                 elif not mine:
                     continue

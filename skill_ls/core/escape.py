@@ -78,6 +78,11 @@ _encode_string: Callable[[str], str] = (getattr(json.encoder, "c_encode_basestri
                                         or json.encoder.py_encode_basestring)
 
 
+def json_string(text: str) -> str:
+    """A JSON string literal, exactly as `json_layout` writes a str (before `json_escape`)."""
+    return _encode_string(text)
+
+
 def _layout(obj: object, out: list[str], newline: str, step: str, depth: int) -> None:
     """`json.dumps(..., indent=len(step), ensure_ascii=False)` for str/int/float/bool/None, lists
     and tuples, and dicts with string keys; anything else raises `_Unusual`."""

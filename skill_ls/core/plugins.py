@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from skill_ls.core.discovery import part_of
 from skill_ls.core.index import read_json
 from skill_ls.core.model import Span
 
@@ -145,7 +146,7 @@ def plugin_files(listdir: Any, root: str, part: tuple[int, int, int] | None = No
             if depth + 1 <= PLUGIN_DEPTH and (not name.startswith(".") or name == ".claude-plugin"):
                 if plugin is not None and name in COMPONENT_DIRS:
                     continue
-                if depth + 1 == cut and hash(full) % parts != me:
+                if depth + 1 == cut and part_of(full, parts) != me:
                     continue
                 stack.append((full, depth + 1))
     return sorted(set(out), key=lambda f: f.path)
