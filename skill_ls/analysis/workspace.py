@@ -23,6 +23,7 @@ from skill_ls.core.model import Diagnostic
 from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path
 from skill_ls.core.paths import is_under
+from skill_ls.core.plugins import clear_cache as clear_plugin_cache
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
 # Files whose change on disk can change analysis results.
@@ -49,6 +50,10 @@ class WorkspaceState:
         # their RF001/RF002, so a change to `name` makes them affected too.
         self._callers: dict[str, set[str]] = {}
         self._calls: dict[str, frozenset[str]] = {}  # path -> the names it reads from
+        # The directories of the SKILL.md files this workspace checks outside every runtime root (a
+        # repository of skills): their references are watched like a root's (`skill_dirs`).
+        self._loose: set[str] | None = None
+        self._skill_dirs: dict[str, list[str]] | None = None
 
     @property
     def _index(self) -> Index:
@@ -105,6 +110,7 @@ class WorkspaceState:
         self.checker = Checker(index)
         self._past_budget = {rid: past_the_budget(index, rid) for rid in index.decls}
         self._callers, self._calls = {}, {}
+        self._loose, self._skill_dirs = None, None
         for path, overlay in list(self.overlays.items()):
             if index.store.overlays.get(path) != overlay:
                 index.store.set_overlay(path, *overlay)
@@ -135,8 +141,19 @@ class WorkspaceState:
         if self.index is None:
             return set()
         self._walker_stale = True
-        self.index.references.clear()  # a reference target may have appeared, vanished or become a symlink
+        # A reference target may have appeared, vanished, changed (RF004 reads its links) or become a
+        # symlink; a plugin manifest may have come or gone.
+        self.index.references.clear()
+        clear_plugin_cache()
         base = os.path.basename(path)
+        if path not in self.overlays:
+            self.index.store.invalidate(path)
+        if base in (SKILL_FILE, SKILL_FILE_LOWER):
+            self._skill_dirs = None
+            if self._loose is not None:
+                self._loose.discard(path)
+                if os.path.isfile(path) and is_under(path, self.workspace) and base == SKILL_FILE:
+                    self._loose.add(path)  # (a copy under a root is a declaration: skill_dirs reads both)
         if base in CONFIG_NAMES and os.path.dirname(path) == self.workspace:
             return None
         if base == AGH_CONFIG_FILE:
@@ -151,6 +168,40 @@ class WorkspaceState:
             return self._directory_changed(path)
         return self._update(path)
 
+    def skill_dirs(self) -> dict[str, list[str]]:
+        """The directory of every skill this workspace indexes (every root, also outside the
+        workspace) or checks (a SKILL.md in the workspace outside every root) -> its skill files:
+        what their bodies reference lives there."""
+        if self._skill_dirs is None:
+            index = self._index
+            if self._loose is None:
+                self._loose = {p for p in self.workspace_files() if os.path.basename(p) == SKILL_FILE}
+            paths = {d.path for decls in index.decls.values() for d in decls if d.path} | self._loose
+            dirs: dict[str, list[str]] = {}
+            for p in sorted(paths):
+                dirs.setdefault(os.path.dirname(p), []).append(p)
+            self._skill_dirs = dirs
+        return self._skill_dirs
+
+    def skills_holding(self, path: str) -> set[str]:
+        """The skill files whose directory holds `path` (a reference, a script, an asset, a
+        directory of them), and the skills that read files of those skills by name
+        (`skill_read_file`): their RF findings may change when `path` changes on disk."""
+        dirs = self.skill_dirs()
+        found: set[str] = set()
+        parent = os.path.dirname(path)
+        while parent and parent != os.path.dirname(parent):
+            found.update(dirs.get(parent, ()))
+            parent = os.path.dirname(parent)
+        found.discard(path)
+        if not found or self.index is None:
+            return found
+        names = {d.name for p in found for d in self.index.decls_for_path(p)}
+        for name in names:
+            found.update(self._callers.get(name, ()))
+        found.discard(path)
+        return found
+
     def _directory_changed(self, path: str) -> set[tuple[str, str]] | None:
         """Like `file_changed` for a directory: None when a full rebuild is needed."""
         index = self._index
@@ -164,6 +215,14 @@ class WorkspaceState:
             walker = Walker()
             found = walker.walk(path, frozenset({SKILL_FILE}), max_depth=8).files.get(SKILL_FILE, [])
             known |= {f.path for f in found}
+        if self._loose is not None:  # skills outside every root, moved in or out with the directory
+            gone = {p for p in self._loose if is_under(p, path) and not os.path.isfile(p)}
+            came = {p for p in known if is_under(p, self.workspace) and os.path.isfile(p)} - self._loose
+            if gone or came:
+                self._loose = (self._loose - gone) | came
+                self._skill_dirs = None
+        if known:
+            self._skill_dirs = None
         for p in sorted(known):
             touched |= self._update(p)
         return touched

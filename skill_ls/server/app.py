@@ -115,6 +115,11 @@ class SkillLanguageServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self.watchers: Any = None  # skill_ls.server.features.watching.RootWatchers
         self.client_watches_workspace = False
+        self.client_relative_patterns = False  # the client takes RelativePattern watchers
+        self.skill_dirs: frozenset[str] = frozenset()  # snapshot for the watchers (features/watching.py)
+        self.directory_watch_key: str | None = None
+        self.directory_watch_id: str | None = None
+        self.watch_tasks: list[asyncio.Task[None]] = []
         self.converter = Converter()
 
     def report_server_error(self, error: Exception, source) -> None:
@@ -423,6 +428,7 @@ class SkillLanguageServer(LanguageServer):
             self.window_show_message(types.ShowMessageParams(types.MessageType.Warning,
                                                              broad_workspace_message(state, why)))
         self._progress_end(token, f"{state.summary()['skills']} skills indexed")
+        self.follow_index()
         if self.watchers is not None:
             try:
                 self.watchers.update(list(self.states.values()))
@@ -562,6 +568,15 @@ class SkillLanguageServer(LanguageServer):
                 if touched:
                     touched_by_folder.setdefault(key, set()).update(touched)
 
+    def follow_index(self) -> None:
+        """The watchers follow the index: skill directories, roots, skills outside every root."""
+        from skill_ls.server.features.watching import follow_index
+
+        try:
+            follow_index(self)
+        except Exception:
+            log.exception("cannot update the watchers")
+
     # -- disk changes ------------------------------------------------------------------------------
     def disk_changed_threadsafe(self, path: str) -> None:
         """Called from watchdog threads."""
@@ -610,6 +625,7 @@ class SkillLanguageServer(LanguageServer):
             if state.index is None:
                 continue
             touched = set(touched_by_folder.get(key, ()))
+            holding: set[str] = set()  # skills whose directory holds a changed file (their references)
             for item in sorted(pending):
                 result = state.file_changed(item)
                 if result is None:
@@ -619,13 +635,16 @@ class SkillLanguageServer(LanguageServer):
                 touched |= result
                 if os.path.basename(item) == "config.toml" or item in self.open_docs:
                     touched.add(("", ""))
+                holding |= state.skills_holding(item)
             if key in rebuild:
                 continue
+            affected |= {p for p in holding if self.state_for(p) is state}
             affected |= {p for p in state.affected_paths(touched) if self.state_for(p) is state}
             affected |= {p for p in changed_files if state.relevant(p) and self.state_for(p) is state}
         affected |= set(self.open_docs)  # cheap: a handful of buffers, and shadowing is global
         if rebuild:
             self.request_reindex(rebuild)
+        self.follow_index()
         if self.pull:
             self.refresh_pull_clients()
             self.schedule_catalog_check(CATALOG_AFTER_CHANGE)

@@ -191,6 +191,54 @@ def test_disk_change_reaches_an_open_buffer_without_typing(demo: Demo) -> None:
     assert "2 other copies" in (r["after_delete"] or ""), r["after_delete"]
 
 
+def test_referenced_file_deleted_on_disk_reaches_open_and_unopened_skills(demo: Demo) -> None:
+    """`shared/.agh/skills/code-review` links references/checklist.md; `release-notes` (never opened)
+    is given a link to its template. Both files deleted on disk, no SKILL.md touched and nothing
+    typed: RF001 reaches the open buffer and the never-opened file, and everything Neovim holds
+    equals `skill-ls check`; restored, RF001 goes."""
+    checklist = demo.shared_review.parent / "references" / "checklist.md"
+    template = demo.release_notes.parent / "references" / "template.md"
+    template.parent.mkdir(parents=True)
+    template.write_text("# Template\n")
+    with demo.release_notes.open("a") as f:
+        f.write("\nStart from [the template](references/template.md).\n")
+    r = run_nvim(
+        demo,
+        ALL_DIAGNOSTICS_LUA
+        + f"""
+        local b = open({_lua_str(demo.shared_review)})
+        R.attached = wait_client(b) ~= nil
+        local function has(code, path)
+          for _, d in ipairs(all_diagnostics()) do
+            if d.code == code and d.path == path then return true end
+          end
+          return false
+        end
+        local shared = vim.uv.fs_realpath({_lua_str(demo.shared_review)})
+        local notes = vim.uv.fs_realpath({_lua_str(demo.release_notes)})
+        R.before = settle(1500)
+        R.tick = vim.b[b].changedtick
+        os.remove({_lua_str(checklist)})
+        os.remove({_lua_str(template)})
+        vim.wait(WAIT_MS, function() return has('RF001', shared) and has('RF001', notes) end, 100)
+        R.open_rf001 = has('RF001', shared)
+        R.unopened_rf001 = has('RF001', notes)
+        R.deleted = settle(1500)
+        R.typed = vim.b[b].changedtick ~= R.tick
+        write_file({_lua_str(checklist)}, '# Checklist\\n')
+        vim.wait(WAIT_MS, function() return not has('RF001', shared) end, 100)
+        R.restored_open = not has('RF001', shared)
+        """,
+    )
+    assert r["attached"]
+    assert not any(d["code"] == "RF001" for d in r["before"]), r["before"]
+    assert r["open_rf001"] and r["unopened_rf001"], r["_logs"]()
+    assert not r["typed"]
+    checklist.unlink()  # (Neovim restored it last) `check` compares the state with both files deleted
+    assert triples(r["deleted"]) == check(demo.demo), r["_logs"]()
+    assert r["restored_open"]
+
+
 def test_multi_root_session(demo: Demo, tmp_path: Path) -> None:
     other = tmp_path / "other"
     (other / ".agh" / "skills" / "deploy").mkdir(parents=True)

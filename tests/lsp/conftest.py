@@ -25,6 +25,9 @@ PROFILES = ("visual-studio-code", "neovim")
 # Neovim 0.11 pulls but cannot be refreshed (mixed: the server pushes); "pull-refresh" is a client
 # that pulls and supports workspace/diagnostic/refresh (modern VS Code), so the server never pushes.
 DIAGNOSTIC_PROFILES = ("visual-studio-code", "neovim", "pull-refresh")
+# Modern VS Code: pulls with refresh, and watches the workspace for the server with relative patterns
+# (`relativePatternSupport`), where "visual-studio-code" (1.65) takes plain globs only.
+VSCODE_PULL = "vscode-pull"
 TIMEOUT = 20.0
 INDEX_CHANGED = "skillLs/indexChanged"
 
@@ -145,11 +148,61 @@ class Session:
 
 
 def profile_capabilities(profile: str) -> types.ClientCapabilities:
+    if profile == VSCODE_PULL:
+        caps = client_capabilities("visual-studio-code")
+        caps.text_document.diagnostic = types.DiagnosticClientCapabilities(dynamic_registration=True,
+                                                                           related_document_support=False)
+        caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+        caps.workspace.did_change_watched_files.relative_pattern_support = True
+        return caps
     if profile != "pull-refresh":
         return client_capabilities(profile)
     caps = client_capabilities("neovim")
     caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
     return caps
+
+
+def _watchers(s: "Session") -> list[tuple[str, int]]:
+    """The (absolute glob, kind) pairs of every watched-files registration still in force; a relative
+    pattern is joined to its base (`**/` globs match any leading directories)."""
+    from pygls.uris import to_fs_path
+
+    out = []
+    for reg in s.registrations:
+        if reg.method != types.WORKSPACE_DID_CHANGE_WATCHED_FILES:
+            continue
+        opts = reg.register_options
+        watchers = opts["watchers"] if isinstance(opts, dict) else opts.watchers
+        for w in watchers:
+            glob = w["globPattern"] if isinstance(w, dict) else w.glob_pattern
+            kind = (w.get("kind") if isinstance(w, dict) else w.kind) or 7
+            if isinstance(glob, dict):
+                base, pattern = glob["baseUri"], glob["pattern"]
+                base = base["uri"] if isinstance(base, dict) else base
+                glob = to_fs_path(base).rstrip("/") + "/" + pattern
+            elif not isinstance(glob, str):
+                base = glob.base_uri if isinstance(glob.base_uri, str) else glob.base_uri.uri
+                glob = to_fs_path(base).rstrip("/") + "/" + glob.pattern
+            out.append((glob, int(kind)))
+    return out
+
+
+def client_reports(s: "Session", path: Path | str, kind: types.FileChangeType) -> bool:
+    """What a client that watches the workspace for the server (VS Code) does on a disk change: it
+    reports the change only when one of the watchers the server registered matches the path and the
+    kind of change (a watcher without `kind` takes all three). A directory moved or deleted as a whole
+    is reported as that directory alone, never the files in it (VS Code drops the children's events).
+    A client that does not watch for the server reports nothing (the server's own watcher does)."""
+    from skill_ls.core.runtimes.agent_families import matches_glob
+
+    bit = {types.FileChangeType.Created: types.WatchKind.Create, types.FileChangeType.Changed: types.WatchKind.Change,
+           types.FileChangeType.Deleted: types.WatchKind.Delete}[kind]
+    for glob, watch in _watchers(s):
+        if watch & bit and matches_glob(str(path), glob):
+            s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+                [types.FileEvent(uri(path), kind)]))
+            return True
+    return False
 
 
 @pytest.fixture
@@ -180,6 +233,12 @@ async def start(tree):
             session.registrations.extend(params.registrations)
             return None
 
+        @client.feature(types.CLIENT_UNREGISTER_CAPABILITY)
+        def _unregister(params: types.UnregistrationParams):
+            gone = {u.id for u in params.unregisterations}
+            session.registrations[:] = [r for r in session.registrations if r.id not in gone]
+            return None
+
         sessions.append(session)
         caps = profile_capabilities(profile)
         roots = folders or [tree.ws]
@@ -189,6 +248,10 @@ async def start(tree):
         session.capabilities = result.capabilities
         if wait_index:
             await session.wait_index_changes(1)
+            if any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in session.registrations):
+                # a client that watches for the server: the directory watchers follow the first index
+                await settle(lambda: any(r.id.startswith("skill-ls-watched-directories")
+                                         for r in session.registrations))
         return session
 
     yield _start

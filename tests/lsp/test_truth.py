@@ -18,7 +18,7 @@ import pytest
 from lsprotocol import types
 
 from tests.conftest import skill, write
-from tests.lsp.conftest import DIAGNOSTIC_PROFILES, TIMEOUT, settle, uri
+from tests.lsp.conftest import DIAGNOSTIC_PROFILES, TIMEOUT, client_reports, settle, uri
 
 
 PROFILES = DIAGNOSTIC_PROFILES
@@ -183,26 +183,7 @@ async def test_agh_config_change_reaches_every_file_and_query(start, tree, profi
 
 
 def _client_reports(s, path: Path, kind: types.FileChangeType) -> None:
-    """What a client that watches the workspace for the server (VS Code) does on a disk change: it
-    reports the change only when one of the watchers the server registered matches the path and the
-    kind of change (a watcher without `kind` takes all three). A directory moved or deleted as a whole
-    is reported as that directory alone, never the files in it (VS Code drops the children's events)."""
-    from skill_ls.core.runtimes.agent_families import matches_glob
-
-    bit = {types.FileChangeType.Created: types.WatchKind.Create, types.FileChangeType.Changed: types.WatchKind.Change,
-           types.FileChangeType.Deleted: types.WatchKind.Delete}[kind]
-    for reg in s.registrations:
-        if reg.method != types.WORKSPACE_DID_CHANGE_WATCHED_FILES:
-            continue
-        opts = reg.register_options
-        watchers = opts["watchers"] if isinstance(opts, dict) else opts.watchers
-        for w in watchers:
-            glob = w["globPattern"] if isinstance(w, dict) else w.glob_pattern
-            watch = (w.get("kind") if isinstance(w, dict) else w.kind) or 7
-            if int(watch) & bit and matches_glob(str(path), glob):
-                s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
-                    [types.FileEvent(uri(path), kind)]))
-                return
+    client_reports(s, path, kind)
 
 
 async def _rename(s, tree, folder: Path, to: Path) -> dict[str, list[str]]:

@@ -92,15 +92,16 @@ async def register_dynamic(ls) -> None:
                                                 register_options=types.DidChangeConfigurationRegistrationOptions(
                                                     section=SECTION)))
     if caps is not None and caps.did_change_watched_files and caps.did_change_watched_files.dynamic_registration:
-        from skill_ls.server.features.watching import DIRECTORY_GLOB, WATCH_GLOBS
+        from skill_ls.server.features.watching import WATCH_GLOBS
 
+        # The skill files and sidecars anywhere; the directory watchers follow once the index is built
+        # (`watching.follow_index`).
         registrations.append(types.Registration(
             id="skill-ls-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
             register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                watchers=[*(types.FileSystemWatcher(glob_pattern=g) for g in WATCH_GLOBS),
-                          types.FileSystemWatcher(glob_pattern=DIRECTORY_GLOB,
-                                                  kind=types.WatchKind.Create | types.WatchKind.Delete)])))
+                watchers=[types.FileSystemWatcher(glob_pattern=g) for g in WATCH_GLOBS])))
         ls.client_watches_workspace = True
+        ls.client_relative_patterns = bool(caps.did_change_watched_files.relative_pattern_support)
     if not registrations:
         return
     try:

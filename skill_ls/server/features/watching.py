@@ -5,10 +5,20 @@
   (non-recursive), so creating it triggers a re-index.
 - Workspace files come from `workspace/didChangeWatchedFiles` when the client registered our globs
   dynamically; otherwise (e.g. Neovim on Linux) watchdog watches the workspace too.
+- A client that watches is asked for (`client_watchers`): the skill files and sidecars anywhere in the
+  workspace (`WATCH_GLOBS`); every change inside each root, agent directory and skill directory of the
+  workspace (what a skill references lives there: RF001-RF005); and the creation or deletion of each
+  directory on the way from the workspace to a root (a folder holding a root moved in or out is
+  reported as that folder alone). Not every path of the workspace: a build or an `npm install`
+  elsewhere sends the server nothing. The directory watchers follow the index (registered again when
+  the set changes: a new root, a new skill outside every root).
+- Whoever watches, only paths the index reads, directories, and files inside a skill directory
+  (`holds`) reach the event loop.
 Watchdog threads only hand paths to the event loop; all analysis happens there, debounced.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from typing import TYPE_CHECKING
@@ -26,12 +36,95 @@ log = logging.getLogger("skill_ls.server.watching")
 # What the editors open (skill files, every agent family's definitions, sidecars, configuration),
 # and pyproject.toml, which may hold `[tool.skill-ls]`.
 WATCH_GLOBS = (*editor_patterns()["markdown"], *editor_patterns()["sidecars"], "**/pyproject.toml")
-# Directories created and deleted. A client's watcher reports a directory moved into, out of or deleted from
-# the workspace as that directory alone, never the files in it (VS Code drops the deletes of a deleted
-# folder's children): `**/SKILL.md` would miss a skill folder moved away. Any path matches, so the server
-# keeps only the directories that can hold what an index reads (`relevant_directory`).
-DIRECTORY_GLOB = "**/*"
+# A client's watcher reports a directory moved into, out of or deleted from the workspace as that directory
+# alone, never the files in it (VS Code drops the deletes of a deleted folder's children): `**/SKILL.md`
+# would miss a skill folder moved away. The directory watchers (`client_watchers`) take every change inside
+# the roots and skill directories, and the directories on the way to a root; the server keeps only the
+# directories that can hold what an index reads (`relevant_directory`) and the files in skill directories.
 _SKIP_PARTS = (f"{os.sep}.git{os.sep}", f"{os.sep}node_modules{os.sep}")
+MAX_DIRECTORY_WATCHERS = 64  # more skill directories outside every root are watched through their parents
+_GLOB_SPECIAL = str.maketrans({c: "?" for c in "*?[]{}!\\"})  # (matched as any one character)
+ALL_KINDS = types.WatchKind.Create | types.WatchKind.Change | types.WatchKind.Delete
+
+
+def holds(dirs: frozenset[str], path: str) -> bool:
+    """Whether `path` lies inside one of `dirs` (skill directories: a reference, a script, an asset)."""
+    parent = os.path.dirname(path)
+    while parent and parent != os.path.dirname(parent):
+        if parent in dirs:
+            return True
+        parent = os.path.dirname(parent)
+    return False
+
+
+def skill_dirs_of(states) -> frozenset[str]:
+    """The skill directories of every workspace folder (the watchdog thread reads this snapshot)."""
+    out: set[str] = set()
+    for st in states:
+        if st.index is not None:
+            out.update(st.skill_dirs())
+    return frozenset(out)
+
+
+def watched_directories(states) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(inside, on the way) as (workspace, directory) pairs: the directories to watch for every change
+    (existing roots, agent directories and skill directories outside every root, in the workspace,
+    none inside another), and those whose creation or deletion alone matters (each directory from the
+    workspace down to a root or agent directory, the root included)."""
+    inside: dict[str, str] = {}
+    way: dict[str, str] = {}
+    loose: dict[str, str] = {}
+    for st in states:
+        if st.index is None:
+            continue
+        ws = st.workspace
+        read = {d for d in st.read_dirs() if is_under(d, ws) and d != ws}
+        for d in read:
+            if os.path.isdir(d):
+                inside[d] = ws
+            p = d
+            while p != ws and is_under(p, ws):
+                way[p] = ws
+                p = os.path.dirname(p)
+        for d in st.skill_dirs():
+            if is_under(d, ws) and not any(is_under(d, r) for r in read):
+                loose[d] = ws
+    while len(loose) > MAX_DIRECTORY_WATCHERS:  # a repository of skills: watch their parents
+        parents = {}
+        for d, ws in loose.items():
+            parents[d if d == ws else os.path.dirname(d)] = ws
+        if parents.keys() == loose.keys():
+            break
+        loose = parents
+    inside.update(loose)
+    keep = {d: ws for d, ws in inside.items() if not any(q != d and is_under(d, q) for q in inside)}
+    on_way = [(ws, d) for d, ws in sorted(way.items()) if not any(is_under(d, q) for q in keep)]
+    return [(ws, d) for d, ws in sorted(keep.items())], on_way
+
+
+def client_watchers(states, relative: bool) -> list[types.FileSystemWatcher]:
+    """The directory watchers a client that watches for the server is given (see the module's
+    docstring): relative patterns when the client takes them (`relativePatternSupport`), else globs
+    by the workspace-relative path (`**/.agh/skills/**`: also any other directory with that path below
+    the workspace, which the server then drops)."""
+    from skill_ls.server.convert import uri_of
+
+    inside, on_way = watched_directories(states)
+    out: list[types.FileSystemWatcher] = []
+
+    def rel(ws: str, d: str) -> str:
+        return os.path.relpath(d, ws).replace(os.sep, "/").translate(_GLOB_SPECIAL)
+
+    for ws, d in inside:
+        if relative:
+            glob: types.GlobPattern = types.RelativePattern(base_uri=uri_of(d), pattern="**/*")
+        else:
+            glob = "**/*" if d == ws else f"**/{rel(ws, d)}/**"
+        out.append(types.FileSystemWatcher(glob_pattern=glob, kind=ALL_KINDS))
+    for ws, d in on_way:
+        glob = types.RelativePattern(base_uri=uri_of(ws), pattern=rel(ws, d)) if relative else f"**/{rel(ws, d)}"
+        out.append(types.FileSystemWatcher(glob_pattern=glob, kind=types.WatchKind.Create | types.WatchKind.Delete))
+    return out
 
 
 class RootWatchers:
@@ -111,7 +204,8 @@ class RootWatchers:
                     p = os.fsdecode(p)
                     if any(part in p for part in _SKIP_PARTS):
                         continue
-                    if event.is_directory or any(st.relevant(p) for st in list(ls.states.values())):
+                    if event.is_directory or any(st.relevant(p) for st in list(ls.states.values())) \
+                            or holds(ls.skill_dirs, p):
                         ls.disk_changed_threadsafe(p)
 
         for key in list(self.watched):
@@ -149,6 +243,37 @@ def relevant_directory(path: str, created: bool, read_dirs: list[str]) -> bool:
     return any(is_under(path, d) or is_under(d, path) for d in read_dirs)
 
 
+def follow_index(ls) -> None:
+    """After the index changed: the skill directories the watchers keep files of, and (a client that
+    watches for the server) the directory watchers, registered again when they changed."""
+    states = list(ls.states.values())
+    ls.skill_dirs = skill_dirs_of(states)
+    if not ls.client_watches_workspace:
+        return
+    watchers = client_watchers(states, ls.client_relative_patterns)
+    key = repr(watchers)
+    if key == ls.directory_watch_key:
+        return
+    ls.directory_watch_key = key
+    old = ls.directory_watch_id
+    ls.directory_watch_id = f"skill-ls-watched-directories-{ls.next_result_id()}"
+    new = types.Registration(id=ls.directory_watch_id, method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                             register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))
+
+    async def swap() -> None:
+        # The new watchers first, then the old ones go: no change falls between them.
+        try:
+            await asyncio.wait_for(ls.client_register_capability_async(types.RegistrationParams([new])), 10)
+            if old is not None:
+                await asyncio.wait_for(ls.client_unregister_capability_async(types.UnregistrationParams(
+                    [types.Unregistration(id=old, method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES)])), 10)
+        except Exception:
+            log.warning("registering the directory watchers failed", exc_info=True)
+
+    ls.watch_tasks.append(asyncio.get_running_loop().create_task(swap()))
+    ls.watch_tasks[:] = [t for t in ls.watch_tasks if not t.done()]
+
+
 def register(server) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls, params: types.DidChangeWatchedFilesParams):
@@ -160,10 +285,11 @@ def register(server) -> None:
             if path is None:
                 continue
             states = list(ls.states.values())
-            if change.type == types.FileChangeType.Changed or any(st.relevant(path) for st in states):
+            if change.type == types.FileChangeType.Changed or any(st.relevant(path) for st in states) \
+                    or holds(ls.skill_dirs, path):
                 ls.disk_changed(path)
                 continue
-            # DIRECTORY_GLOB: every path created or deleted in the workspace; keep the directories.
+            # A directory watcher: keep the directories that can hold what an index reads.
             if any(part in path for part in _SKIP_PARTS):
                 continue  # an `npm install` or a git operation: thousands of paths, none of them ours
             if read_dirs is None:
