@@ -15,6 +15,7 @@ from skill_ls.core.escape import json_text, safe_text
 if TYPE_CHECKING:
     from skill_ls.analysis.check import CheckOptions
     from skill_ls.core.index import Index
+    from skill_ls.core.model import Diagnostic
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -218,9 +219,11 @@ def _check(args: argparse.Namespace) -> int:
 
     fix_summary: list[str] = []
     fixing = args.fix or args.unsafe_fixes or args.diff
-    if jobs > 1 and can_fork() and not fixing:
-        # The workers start now, before the imports below (analysis/parallel.py).
-        result = run_check_forked(make_opts, jobs)
+    walking = not args.paths or any(os.path.isdir(p) for p in args.paths)  # (files alone: a pre-commit hook)
+    if jobs > 1 and can_fork() and walking and not fixing:
+        # The workers start now, before the imports below (analysis/parallel.py); for JSON they
+        # also write their findings' entries of the report while they check.
+        result = run_check_forked(make_opts, jobs, _json_writer if args.format == "json" else None)
     else:
         from skill_ls.analysis.check import run_check
 
@@ -238,7 +241,7 @@ def _check(args: argparse.Namespace) -> int:
     diags = result.diagnostics
     store = result.index.store
     if args.format == "json":
-        text = format_json(diags, result.files_checked, store, result.line_hints)
+        text = format_json(diags, result.files_checked, store, result.line_hints, result.prerendered)
     elif args.format == "sarif":
         text = format_sarif(diags, store, result.line_hints)
     elif args.format == "github":
@@ -270,6 +273,12 @@ def _check(args: argparse.Namespace) -> int:
     if worst == Severity.ERROR or (args.strict and worst == Severity.WARNING):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _json_writer(index: Index) -> Callable[[list[Diagnostic]], list[tuple[str, tuple[object, ...]]]]:
+    from skill_ls.output import JsonEntries
+
+    return JsonEntries(index.store).prerender
 
 
 def _portability(args: argparse.Namespace) -> int:

@@ -146,29 +146,38 @@ def diagnostic_json(d: Diagnostic, pos: Positions, cwd: str | None = None) -> di
     return out
 
 
-def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStore,
-                hints: dict[str, dict[int, str]] | None = None) -> str:
-    """The JSON report: exactly `json_text` of {version, files_checked, diagnostics (each
-    `diagnostic_json`), summary}. Each finding is written from one template (the generic layout
-    walks ~10 small objects per finding), with each file's relative path and text looked up once."""
-    pos = Positions(store, hints)
-    cwd = os.getcwd()
-    enc = json_layout
-    string = json_string  # (what json_layout does for a str, without its dispatch)
-    relative: dict[str, str] = {}
-    encoded: dict[str, str] = {}
+class JsonEntries:
+    """Writes the JSON report's entry for a finding (before `json_escape`): one template per finding
+    (the generic layout walks ~10 small objects per finding), each file's relative path and text
+    looked up once. `check`'s processes also use it to write their findings' entries while they
+    check (see `format_json`'s `prerendered`)."""
 
-    def rel(path: str) -> str:
-        found = relative.get(path)
+    def __init__(self, store: DocumentStore, hints: dict[str, dict[int, str]] | None = None):
+        self.pos = Positions(store, hints)
+        self.cwd = os.getcwd()
+        self._relative: dict[str, str] = {}
+        self._encoded: dict[str, str] = {}
+
+    @staticmethod
+    def state(d: Diagnostic) -> tuple[object, ...]:
+        """What finishing a run may still change in a finding (severity overrides, merged runtimes,
+        the note on capped findings): an entry written before is used only if these are unchanged."""
+        return d.severity, d.message, d.runtime
+
+    def prerender(self, diags: list[Diagnostic]) -> list[tuple[str, tuple[object, ...]]]:
+        return [(self.entry(d), self.state(d)) for d in diags]
+
+    def _rel(self, path: str) -> str:
+        found = self._relative.get(path)
         if found is None:
-            found = relative[path] = relative_path(path, cwd)
+            found = self._relative[path] = relative_path(path, self.cwd)
         return found
 
-    items: list[str] = []
-    for d in diags:
-        path = encoded.get(d.path)
+    def entry(self, d: Diagnostic) -> str:
+        enc, string, pos, rel = json_layout, json_string, self.pos, self._rel
+        path = self._encoded.get(d.path)
         if path is None:
-            path = encoded[d.path] = string(rel(d.path))
+            path = self._encoded[d.path] = string(rel(d.path))
         sl, sc, el, ec = pos.cols(d.path, d.span)
         related = enc([{"path": rel(r.path), "range": pos.lsp_range(r.path, r.span), "message": r.message}
                        for r in d.related], 3) if d.related else "[]"
@@ -176,17 +185,36 @@ def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStor
             {"title": d.fix.title, "edits": [
                 {"path": rel(e.path), "range": pos.lsp_range(e.path, e.span), "new_text": e.new_text}
                 for e in d.fix.edits]}, 3)
-        items.append(
-            f'{{\n      "path": {path},\n      "range": {{\n        "start": {{\n          "line": {sl},\n'
-            f'          "character": {sc}\n        }},\n        "end": {{\n          "line": {el},\n'
-            f'          "character": {ec}\n        }}\n      }},\n      "severity": "{d.severity.label}",\n'
-            f'      "code": {string(d.code)},\n      "message": {string(d.message)},\n'
-            f'      "runtime": {"null" if d.runtime is None else string(d.runtime)},\n'
-            f'      "related": {related}{fix}\n    }}')
+        return (f'{{\n      "path": {path},\n      "range": {{\n        "start": {{\n          "line": {sl},\n'
+                f'          "character": {sc}\n        }},\n        "end": {{\n          "line": {el},\n'
+                f'          "character": {ec}\n        }}\n      }},\n      "severity": "{d.severity.label}",\n'
+                f'      "code": {string(d.code)},\n      "message": {string(d.message)},\n'
+                f'      "runtime": {"null" if d.runtime is None else string(d.runtime)},\n'
+                f'      "related": {related}{fix}\n    }}')
+
+
+# Entries written while checking, by finding: id -> (the finding, its entry, its `JsonEntries.state`).
+Prerendered = dict[int, tuple[Diagnostic, str, tuple[object, ...]]]
+
+
+def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStore,
+                hints: dict[str, dict[int, str]] | None = None, prerendered: Prerendered | None = None) -> str:
+    """The JSON report: exactly `json_text` of {version, files_checked, diagnostics (each
+    `diagnostic_json`), summary}, each finding from `JsonEntries`. With `prerendered`, a finding's
+    entry written while checking is used when finishing left the finding as it was."""
+    writer = JsonEntries(store, hints)
+    items: list[str] = []
+    if prerendered:
+        state = writer.state
+        for d in diags:
+            pre = prerendered.get(id(d))
+            items.append(pre[1] if pre is not None and pre[0] is d and pre[2] == state(d) else writer.entry(d))
+    else:
+        items = [writer.entry(d) for d in diags]
     listing = "[\n    " + ",\n    ".join(items) + "\n  ]" if items else "[]"
     counts = summary(diags)
-    text = (f'{{\n  "version": {enc(__version__)},\n  "files_checked": {files_checked},\n'
-            f'  "diagnostics": {listing},\n  "summary": {enc(counts, 1)}\n}}')
+    text = (f'{{\n  "version": {json_layout(__version__)},\n  "files_checked": {files_checked},\n'
+            f'  "diagnostics": {listing},\n  "summary": {json_layout(counts, 1)}\n}}')
     return json_escape(text) + "\n"
 
 

@@ -210,3 +210,22 @@ def test_the_command_line_forks_only_silent_workers(workspace):
     missing = run("nowhere", "--jobs", "2")
     assert (missing.returncode, missing.stdout) == (2, "")
     assert missing.stderr.strip().splitlines() == ["skill-ls: path does not exist: nowhere"]
+
+
+def test_report_entries_written_while_checking_are_the_report_s(workspace):
+    """With a writer, each process writes its findings' JSON entries as it checks them; the report
+    uses them where finishing left a finding unchanged and is the same text either way."""
+    from skill_ls.output import JsonEntries, format_json
+
+    _big_tree(workspace)
+    write(workspace / ".skill-ls.toml", "[rules.severity]\nSK007 = \"information\"\n")  # finishing changes these
+    os.chdir(workspace)
+    result = parallel.run_check_forked(_opts(workspace, 2), 2, lambda index: JsonEntries(index.store).prerender)
+    pre = result.prerendered
+    used = [d for d in result.diagnostics if id(d) in pre and pre[id(d)][0] is d
+            and pre[id(d)][2] == JsonEntries.state(d)]
+    assert all(d in used for d in result.diagnostics if d.code != "SK007")
+    assert any(d.code == "SK007" and d not in used for d in result.diagnostics)  # re-written after the override
+    serial = run_check(_opts(workspace, 1)())
+    assert format_json(result.diagnostics, result.files_checked, result.index.store, result.line_hints, pre) == \
+        format_json(serial.diagnostics, serial.files_checked, serial.index.store, serial.line_hints)

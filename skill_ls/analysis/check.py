@@ -76,6 +76,8 @@ class CheckResult:
     files_checked: int
     index: Index
     line_hints: LineHints | None = None
+    # Report entries written while checking (`parallel.run_check_forked` with a writer).
+    prerendered: dict[int, tuple[Diagnostic, str, tuple[object, ...]]] | None = None
 
 
 # The text of the lines findings point into, by Markdown file: what the output edge needs to count
@@ -327,17 +329,23 @@ class Checker:
 
         return per_file
 
-    def finish(self, shares: Iterable[PerFile], wanted: set[str], hints: LineHints | None) -> list[Diagnostic]:
+    def finish(self, shares: Iterable[PerFile], wanted: set[str], hints: LineHints | None,
+               resolution: list[Diagnostic] | None = None) -> list[Diagnostic]:
         """The per-file phase's results (`per_file`, in any number of shares) with the resolution
-        findings of `wanted`, finished; `hints` (when given) gathers the shares' `LineHints`."""
+        findings of `wanted` (`resolved(wanted)`, when not given), finished; `hints` (when given)
+        gathers the shares' `LineHints`."""
         collected: list[Diagnostic] = []
         for share, share_hints in shares:
             collected.extend(share)
             if hints is not None:
                 for path, lines in share_hints.items():
                     hints.setdefault(path, {}).update(lines)
-        collected.extend(self.unsuppressed(self.check_resolution(wanted)))
+        collected.extend(self.resolved(wanted) if resolution is None else resolution)
         return finish_diagnostics(collected, self.config)
+
+    def resolved(self, wanted: set[str]) -> list[Diagnostic]:
+        """The resolution findings of `wanted`, unsuppressed."""
+        return self.unsuppressed(self.check_resolution(wanted))
 
     def unsuppressed(self, diags: list[Diagnostic]) -> list[Diagnostic]:
         cache: dict[str, _Suppressions] = {}

@@ -31,6 +31,13 @@ if TYPE_CHECKING:
     from skill_ls.analysis.check import CheckOptions, CheckResult, LineHints, PerFile
 
 _HEADER = struct.Struct("<Q")
+# A report writer for one process's index: its findings' entries, each with the state it was written in.
+Render = Callable[[list[Any]], list[tuple[str, Any]]]
+MakeRender = Callable[[Any], Render]
+# Entries written while checking, by finding: id -> (finding, entry, state); see output.format_json.
+Rendered = dict[int, tuple[Any, str, Any]]
+# A checked chunk: its per-file results and, with a writer, their entries.
+Chunk = tuple[list["PerFile"], list[list[tuple[str, Any]]] | None]
 MAX_CHUNKS = 255  # one-byte tokens
 
 
@@ -54,9 +61,12 @@ class _Worker:
         self.alive = True
 
 
-def run_check_forked(make_opts: Callable[[], CheckOptions], jobs: int) -> CheckResult:
+def run_check_forked(make_opts: Callable[[], CheckOptions], jobs: int,
+                     make_render: MakeRender | None = None) -> CheckResult:
     """`run_check(make_opts())` on `jobs` processes (see the module's docstring). `make_opts` is
-    called in every process, after the fork (it may import what it needs)."""
+    called in every process, after the fork (it may import what it needs). With `make_render` (the
+    report's writer, given the index), every process also writes its findings' report entries as it
+    checks them: `CheckResult.prerendered`."""
     tokens_r, tokens_w = os.pipe()
     workers: list[_Worker] = []
     inherited: list[int] = [tokens_w]  # descriptors a new worker must close: the earlier workers' pipes
@@ -68,13 +78,13 @@ def run_check_forked(make_opts: Callable[[], CheckOptions], jobs: int) -> CheckR
         except OSError:
             break
         if pid == 0:
-            _worker_main(k, jobs, make_opts, up_r, up_w, down_r, down_w, tokens_r, inherited)  # never returns
+            _worker_main(k, jobs, make_opts, make_render, up_r, up_w, down_r, down_w, tokens_r, inherited)
         os.close(up_w)
         os.close(down_r)
         workers.append(_Worker(pid, up_r, down_w))
         inherited += [up_r, down_w]
     try:
-        return _parent(make_opts, jobs, workers, tokens_r, tokens_w)
+        return _parent(make_opts, make_render, workers, tokens_r, tokens_w)
     finally:
         _close_quietly(tokens_r, tokens_w, *(fd for w in workers for fd in (w.up, w.down)))
         for w in workers:
@@ -84,8 +94,8 @@ def run_check_forked(make_opts: Callable[[], CheckOptions], jobs: int) -> CheckR
                 pass
 
 
-def _parent(make_opts: Callable[[], CheckOptions], jobs: int, workers: list[_Worker], tokens_r: int,
-            tokens_w: int) -> CheckResult:
+def _parent(make_opts: Callable[[], CheckOptions], make_render: MakeRender | None, workers: list[_Worker],
+            tokens_r: int, tokens_w: int) -> CheckResult:
     from skill_ls.analysis.check import PARALLEL_MIN_FILES, CheckResult, open_run
 
     opts = make_opts()
@@ -115,35 +125,64 @@ def _parent(make_opts: Callable[[], CheckOptions], jobs: int, workers: list[_Wor
         _send(w, (files, checker.plugin_table))
     os.write(tokens_w, bytes(range(len(chunks))))
     os.close(tokens_w)
-    done: dict[int, list[PerFile]] = {}
+    done: dict[int, Chunk] = {}
+    # (while the workers take their first chunks)
+    render = make_render(checker.index) if make_render is not None else None
+    resolution = checker.resolved(wanted)
+    rendered: Rendered | None = None
+    if render is not None:
+        rendered = {}
+        _keep(rendered, resolution, render(resolution))
     streams = [_Stream(w) for w in workers if w.alive]
     # Between its own chunks, this process takes in what the workers have sent so far: their
     # pickling and its unpickling happen during the run, not after it.
-    _take_chunks(tokens_r, chunks, per_file, done, lambda: _drain(streams, done, block=False))
+    check = _chunk_checker(per_file, render)
+    _take_chunks(tokens_r, chunks, check, done, lambda: _drain(streams, done, block=False))
     _drain(streams, done, block=True)
     for k, chunk in enumerate(chunks):  # what a failed worker took and never delivered
         if k not in done:
-            done[k] = per_file(chunk)
-    ordered = (share for k in range(len(chunks)) for share in done[k])
-    return CheckResult(checker.finish(ordered, wanted, hints), len(files), checker.index, hints)
+            done[k] = check(chunk)
+    if rendered is not None:
+        for results, texts in done.values():
+            for (found, _), entries in zip(results, texts or ()):
+                _keep(rendered, found, entries)
+    ordered = (share for k in range(len(chunks)) for share in done[k][0])
+    result = CheckResult(checker.finish(ordered, wanted, hints, resolution), len(files), checker.index, hints)
+    result.prerendered = rendered
+    return result
 
 
-def _worker_main(k: int, parts: int, make_opts: Callable[[], CheckOptions], up_r: int, up_w: int, down_r: int,
-                 down_w: int, tokens_r: int, inherited: list[int]) -> None:
+def _chunk_checker(per_file: Callable[[list[str]], list[PerFile]],
+                   render: Render | None) -> Callable[[list[str]], Chunk]:
+    def check(paths: list[str]) -> Chunk:
+        shares = per_file(paths)
+        return shares, None if render is None else [render(found) for found, _ in shares]
+
+    return check
+
+
+def _keep(rendered: Rendered, found: list[Any], entries: list[tuple[str, Any]]) -> None:
+    for d, (text, state) in zip(found, entries):
+        rendered[id(d)] = (d, text, state)
+
+
+def _worker_main(k: int, parts: int, make_opts: Callable[[], CheckOptions], make_render: MakeRender | None,
+                 up_r: int, up_w: int, down_r: int, down_w: int, tokens_r: int, inherited: list[int]) -> None:
     status = 1
     try:
         _close_quietly(up_r, down_w, *inherited)
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
-        status = _work(k, parts, make_opts, up_w, down_r, tokens_r)
+        status = _work(k, parts, make_opts, make_render, up_w, down_r, tokens_r)
     except BaseException:  # noqa: BLE001 - any failure: the parent does this worker's part itself
         status = 1
     finally:
         os._exit(status)
 
 
-def _work(k: int, parts: int, make_opts: Callable[[], CheckOptions], up: int, down: int, tokens: int) -> int:
+def _work(k: int, parts: int, make_opts: Callable[[], CheckOptions], make_render: MakeRender | None, up: int,
+          down: int, tokens: int) -> int:
     from skill_ls.analysis.check import open_run
 
     opts = make_opts()
@@ -156,24 +195,25 @@ def _work(k: int, parts: int, make_opts: Callable[[], CheckOptions], up: int, do
     checker.use_plugin_files(plugins)
     size = chunk_size(len(files))
     chunks = [files[i:i + size] for i in range(0, len(files), size)]
-    done: dict[int, list[PerFile]] = {}
+    done: dict[int, Chunk] = {}
+    render = make_render(checker.index) if make_render is not None else None
     # Each chunk's findings are sent as soon as they are found (the parent reads them between its
     # own chunks); an empty message says there is no more.
-    _take_chunks(tokens, chunks, checker.per_file(files, opts.line_hints), done,
+    _take_chunks(tokens, chunks, _chunk_checker(checker.per_file(files, opts.line_hints), render), done,
                  lambda: _write(up, done.popitem()))
     _write(up, None)
     return 0
 
 
-def _take_chunks(tokens: int, chunks: list[list[str]], per_file: Callable[[list[str]], list[PerFile]],
-                 done: dict[int, list[PerFile]], after: Callable[[], None]) -> None:
+def _take_chunks(tokens: int, chunks: list[list[str]], check: Callable[[list[str]], Chunk],
+                 done: dict[int, Chunk], after: Callable[[], None]) -> None:
     """Check the chunks whose tokens this process reads first, into `done`; `after` each one."""
     while True:
         token = os.read(tokens, 1)
         if not token:
             return
         k = token[0]
-        done[k] = per_file(chunks[k])
+        done[k] = check(chunks[k])
         after()
 
 
@@ -186,7 +226,7 @@ class _Stream:
         self.ended = False
 
 
-def _drain(streams: list[_Stream], done: dict[int, list[PerFile]], block: bool) -> None:
+def _drain(streams: list[_Stream], done: dict[int, Chunk], block: bool) -> None:
     """Take in the chunks the workers have sent: what has arrived (`block=False`), or everything
     until each worker has said it is done or has gone (`block=True`)."""
     import pickle
