@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 from skill_ls import __version__
@@ -165,7 +166,9 @@ class JsonEntries:
         return d.severity, d.message, d.runtime
 
     def prerender(self, diags: list[Diagnostic]) -> list[tuple[str, tuple[object, ...]]]:
-        return [(self.entry(d), self.state(d)) for d in diags]
+        """Each finding's entry, escaped (`json_escape` works character by character, so pieces
+        escaped apart join into the escaped whole), with its state."""
+        return [(json_escape(self.entry(d)), self.state(d)) for d in diags]
 
     def _rel(self, path: str) -> str:
         found = self._relative.get(path)
@@ -203,19 +206,27 @@ def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStor
     `diagnostic_json`), summary}, each finding from `JsonEntries`. With `prerendered`, a finding's
     entry written while checking is used when finishing left the finding as it was."""
     writer = JsonEntries(store, hints)
-    items: list[str] = []
-    if prerendered:
+    if prerendered:  # entries escaped one by one (see `JsonEntries.prerender`)
+        items: list[str] = []
         state = writer.state
         for d in diags:
             pre = prerendered.get(id(d))
-            items.append(pre[1] if pre is not None and pre[0] is d and pre[2] == state(d) else writer.entry(d))
+            items.append(pre[1] if pre is not None and pre[0] is d and pre[2] == state(d)
+                         else json_escape(writer.entry(d)))
+        escape: Callable[[str], str] = json_escape
     else:
         items = [writer.entry(d) for d in diags]
+        escape = _as_is
     listing = "[\n    " + ",\n    ".join(items) + "\n  ]" if items else "[]"
-    counts = summary(diags)
-    text = (f'{{\n  "version": {json_layout(__version__)},\n  "files_checked": {files_checked},\n'
-            f'  "diagnostics": {listing},\n  "summary": {json_layout(counts, 1)}\n}}')
-    return json_escape(text) + "\n"
+    head = escape(f'{{\n  "version": {json_layout(__version__)},\n  "files_checked": {files_checked},\n'
+                  f'  "diagnostics": ')
+    tail = escape(f',\n  "summary": {json_layout(summary(diags), 1)}\n}}')
+    text = head + listing + tail
+    return (text if prerendered else json_escape(text)) + "\n"
+
+
+def _as_is(text: str) -> str:
+    return text
 
 
 def _format_json_generic(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:
