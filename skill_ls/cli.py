@@ -220,7 +220,7 @@ def _check(args: argparse.Namespace) -> int:
     fix_summary: list[str] = []
     fixing = args.fix or args.unsafe_fixes or args.diff
     walking = not args.paths or any(os.path.isdir(p) for p in args.paths)  # (files alone: a pre-commit hook)
-    if jobs > 1 and can_fork() and walking and not fixing:
+    if _own_process and jobs > 1 and can_fork() and walking and not fixing:
         # The workers start now, before the imports below (analysis/parallel.py); for JSON they
         # also write their findings' entries of the report while they check.
         result = run_check_forked(make_opts, jobs, _json_writer if args.format == "json" else None)
@@ -463,6 +463,10 @@ def _serve(args: argparse.Namespace) -> int:
 
 # Set by a one-shot command once everything it prints is written (see console_main).
 _done_writing = False
+# Set by console_main: this process is the `skill-ls` command, nothing else runs in it, so `check`
+# may fork its workers before its imports (analysis/parallel.py). `main()` called from another
+# program (tests, an embedding tool) forks only after the index (`run_in_processes`), as before.
+_own_process = False
 
 
 def console_main() -> NoReturn:
@@ -471,6 +475,8 @@ def console_main() -> NoReturn:
     collection even with the collector off: ~15 ms of a ~240 ms check of the corpus, for nothing a
     finished one-shot run needs (it has written and flushed its output; `check --fix` has closed
     the files it wrote). Every other command (the server above all) exits as usual."""
+    global _own_process
+    _own_process = True
     code = main()
     if _done_writing:
         try:
