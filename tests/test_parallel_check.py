@@ -229,3 +229,19 @@ def test_report_entries_written_while_checking_are_the_report_s(workspace):
     serial = run_check(_opts(workspace, 1)())
     assert format_json(result.diagnostics, result.files_checked, result.index.store, result.line_hints, pre) == \
         format_json(serial.diagnostics, serial.files_checked, serial.index.store, serial.line_hints)
+
+
+def test_a_small_tree_does_not_wait_for_the_workers(workspace, monkeypatch):
+    import time
+
+    skill(workspace / "skills", "one", extra="colour: red\n")
+    serial = run_check(_opts(workspace, 1)())
+
+    def slow(*args):
+        time.sleep(60)
+        return 0
+
+    monkeypatch.setattr(parallel, "_work", slow)  # a worker that would hold the run up for a minute
+    started = time.monotonic()
+    assert _key(parallel.run_check_forked(_opts(workspace, 2), 2)) == _key(serial)
+    assert time.monotonic() - started < 20

@@ -102,6 +102,10 @@ def _parent(make_opts: Callable[[], CheckOptions], make_render: MakeRender | Non
     parts = len(workers) + 1
     checker, scope, _ = open_run(opts, walk=False)
     shares = [checker.files_in_part(scope, 0, parts)]
+    if shares[0].exact and len(shares[0].files) * parts < PARALLEL_MIN_FILES // 2:
+        # A small tree (this share is a fair sample of it, or all of it when it is too small to be
+        # cut): the rest of its walk is quicker here than waiting for the workers, which are stopped.
+        _dismiss(workers)
     for w in workers:
         share = _receive(w)
         if share is None:
@@ -150,6 +154,19 @@ def _parent(make_opts: Callable[[], CheckOptions], make_render: MakeRender | Non
     result = CheckResult(checker.finish(ordered, wanted, hints, resolution), len(files), checker.index, hints)
     result.prerendered = rendered
     return result
+
+
+def _dismiss(workers: list[_Worker]) -> None:
+    """Stop workers that are not needed (they hold nothing and write nothing)."""
+    import signal
+
+    for w in workers:
+        if w.alive:
+            try:
+                os.kill(w.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            w.alive = False
 
 
 def _chunk_checker(per_file: Callable[[list[str]], list[PerFile]],
