@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
 from typing import Any
 
 from skill_ls import __version__
@@ -206,27 +205,19 @@ def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStor
     `diagnostic_json`), summary}, each finding from `JsonEntries`. With `prerendered`, a finding's
     entry written while checking is used when finishing left the finding as it was."""
     writer = JsonEntries(store, hints)
-    if prerendered:  # entries escaped one by one (see `JsonEntries.prerender`)
-        items: list[str] = []
+    if prerendered:  # entries escaped one by one (see `JsonEntries.prerender`), the rest below
         state = writer.state
-        for d in diags:
-            pre = prerendered.get(id(d))
-            items.append(pre[1] if pre is not None and pre[0] is d and pre[2] == state(d)
-                         else json_escape(writer.entry(d)))
-        escape: Callable[[str], str] = json_escape
+        items = [pre[1] if (pre := prerendered.get(id(d))) is not None and pre[0] is d and pre[2] == state(d)
+                 else json_escape(writer.entry(d)) for d in diags]
     else:
         items = [writer.entry(d) for d in diags]
-        escape = _as_is
     listing = "[\n    " + ",\n    ".join(items) + "\n  ]" if items else "[]"
-    head = escape(f'{{\n  "version": {json_layout(__version__)},\n  "files_checked": {files_checked},\n'
-                  f'  "diagnostics": ')
-    tail = escape(f',\n  "summary": {json_layout(summary(diags), 1)}\n}}')
-    text = head + listing + tail
-    return (text if prerendered else json_escape(text)) + "\n"
-
-
-def _as_is(text: str) -> str:
-    return text
+    head = (f'{{\n  "version": {json_layout(__version__)},\n  "files_checked": {files_checked},\n'
+            f'  "diagnostics": ')
+    tail = f',\n  "summary": {json_layout(summary(diags), 1)}\n}}'
+    if prerendered:
+        return json_escape(head) + listing + json_escape(tail) + "\n"
+    return json_escape(head + listing + tail) + "\n"
 
 
 def _format_json_generic(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:

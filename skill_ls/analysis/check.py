@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from skill_ls.core.config import Config, load_config
 from skill_ls.core.capabilities import CAPABILITIES_FILE
-from skill_ls.core.discovery import MAX_WALK_DIRS, SKILL_FILE, Environment
+from skill_ls.core.discovery import MAX_WALK_DIRS, SKILL_FILE, Environment, WalkResult
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.parse.text import SourceText
@@ -194,21 +194,18 @@ class Checker:
             if os.path.isfile(path):
                 out.add(path)
                 continue
-            result = self.index.walker.walk(path, WANTED)
-            for name, found in result.files.items():
-                for f in found:
-                    if name == OPENAI_YAML and os.path.basename(os.path.dirname(f.path)) != "agents":
-                        continue
-                    out.add(f.path)
-        for agent in self.index.agents:
-            if any(is_under(agent.path, p) for p in scope):
-                out.add(agent.path)
+            out.update(_checkable(self.index.walker.walk(path, WANTED)))
         out.update(self.plugin_files(scope))
+        return sorted(out | self._indexed_in(scope))
+
+    def _indexed_in(self, scope: list[str]) -> set[str]:
+        """The index's agent definitions and skill files under the given paths."""
+        out = {agent.path for agent in self.index.agents if any(is_under(agent.path, p) for p in scope)}
         for decls in self.index.decls.values():
             for d in decls:
                 if d.path and any(is_under(d.path, p) for p in scope):
                     out.add(d.path)
-        return sorted(out)
+        return out
 
     def files_in_part(self, scope: list[str], me: int, parts: int) -> PartFiles:
         """Share `me` of `parts` of what `files_in_scope(scope)` finds by walking (the index's own
@@ -227,11 +224,7 @@ class Checker:
             result = walker.walk(path, WANTED, part=(cut, me, parts))
             found.listed += result.listed
             found.exact = found.exact and not (result.linked or result.truncated)
-            for name, hits in result.files.items():
-                for f in hits:
-                    if name == OPENAI_YAML and os.path.basename(os.path.dirname(f.path)) != "agents":
-                        continue
-                    found.files.add(f.path)
+            found.files.update(_checkable(result))
             for pf in plugin_files(walker.listdir, path, (cut, me, parts)):
                 found.plugins[pf.path] = pf
         return found
@@ -247,16 +240,9 @@ class Checker:
         for p in parts:
             out |= p.files
             self._plugin_files.update(p.plugins)
-        self._plugin_scopes.update(scope)
-        for agent in self.index.agents:
-            if any(is_under(agent.path, p) for p in scope):
-                out.add(agent.path)
-        out.update(path for path in self._plugin_files if any(is_under(path, s) for s in scope))
-        for decls in self.index.decls.values():
-            for d in decls:
-                if d.path and any(is_under(d.path, p) for p in scope):
-                    out.add(d.path)
-        return sorted(out)
+        self._plugin_scopes.update(scope)  # (scanned, in shares: `plugin_files` only filters now)
+        out.update(self.plugin_files(scope))
+        return sorted(out | self._indexed_in(scope))
 
     def use_plugin_files(self, table: dict[str, PluginFile]) -> None:
         """Take the plugin files another process found (`adopt` there): what `per_file` dispatches on."""
@@ -598,3 +584,11 @@ def _suppressions(path: str, store: DocumentStore) -> _Suppressions:
                           if m.group(1).strip() and _CODE_LIST.fullmatch(m.group(1))
                           for c in m.group(1).split(",") if c.strip())
     return codes, doc.fm.suppressed_lines if doc.fm is not None else {}
+
+
+def _checkable(result: WalkResult) -> Iterator[str]:
+    """The files a walk for WANTED found that `check` checks (`openai.yaml` only in an `agents/`)."""
+    for name, found in result.files.items():
+        for f in found:
+            if name != OPENAI_YAML or os.path.basename(os.path.dirname(f.path)) == "agents":
+                yield f.path

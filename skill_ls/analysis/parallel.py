@@ -50,9 +50,11 @@ def can_fork() -> bool:
     return hasattr(os, "fork")
 
 
-def chunk_size(n: int) -> int:
-    """Files per chunk for a run of `n` files: small enough to balance, at most MAX_CHUNKS chunks."""
-    return max(8, -(-n // MAX_CHUNKS))
+def chunked(files: list[str]) -> list[list[str]]:
+    """The run's files in chunks of consecutive files (the same in every process): small enough to
+    balance, at most MAX_CHUNKS of them."""
+    size = max(8, -(-len(files) // MAX_CHUNKS))
+    return [files[i:i + size] for i in range(0, len(files), size)]
 
 
 class _Worker:
@@ -83,10 +85,13 @@ def run_check_forked(make_opts: Callable[[], CheckOptions], jobs: int,
         os.close(down_r)
         workers.append(_Worker(pid, up_r, down_w))
         inherited += [up_r, down_w]
+    # (`_parent` closes the token pipe's write end once the tokens are written, taking it out of this
+    # list: a descriptor number closed twice could close whatever reused it)
+    write_end = [tokens_w]
     try:
-        return _parent(make_opts, make_render, workers, tokens_r, tokens_w)
+        return _parent(make_opts, make_render, workers, tokens_r, write_end)
     finally:
-        _close_quietly(tokens_r, tokens_w, *(fd for w in workers for fd in (w.up, w.down)))
+        _close_quietly(tokens_r, *write_end, *(fd for w in workers for fd in (w.up, w.down)))
         for w in workers:
             try:
                 os.waitpid(w.pid, 0)
@@ -95,7 +100,7 @@ def run_check_forked(make_opts: Callable[[], CheckOptions], jobs: int,
 
 
 def _parent(make_opts: Callable[[], CheckOptions], make_render: MakeRender | None, workers: list[_Worker],
-            tokens_r: int, tokens_w: int) -> CheckResult:
+            tokens_r: int, tokens_w: list[int]) -> CheckResult:
     from skill_ls.analysis.check import PARALLEL_MIN_FILES, CheckResult, open_run
 
     opts = make_opts()
@@ -123,12 +128,11 @@ def _parent(make_opts: Callable[[], CheckOptions], make_render: MakeRender | Non
         for w in workers:
             _send(w, None)
         return CheckResult(checker.finish(per_file(files), wanted, hints), len(files), checker.index, hints)
-    size = chunk_size(len(files))
-    chunks = [files[i:i + size] for i in range(0, len(files), size)]
+    chunks = chunked(files)
     for w in workers:
         _send(w, (files, checker.plugin_table))
-    os.write(tokens_w, bytes(range(len(chunks))))
-    os.close(tokens_w)
+    os.write(tokens_w[0], bytes(range(len(chunks))))
+    os.close(tokens_w.pop())  # (every process sees the end of the tokens once they are taken)
     done: dict[int, Chunk] = {}
     # (while the workers take their first chunks)
     render = make_render(checker.index) if make_render is not None else None
@@ -210,8 +214,7 @@ def _work(k: int, parts: int, make_opts: Callable[[], CheckOptions], make_render
         return 0
     files, plugins = joined
     checker.use_plugin_files(plugins)
-    size = chunk_size(len(files))
-    chunks = [files[i:i + size] for i in range(0, len(files), size)]
+    chunks = chunked(files)
     done: dict[int, Chunk] = {}
     render = make_render(checker.index) if make_render is not None else None
     # Each chunk's findings are sent as soon as they are found (the parent reads them between its
