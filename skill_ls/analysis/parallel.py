@@ -64,11 +64,13 @@ class _Worker:
 
 
 def run_check_forked(make_opts: Callable[[], CheckOptions], jobs: int,
-                     make_render: MakeRender | None = None) -> CheckResult:
+                     make_render: MakeRender | None = None, wait: bool = True) -> CheckResult:
     """`run_check(make_opts())` on `jobs` processes (see the module's docstring). `make_opts` is
     called in every process, after the fork (it may import what it needs). With `make_render` (the
     report's writer, given the index), every process also writes its findings' report entries as it
-    checks them: `CheckResult.prerendered`."""
+    checks them: `CheckResult.prerendered`. With `wait=False` (a caller about to exit), workers that
+    have sent everything but are still leaving (their memory's teardown: a few milliseconds) are not
+    waited for; the system reaps them when this process exits."""
     tokens_r, tokens_w = os.pipe()
     workers: list[_Worker] = []
     inherited: list[int] = [tokens_w]  # descriptors a new worker must close: the earlier workers' pipes
@@ -94,7 +96,7 @@ def run_check_forked(make_opts: Callable[[], CheckOptions], jobs: int,
         _close_quietly(tokens_r, *write_end, *(fd for w in workers for fd in (w.up, w.down)))
         for w in workers:
             try:
-                os.waitpid(w.pid, 0)
+                os.waitpid(w.pid, 0 if wait else os.WNOHANG)
             except ChildProcessError:
                 pass
 
