@@ -56,6 +56,8 @@ class CatalogEntry:
 
 @dataclass
 class Rendered:
+    """A rendered catalog: its text, the entries in it and the skills left out (with the reason)."""
+
     text: str
     entries: list[CatalogEntry]
     left_out: list[tuple[EffectiveSkill, str]] = dataclasses.field(default_factory=list)  # (skill, reason)
@@ -63,6 +65,8 @@ class Rendered:
 
 @dataclass
 class CatalogCost:
+    """What one skill costs in a runtime's catalog, and whether its description is cut there."""
+
     chars: int  # code points this skill adds to the catalog (Agentcy: charges to the prompt budget)
     truncated: bool
     cut: int | None

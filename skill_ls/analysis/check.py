@@ -57,6 +57,8 @@ class UsageError(Exception):
 
 @dataclass
 class CheckOptions:
+    """What `skill-ls check` was asked to do (paths, workspace, runtimes, rule selection, processes)."""
+
     paths: list[str] = field(default_factory=list)
     workspace: str | None = None
     runtimes: list[str] = field(default_factory=list)

@@ -42,6 +42,8 @@ class EffectiveSetError(Exception):
 
 @dataclass
 class EffectiveSkill:
+    """A skill of an effective set: its name and the copy that wins."""
+
     name: str
     decl: SkillDecl
     disabled: bool = False  # operator-disabled (AGH `agh.disabled`): listed, never in a catalog
@@ -79,12 +81,16 @@ class EffectiveSkill:
 
 @dataclass
 class MissingRef:
+    """A skill an agent names that is not in its effective set (AG005), with the reason."""
+
     ref: SkillRef
     reason: str  # why the name is not in the effective set
 
 
 @dataclass
 class EffectiveSet:
+    """The skills one runtime (and agent) loads, in catalog order, with what it leaves out and why."""
+
     runtime: str
     agent: str | None
     agent_decl: AgentDecl | None

@@ -17,6 +17,8 @@ from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime, all_known_fields
 
 @dataclass(frozen=True)
 class Reader:
+    """A runtime that reads a root: itself (`host` None) or a guest that borrows another runtime's directory."""
+
     runtime: str
     host: str | None  # the runtime whose directory a guest root borrows
 

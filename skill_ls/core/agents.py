@@ -56,6 +56,9 @@ class InlineServer:
 
 @dataclass
 class AgentDefinition:
+    """What an agent definition says that skill-ls uses (its name, tool lists, permissions, the skills it
+    lists and disables), read from its frontmatter without rule logic; the AG rules report on it."""
+
     decl: AgentDecl
     name: str | None = None  # the declared name, when it is a non-empty string
     provider: str | None = None

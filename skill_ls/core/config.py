@@ -33,6 +33,8 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class ExtraRoot:
+    """A root added by configuration (`roots = [...]`), for one runtime, at a tier or the runtime's lowest."""
+
     path: Path
     runtime: str
     tier: str | None
@@ -40,6 +42,9 @@ class ExtraRoot:
 
 @dataclass
 class Config:
+    """The configuration of a workspace (`.skill-ls.toml` or `[tool.skill-ls]` in pyproject.toml, or the
+    same keys from the editor), with the defaults for what it leaves out."""
+
     runtimes: tuple[str, ...] = ("auto",)
     roots: tuple[ExtraRoot, ...] = ()
     exclude: tuple[str, ...] = ()

@@ -51,6 +51,8 @@ class Environment:
 
 @dataclass(frozen=True)
 class RootDir:
+    """One skill directory a runtime reads, at its tier, once its template is expanded."""
+
     path: str
     runtime: str
     tier: str
@@ -203,12 +205,16 @@ def agent_dirs(family: AgentFamily, workspace: str, env: Environment, config: Co
 
 @dataclass(slots=True)
 class Found:
+    """A file found by a walk, with its depth below the root."""
+
     path: str
     depth: int  # SKILL.md directly in a child directory of the root is depth 1
 
 
 @dataclass
 class WalkResult:
+    """What one walk of a directory tree found (`Walker.walk`)."""
+
     files: dict[str, list[Found]] = field(default_factory=dict)  # file name -> found
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     truncated: bool = False  # stopped at the directory limit

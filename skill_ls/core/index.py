@@ -143,6 +143,8 @@ def read_json(path: str, encoding: str = "utf-8-sig", *, inside: str | None = No
 
 @dataclass
 class MarketplaceMeta:
+    """A plugin marketplace's `marketplace.json`: its data, or why it cannot be read."""
+
     path: str
     ok: bool
     problem: str | None = None
@@ -226,6 +228,8 @@ class SkillDecl:
 
 @dataclass(eq=False)
 class AgentDecl:
+    """One agent definition file found by discovery: its family, name, tier and document."""
+
     path: str
     family: str  # an AGENT_FAMILIES id
     name: str

@@ -15,6 +15,8 @@ from skill_ls.core.runtimes import MCP_METADATA_KEY
 
 @dataclass
 class Sidecar:
+    """A skill's `mcp.json` sidecar: the servers it declares, or why it cannot be read."""
+
     path: str
     ok: bool
     servers: dict[str, dict[str, Any]] = field(default_factory=dict)

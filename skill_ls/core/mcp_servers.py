@@ -41,6 +41,8 @@ RUNNERS = {"npx": "npm", "bunx": "npm", "pnpx": "npm", "uvx": "pypi"}
 
 @dataclass
 class ServerFinding:
+    """A problem found in one MCP server entry, before it is placed in a document (the MS rules)."""
+
     code: str  # MS001-MS006
     message: str
     locate: tuple[str, ...] = ()  # key path inside the server to point at (empty: the server itself)

@@ -38,6 +38,8 @@ _LABELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORM
 
 @dataclass(frozen=True, slots=True)
 class Span:
+    """A range in a document: zero-based lines, columns in code points (end exclusive)."""
+
     start_line: int
     start_col: int
     end_line: int
@@ -55,6 +57,8 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class TextEdit:
+    """Replace `span` of the document at `path` with `new_text`."""
+
     path: str
     span: Span
     new_text: str
@@ -87,6 +91,8 @@ class Fix:
 
 @dataclass(frozen=True, slots=True)
 class Related:
+    """Another place a finding points at (a shadowing copy, the first of two duplicate keys)."""
+
     path: str
     span: Span
     message: str
@@ -94,6 +100,8 @@ class Related:
 
 @dataclass(slots=True)
 class Diagnostic:
+    """One finding: where, which rule, what, how severe, for which runtime, and its fix if any."""
+
     path: str
     span: Span
     code: str

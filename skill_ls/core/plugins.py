@@ -25,6 +25,8 @@ COMPONENT_DIRS = ("skills", "agents", "commands")
 
 @dataclass(frozen=True)
 class Plugin:
+    """A Claude Code plugin: its root directory, name and manifest."""
+
     root: str
     name: str
     manifest: str | None  # path of plugin.json, None for a marketplace-layout plugin
@@ -32,6 +34,8 @@ class Plugin:
 
 @dataclass
 class Manifest:
+    """A plugin's `plugin.json`: its data, or why it cannot be read."""
+
     path: str
     ok: bool
     data: dict[str, Any] = field(default_factory=dict)
@@ -86,6 +90,8 @@ NEVER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv"
 
 @dataclass(frozen=True)
 class PluginFile:
+    """A file of a plugin (agent, command, manifest, `.mcp.json`) or a project's `.claude/commands` file."""
+
     path: str
     kind: str  # agent | command | manifest | mcp
     plugin: Plugin | None  # None for a project's `.claude/commands`

@@ -14,6 +14,9 @@ from skill_ls.core.runtimes import RUNTIMES
 
 @dataclass
 class NameResolution:
+    """Every copy of one skill name for one runtime (and agent), in precedence order, with the one that
+    wins, the ones it shadows and the ones in conflict."""
+
     runtime: str
     name: str
     agent: str | None

@@ -23,6 +23,8 @@ from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEd
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule (`@rule`): its code, name, default severity, scope, the check and its documentation."""
+
     code: str
     name: str
     severity: Severity

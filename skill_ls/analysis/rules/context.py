@@ -15,6 +15,8 @@ from skill_ls.core.runtimes import Runtime
 
 @dataclass
 class FileContext:
+    """What a file rule sees: the document, the index around it, the configuration and the reporter."""
+
     doc: Document
     index: Index | None
     config: Config
@@ -28,12 +30,16 @@ class FileContext:
 
 @dataclass
 class RuntimeContext(FileContext):
+    """What a runtime rule sees: a file as one runtime reads it (`decl`: that runtime's declaration)."""
+
     runtime: Runtime
     decl: SkillDecl
 
 
 @dataclass
 class ResolutionContext:
+    """What a resolution rule sees: one name's resolution and the copy being reported on."""
+
     resolution: NameResolution
     decl: SkillDecl  # the copy being reported on
     index: Index
@@ -43,6 +49,8 @@ class ResolutionContext:
 
 @dataclass
 class AgentContext:
+    """What an agent rule sees: one agent definition and its parsed definition (read once, on demand)."""
+
     agent: AgentDecl
     index: Index
     config: Config
@@ -59,6 +67,9 @@ class AgentContext:
 
 @dataclass
 class SidecarContext:
+    """What a sidecar rule sees: a file beside a skill (`mcp.json`, `.agh-meta.json`, Codex's
+    `agents/openai.yaml`, `capabilities.toml`) and the skill's SKILL.md, if any."""
+
     path: str
     kind: str  # mcp | meta | openai | capabilities
     skill_path: str | None

@@ -55,6 +55,8 @@ class Problem:
 
 @dataclass(slots=True)
 class FieldEntry:
+    """One top-level frontmatter field: key and value with their spans."""
+
     key: str
     key_span: Span
     value: Any
@@ -72,6 +74,9 @@ class FieldEntry:
 
 @dataclass(slots=True)
 class Frontmatter:
+    """A document's parsed frontmatter: where it is, its top-level fields with positions, and what is
+    wrong with it (never raises: a broken block is a status and problems)."""
+
     status: str  # ok | missing | unterminated | invalid | not_mapping
     open_line: int | None = None
     close_line: int | None = None

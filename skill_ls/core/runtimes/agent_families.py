@@ -42,6 +42,9 @@ class AgentDirSpec:
 
 @dataclass(frozen=True)
 class AgentFamily:
+    """One kind of agent definition as data: its directories (in precedence order), the globs editors
+    watch, its field table, strictness and name rule."""
+
     id: str
     title: str
     dirs: tuple[AgentDirSpec, ...]  # highest precedence first: the first definition of a name wins

@@ -101,6 +101,8 @@ class HomeDir:
 
 @dataclass(frozen=True)
 class NameRule:
+    """What a runtime accepts as a skill name, and where it takes the name from."""
+
     pattern: re.Pattern[str] | None
     pattern_text: str
     max_len: int | None
@@ -198,6 +200,9 @@ class FileShape:
 
 @dataclass(frozen=True)
 class Runtime:
+    """One runtime as data (roots and tiers, precedence, agent scoping, catalog, YAML dialect, fields,
+    name rules, limits, MCP merge): everything outside `runtimes/` asks this descriptor."""
+
     # -- identity and roots ---------------------------------------------------------------------
     id: str
     title: str
