@@ -122,11 +122,14 @@ def choose_workspace(paths: list[str], workspace: str | None) -> str:
 
 
 def prepare_config(workspace: str, opts: CheckOptions) -> Config:
-    from pathlib import Path
-
     from skill_ls.core.config import RUNTIME_IDS, ConfigError
 
-    config = load_config(Path(workspace), Path(opts.config) if opts.config else None)
+    if opts.config:
+        from pathlib import Path
+
+        config = load_config(workspace, Path(opts.config))
+    else:
+        config = load_config(workspace)
     if opts.runtimes:
         for r in opts.runtimes:
             if r != "auto" and r not in RUNTIME_IDS:
@@ -138,9 +141,9 @@ def prepare_config(workspace: str, opts: CheckOptions) -> Config:
         from skill_ls.core.config import _convert
 
         if opts.select:
-            config.select = _convert("codes", opts.select, "--select", Path(workspace))
+            config.select = _convert("codes", opts.select, "--select", workspace)
         if opts.ignore:
-            config.ignore = tuple(config.ignore) + _convert("codes", opts.ignore, "--ignore", Path(workspace))
+            config.ignore = tuple(config.ignore) + _convert("codes", opts.ignore, "--ignore", workspace)
     except ConfigError as exc:
         raise UsageError(str(exc).split(": ", 1)[-1]) from None
     return config

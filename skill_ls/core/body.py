@@ -11,7 +11,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
-from urllib.parse import unquote
 
 from skill_ls.core.index import Document
 from skill_ls.core.model import Span
@@ -167,7 +166,17 @@ def local_target(target: str) -> str | None:
     if "{" in target or "$" in target or "<" in target:
         return None
     path = target.split("#", 1)[0].split("?", 1)[0]
-    return unquote(path) if path else None
+    return _percent_decoded(path) if path else None
+
+
+def _percent_decoded(path: str) -> str:
+    """`urllib.parse.unquote(path)`, importing it only for a path that has a `%` (unquote returns any
+    other unchanged): urllib.parse is ~1.5 ms of every start."""
+    if "%" not in path:
+        return path
+    from urllib.parse import unquote
+
+    return unquote(path)
 
 
 def local_links(doc: Document) -> Iterator[tuple[Reference, str]]:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_ls.core.parse import tomllib_module
 from skill_ls.core.model import Severity
 from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES
 
+if TYPE_CHECKING:  # (pathlib is imported where a path is made: a check without configuration never needs it)
+    from pathlib import Path
 
 CONFIG_FILE = ".skill-ls.toml"
 RUNTIME_IDS = tuple(RUNTIMES)
@@ -91,7 +92,7 @@ def _as_list(value: Any, what: str) -> list[Any]:
     return value
 
 
-def _convert(kind: str, value: Any, what: str, base: Path) -> Any:
+def _convert(kind: str, value: Any, what: str, base: Path | str) -> Any:
     if kind == "bool":
         if not isinstance(value, bool):
             raise ConfigError(f"'{what}' must be true or false")
@@ -131,9 +132,11 @@ def _convert(kind: str, value: Any, what: str, base: Path) -> Any:
     return tuple(items)
 
 
-def _path(value: str, base: Path) -> Path:
+def _path(value: str, base: Path | str) -> Path:
+    from pathlib import Path
+
     p = Path(os.path.expanduser(value)) if value.startswith("~") else Path(value)
-    return p if p.is_absolute() else (base / p)
+    return p if p.is_absolute() else (Path(base) / p)
 
 
 def config_from_mapping(data: dict[str, Any], *, base: Path, source: str | None = None, camel: bool = False) -> Config:
@@ -225,20 +228,27 @@ def _severities(value: Any) -> dict[str, Severity]:
     return out
 
 
-def find_config_file(workspace: Path) -> Path | None:
-    candidate = workspace / CONFIG_FILE
-    if candidate.is_file():
-        return candidate
-    pyproject = workspace / "pyproject.toml"
-    if pyproject.is_file():
+def find_config_file(workspace: Path | str) -> Path | None:
+    candidate = os.path.join(workspace, CONFIG_FILE)
+    if os.path.isfile(candidate):
+        return _as_path(candidate)
+    pyproject = os.path.join(workspace, "pyproject.toml")
+    if os.path.isfile(pyproject):
         tomllib = tomllib_module()
         try:
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8", errors="replace"))
+            with open(pyproject, encoding="utf-8", errors="replace") as f:
+                data = tomllib.loads(f.read())
         except (tomllib.TOMLDecodeError, OSError):
             return None  # a broken pyproject is not ours to report
         if isinstance(data.get("tool"), dict) and "skill-ls" in data["tool"]:
-            return pyproject
+            return _as_path(pyproject)
     return None
+
+
+def _as_path(path: str) -> Path:
+    from pathlib import Path
+
+    return Path(path)
 
 
 def load_config_file(path: Path) -> Config:
@@ -268,7 +278,7 @@ def load_config_file(path: Path) -> Config:
         raise
 
 
-def load_config(workspace: Path, explicit: Path | None = None) -> Config:
+def load_config(workspace: Path | str, explicit: Path | None = None) -> Config:
     if explicit is not None:
         if not explicit.is_file():
             raise ConfigError("configuration file not found", str(explicit))

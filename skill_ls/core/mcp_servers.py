@@ -13,7 +13,6 @@ import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlparse
 
 from skill_ls.core.index import read_bytes
 from skill_ls.core.model import Span
@@ -124,6 +123,8 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True) -> li
                                      "'sse'); without it Claude Code reads a stdio server and finds no 'command'",
                                      ("url",), warning=True))
     if has_url:
+        from urllib.parse import urlparse  # (only for a server with a url: urllib.parse is ~1.5 ms of a start)
+
         parsed = urlparse(url.strip())
         host = (parsed.hostname or "").lower()
         if parsed.scheme == "http" and host not in LOCAL_HOSTS:
