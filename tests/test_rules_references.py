@@ -205,3 +205,47 @@ def test_body_scan_finds_what_a_scan_of_every_line_finds():
         src = SourceText.from_str(text)
         doc = Document("/s/SKILL.md", src, parse_frontmatter(src))
         assert _scan_body(doc) == every_line(doc), text
+
+
+def test_lines_containing_finds_what_a_scan_of_every_line_finds():
+    """`lines_containing` (CC007, CC008) jumps between the needle and the possible fences; on random
+    bodies and on every corpus SKILL.md it must yield exactly the lines a walk of every line with
+    fence_step yields that hold the needle, with the same line numbers and fenced flags."""
+    import random
+
+    from conftest import CORPUS
+
+    from skill_ls.core.body import fence_step, lines_containing
+    from skill_ls.core.index import Document
+    from skill_ls.core.parse.frontmatter import parse_frontmatter
+    from skill_ls.core.parse.text import SourceText
+
+    def every_line(doc, needle):
+        fm = doc.fm
+        fence = None
+        out = []
+        for n in range(fm.body_start_line if fm is not None and fm.ok else 0, doc.src.line_count):
+            line = doc.src.line_text(n)
+            is_fence, after = fence_step(line, fence)
+            if not is_fence and needle in line:
+                out.append((n, line, fence is not None))
+            fence = after
+        return out
+
+    def same(text, needle):
+        src = SourceText.from_str(text)
+        doc = Document("/s/SKILL.md", src, parse_frontmatter(src))
+        assert list(lines_containing(doc, needle)) == every_line(doc, needle), (needle, text)
+
+    pieces = ["```", "~~~", "````", "  ```", " ~~~~", "    ```", "x ```", "$1", "$ARGUMENTS[0]", "echo $x",
+              "```$", "$```", "\n", "\n", "\n", "\r\n", "\r", "text ", "---\n", "name: x\n", "\t```", "é", "😀", " "]
+    rnd = random.Random(20261124)
+    for _ in range(20000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
+        if rnd.random() < 0.3:
+            text = "---\nname: a\n---\n" + text
+        same(text, "$")
+        same(text, "$ARGUMENTS[")
+    if CORPUS.is_dir():
+        for path in sorted(CORPUS.rglob("SKILL.md"))[:2000]:
+            same(path.read_bytes().decode("utf-8", "replace").lstrip("\ufeff"), "$")

@@ -125,6 +125,55 @@ def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
     return refs, shells
 
 
+def lines_containing(doc: Document, needle: str) -> Iterator[tuple[int, str, bool]]:
+    """(line number, text, inside a fenced block) of each body line that holds `needle` and is not
+    itself a fence line, in order: what a line-by-line walk with `fence_step` yields for those lines,
+    found by jumping between the needle and the possible fences (`str.find`), not line by line."""
+    fm = doc.fm
+    start = fm.body_start_line if fm is not None and fm.status == "ok" else 0
+    src = doc.src
+    if start >= src.line_count:
+        return
+    if src.has_crlf:  # (CR line breaks: line by line, as the lines are cut)
+        fence: str | None = None
+        for n in range(start, src.line_count):
+            line = src.line_text(n)
+            is_fence, after = fence_step(line, fence)
+            if not is_fence and needle in line:
+                yield n, line, fence is not None
+            fence = after
+        return
+    text = src.text
+    find, rfind, count = text.find, text.rfind, text.count
+    offset = counted = src.line_start(start)
+    line_no = start
+    fence = None
+    # The next place of each: the needle and the two fence markers (-1: none left).
+    nxt = {needle: find(needle, offset), "```": find("```", offset), "~~~": find("~~~", offset)}
+    while True:
+        for key, at in nxt.items():
+            if 0 <= at < offset:
+                nxt[key] = find(key, offset)
+        hits = [at for at in nxt.values() if at >= 0]
+        if not hits:
+            return
+        hit = min(hits)  # the first of them on its line
+        begin = rfind("\n", 0, hit) + 1
+        stop = find("\n", hit)
+        marker = _fence_at(text, begin, hit)
+        if marker is not None:
+            fence = _after_fence(marker, fence)
+        else:
+            line = text[begin:] if stop == -1 else text[begin:stop]
+            if needle in line:
+                line_no += count("\n", counted, begin)
+                counted = begin
+                yield line_no, line, fence is not None
+        if stop == -1:
+            return
+        offset = stop + 1
+
+
 def _scan_line(line_no: int, line: str, refs: list[Reference], shells: list[tuple[str, Span]]) -> None:
     """The references and shell injections of one body line outside fenced code."""
     if "](" in line:

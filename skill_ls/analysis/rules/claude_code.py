@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.analysis.values import list_or_tokens, map_child, node_span, seq_items
-from skill_ls.core.body import fence_step
+from skill_ls.core.body import fence_step, lines_containing
 from skill_ls.core.index import Document
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.frontmatter import Frontmatter
@@ -506,7 +506,8 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     fm = ctx.doc.fm
     named = set(argument_names(fm.value("arguments"))) if fm is not None else set()
     assigned: set[str] = set()  # shell variables assigned so far in the current fenced block
-    for n, line, fenced in _body_lines(ctx.doc):
+    # (named arguments need every fenced line, for the assignments; otherwise only lines with a '$')
+    for n, line, fenced in _body_lines(ctx.doc) if named else lines_containing(ctx.doc, "$"):
         if not fenced:
             assigned = set()
         elif named:
@@ -563,7 +564,7 @@ def indexed_arguments_without_hint(ctx: RuntimeContext) -> None:
         return
     if "$ARGUMENTS[" not in ctx.doc.src.text:
         return
-    for n, line, _ in _body_lines(ctx.doc):
+    for n, line, _ in lines_containing(ctx.doc, "$ARGUMENTS["):
         m = _INDEXED.search(line)
         if m:
             ctx.out.report(Span(n, m.start(), n, m.end()), f"'{m.group(0)}' is used but the skill has no "

@@ -23,7 +23,7 @@ from skill_ls.core.runtimes.spec import FieldSpec
 AGENT_FILE = "AGENT.md"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AgentDirSpec:
     """A directory holding one family's agent definitions. `template` uses the placeholders of
     `RootSpec` ({workspace}, {home}, {agh_home}, {config:NAME}). Layouts:
@@ -40,7 +40,7 @@ class AgentDirSpec:
     activates: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AgentFamily:
     """One kind of agent definition as data: its directories (in precedence order), the globs editors
     watch, its field table, strictness and name rule."""

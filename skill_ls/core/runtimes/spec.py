@@ -3,6 +3,11 @@ limits, MCP, and the standard's shared fields.
 
 Every runtime module in this package builds one `Runtime` from these types; nothing else in skill-ls
 decides precedence, fields, limits or catalog layout per runtime: code asks the descriptor.
+
+Descriptors are constants: frozen, and compared (and hashed) by identity (`eq=False`), as the agent
+families' are: each value is made once, in its runtime's module, and comparing two runtimes' tables
+field by field is never a question anyone asks (nor the ~1 ms of every start that generating those
+comparisons costs).
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ NameSource = Literal["frontmatter", "directory", "frontmatter_or_directory"]
 SettingKind = Literal["path", "paths", "str", "strs", "int", "draft", "roots"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FieldSpec:
     """One frontmatter field as one runtime reads it. Which runtimes accept a field is the set of
     descriptors whose `fields` hold it (`all_known_fields()`)."""
@@ -42,7 +47,7 @@ class FieldSpec:
     recommended: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RootSpec:
     """A family of directories a runtime scans. `template` placeholders:
     {workspace}, {home}, {agh_home}, {codex_home}, {amp_toolbox}, {ancestors} (workspace and each
@@ -61,7 +66,7 @@ class RootSpec:
     json_keys: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Vocabulary:
     """Values a runtime accepts inside fields, for value checks (rules/claude_code.py, rules/subagents.py).
 
@@ -87,7 +92,7 @@ class Vocabulary:
     listing_overflow: str = "drop"  # past the budget: drop (skills fall out) | shorten (descriptions cut)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HomeDir:
     """A directory a runtime finds through the environment: `$<env_var>`, else `$HOME/<default>`; a
     non-empty Config attribute `setting` overrides both. `placeholder` names the `Environment`
@@ -99,7 +104,7 @@ class HomeDir:
     setting: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class NameRule:
     """What a runtime accepts as a skill name, and where it takes the name from."""
 
@@ -110,7 +115,7 @@ class NameRule:
     source: NameSource  # where the skill's name (its catalog key) comes from
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AgentScoping:
     """How one agent definition narrows or extends the runtime's effective set (SPEC §3, §8).
 
@@ -137,7 +142,7 @@ class AgentScoping:
         return self.local_skills_dir is not None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Marketplace:
     """Installed-from-a-marketplace copies: a root of tier `from_tier` whose skill directory holds
     `meta_file` is a copy of tier `tier` (AGH: `$AGH_HOME/skills/<s>/.agh-meta.json`)."""
@@ -147,7 +152,7 @@ class Marketplace:
     meta_file: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Setting:
     """A runtime's own configuration key (`[<runtime id>] key = …` in `.skill-ls.toml`), stored in
     the `Config` attribute `attr`."""
@@ -156,7 +161,7 @@ class Setting:
     kind: SettingKind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BuiltinSkill:
     """A skill compiled into the runtime (AGH's bundled `agh` skill): no file, always present, the
     lowest tier; it is rendered in the catalog with `description` unless the Config attribute
@@ -169,7 +174,7 @@ class BuiltinSkill:
     source: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FileShape:
     """The exact text shape a runtime's own SKILL.md parser accepts, where it is stricter than SPEC
     §2.1. `pattern` is matched against the decoded file (a BOM kept as U+FEFF, line endings as
@@ -198,7 +203,7 @@ class FileShape:
         return text[start:end], text[end + len(self.delimiter):]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Runtime:
     """One runtime as data (roots and tiers, precedence, agent scoping, catalog, YAML dialect, fields,
     name rules, limits, MCP merge): everything outside `runtimes/` asks this descriptor."""
