@@ -245,3 +245,20 @@ def test_a_small_tree_does_not_wait_for_the_workers(workspace, monkeypatch):
     started = time.monotonic()
     assert _key(parallel.run_check_forked(_opts(workspace, 2), 2)) == _key(serial)
     assert time.monotonic() - started < 20
+
+
+def test_findings_cross_the_pipe_whole():
+    """Workers pickle their findings (Span and Diagnostic pickle by their fields): every field,
+    related places and fixes included, arrives unchanged, and a field added later is not lost."""
+    import dataclasses
+    import pickle
+
+    from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+
+    span = Span(1, 2, 3, 4)
+    d = Diagnostic("/p/SKILL.md", span, "SK007", "m", Severity.WARNING, "claude-code",
+                   (Related("/q/SKILL.md", Span(0, 0, 0, 1), "there"),),
+                   Fix("t", (TextEdit("/p/SKILL.md", span, "x"),), safe=True), {"truncated": True})
+    back = pickle.loads(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == d and back is not d
+    assert [f.name for f in dataclasses.fields(Diagnostic)] == list(Diagnostic.__slots__)

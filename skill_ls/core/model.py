@@ -45,6 +45,11 @@ class Span:
     end_line: int
     end_col: int
 
+    def __reduce__(self) -> tuple[type[Span], tuple[int, int, int, int]]:
+        # (pickled by its fields: `check`'s workers send their findings; the default state dict of a
+        # slotted class costs twice as much to write and to read)
+        return Span, (self.start_line, self.start_col, self.end_line, self.end_col)
+
     def contains(self, line: int, col: int) -> bool:
         if line < self.start_line or line > self.end_line:
             return False
@@ -111,6 +116,10 @@ class Diagnostic:
     related: tuple[Related, ...] = ()
     fix: Fix | None = None
     data: dict[str, Any] = field(default_factory=dict)
+
+    def __reduce__(self) -> tuple[type[Diagnostic], tuple[Any, ...]]:
+        # (pickled by its fields, in order: see Span.__reduce__)
+        return Diagnostic, tuple(getattr(self, name) for name in self.__slots__)
 
     def identity(self) -> tuple[object, ...]:
         """What makes two findings 'the same' apart from the runtime that raised them."""
