@@ -211,13 +211,15 @@ def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStor
                  else json_escape(writer.entry(d)) for d in diags]
     else:
         items = [writer.entry(d) for d in diags]
-    listing = "[\n    " + ",\n    ".join(items) + "\n  ]" if items else "[]"
     head = (f'{{\n  "version": {json_layout(__version__)},\n  "files_checked": {files_checked},\n'
             f'  "diagnostics": ')
-    tail = f',\n  "summary": {json_layout(summary(diags), 1)}\n}}'
+    tail = f',\n  "summary": {json_layout(summary(diags), 1)}\n}}\n'
+    # One join for the whole report (a report is megabytes: each intermediate copy is fresh memory)
+    pieces = [head, "[\n    ", ",\n    ".join(items), "\n  ]", tail] if items else [head, "[]", tail]
     if prerendered:
-        return json_escape(head) + listing + json_escape(tail) + "\n"
-    return json_escape(head + listing + tail) + "\n"
+        pieces[0], pieces[-1] = json_escape(head), json_escape(tail)
+        return "".join(pieces)
+    return json_escape("".join(pieces))
 
 
 def _format_json_generic(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:

