@@ -5,6 +5,7 @@ descriptions can hold any character. Nothing here knows about a format's syntax:
 which slot they fill, these functions make the characters safe for it."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Callable, cast
@@ -14,8 +15,15 @@ from typing import Callable, cast
 # Unicode line/paragraph separators, bidirectional overrides and isolates ("Trojan Source"), and
 # lone surrogates (a file name that is not UTF-8 arrives as U+DC80-U+DCFF: not encodable at all).
 _CONTROLS = r"\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
-UNSAFE = re.compile(rf"[\n{_CONTROLS}]")
-_UNSAFE_KEEP_NL = re.compile(rf"[{_CONTROLS}]")
+
+
+@functools.cache
+def _unsafe(keep_newlines: bool) -> re.Pattern[str]:
+    # (compiled on first use: a class with the surrogate range takes ~0.3 ms to compile, and most
+    # runs never print a name)
+    return re.compile(rf"[{_CONTROLS}]" if keep_newlines else rf"[\n{_CONTROLS}]")
+
+
 _JSON_ESCAPE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
@@ -36,7 +44,7 @@ def safe_text(text: str, *, keep_newlines: bool = False) -> str:
     r"""Text for a terminal or a line-oriented format: every control character, bidi override and
     undecodable byte becomes a visible escape (`\x1b`, `\n`, `\u202e`, `\xff`). Printable text,
     including non-ASCII, is unchanged; tabs are kept."""
-    pattern = _UNSAFE_KEEP_NL if keep_newlines else UNSAFE
+    pattern = _unsafe(keep_newlines)
     return pattern.sub(_escape_char, text) if pattern.search(text) else text
 
 
