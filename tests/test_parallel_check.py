@@ -262,3 +262,32 @@ def test_findings_cross_the_pipe_whole():
     back = pickle.loads(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == d and back is not d
     assert [f.name for f in dataclasses.fields(Diagnostic)] == list(Diagnostic.__slots__)
+
+
+def test_workers_not_waited_for_are_reaped_once_they_have_left(workspace, monkeypatch):
+    """The command line does not wait for its workers' teardown (`wait=False`); `reap_workers` then
+    collects them without blocking, so a finished check leaves no zombie behind."""
+    import time
+
+    _big_tree(workspace)
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork():
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    serial = run_check(_opts(workspace, 1)())
+    assert _key(parallel.run_check_forked(_opts(workspace, 3), 3, wait=False)) == _key(serial)
+    assert len(forked) == 2
+    deadline = time.monotonic() + 10
+    while parallel._leaving and time.monotonic() < deadline:
+        parallel.reap_workers()
+        time.sleep(0.01)
+    assert parallel._leaving == []
+    for pid in forked:  # collected: no longer a child of this process
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)

@@ -97,9 +97,27 @@ def run_check_forked(make_opts: Callable[[], CheckOptions], jobs: int,
         _close_quietly(tokens_r, *write_end, *(fd for w in workers for fd in (w.up, w.down)))
         for w in workers:
             try:
-                os.waitpid(w.pid, 0 if wait else os.WNOHANG)
+                if os.waitpid(w.pid, 0 if wait else os.WNOHANG)[0] == 0:
+                    _leaving.append(w.pid)
             except ChildProcessError:
                 pass
+
+
+# Workers not waited for (`run_check_forked(wait=False)`) that had not left yet.
+_leaving: list[int] = []
+
+
+def reap_workers() -> None:
+    """Collect the workers `run_check_forked(wait=False)` did not wait for that have left since (by
+    the time the report is written, usually all of them), without waiting for the others: a worker
+    still leaving when this process exits is reaped by the system."""
+    for pid in list(_leaving):
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                continue
+        except ChildProcessError:
+            pass
+        _leaving.remove(pid)
 
 
 def _parent(make_opts: Callable[[], CheckOptions], make_render: MakeRender | None, workers: list[_Worker],
