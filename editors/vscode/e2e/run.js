@@ -280,27 +280,40 @@ async function goTo(line, col) {
 /** Hover the skill name on line 2 with the mouse, as a person does; the hover's text (the one naming a winner). */
 async function hoverName(name) {
   await goTo(2, 9);
-  // The mouse over the name (the keyboard's Ctrl+K Ctrl+I is the fallback).
-  const word = await page.$$('.editor-group-container.active .view-line span span');
-  let hovered = false;
-  for (const w of word) {
-    if ((await w.innerText()).trim() === name) {
-      await w.hover();
-      hovered = true;
-      break;
-    }
-  }
-  if (!hovered) {
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+I');
-  }
   // The hover widget on screen now (an earlier one may linger hidden in the DOM); it shows the
   // diagnostics first, then the server's hover ("skill <name>" … winner), which may come later.
-  return waitFor('a hover', async () => {
+  const shown = async () => {
     const texts = await page.$$eval('.monaco-hover-content', (els) =>
       els.filter((e) => e.checkVisibility()).map((e) => e.innerText).filter((t) => t.trim()));
     return texts.find((t) => t.includes(`skill ${name}`) && /winner/.test(t));
-  });
+  };
+  // A hover that does not come up (code-server now and then drops one that was asked for while the
+  // window was still busy): as a person does, move the mouse away and back, then ask with the
+  // keyboard (Ctrl+K Ctrl+I at the cursor, which is on the name).
+  for (const how of ['mouse', 'mouse again', 'keyboard']) {
+    await askHover(name, how);
+    try {
+      return await waitFor('a hover', shown, 10000);
+    } catch (err) {
+      log(`no hover after the ${how}: ${err.message}`);
+    }
+  }
+  return waitFor('a hover', shown);
+}
+
+async function askHover(name, how) {
+  if (how !== 'keyboard') {
+    await page.mouse.move(5, 5); // off the editor: the next move onto the name is a new hover
+    for (const w of await page.$$('.editor-group-container.active .view-line span span')) {
+      if ((await w.innerText()).trim() === name) {
+        await w.hover();
+        return;
+      }
+    }
+  }
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+I');
 }
 
 /**
