@@ -125,29 +125,40 @@ def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
     return refs, shells
 
 
+def body_lines(doc: Document) -> Iterator[tuple[int, str, bool]]:
+    """(line number, text, inside a fenced block) for each body line that is not a fence line."""
+    fm = doc.fm
+    start = fm.body_start_line if fm is not None and fm.status == "ok" else 0
+    fence: str | None = None
+    src = doc.src
+    # Without CRLF/CR the lines are exactly the text split on '\n' (one C call instead of a line_text()
+    # per line); with them, line_text() strips the breaks.
+    lines = (src.text.split("\n")[start:] if not src.has_crlf
+             else [src.line_text(n) for n in range(start, src.line_count)])
+    for n, line in enumerate(lines, start):
+        is_fence, fence_after = fence_step(line, fence)
+        inside = fence is not None and not is_fence
+        fence = fence_after
+        if not is_fence:
+            yield n, line, inside
+
+
 def lines_containing(doc: Document, needle: str) -> Iterator[tuple[int, str, bool]]:
-    """(line number, text, inside a fenced block) of each body line that holds `needle` and is not
-    itself a fence line, in order: what a line-by-line walk with `fence_step` yields for those lines,
-    found by jumping between the needle and the possible fences (`str.find`), not line by line."""
+    """The lines of `body_lines` that hold `needle`, found by jumping between the needle and the
+    possible fences (`str.find`), not line by line."""
     fm = doc.fm
     start = fm.body_start_line if fm is not None and fm.status == "ok" else 0
     src = doc.src
     if start >= src.line_count:
         return
     if src.has_crlf:  # (CR line breaks: line by line, as the lines are cut)
-        fence: str | None = None
-        for n in range(start, src.line_count):
-            line = src.line_text(n)
-            is_fence, after = fence_step(line, fence)
-            if not is_fence and needle in line:
-                yield n, line, fence is not None
-            fence = after
+        yield from (item for item in body_lines(doc) if needle in item[1])
         return
     text = src.text
     find, rfind, count = text.find, text.rfind, text.count
     offset = counted = src.line_start(start)
     line_no = start
-    fence = None
+    fence: str | None = None
     # The next place of each: the needle and the two fence markers (-1: none left).
     nxt = {needle: find(needle, offset), "```": find("```", offset), "~~~": find("~~~", offset)}
     while True:

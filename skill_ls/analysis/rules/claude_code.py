@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.analysis.values import list_or_tokens, map_child, node_span, seq_items
-from skill_ls.core.body import fence_step, lines_containing
+from skill_ls.core.body import body_lines, lines_containing
 from skill_ls.core.index import Document
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.frontmatter import Frontmatter
@@ -447,23 +447,6 @@ _INDEXED = re.compile(r"\$ARGUMENTS\[(\d+)\]")
 _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 
 
-def _body_lines(doc: Document) -> Iterator[tuple[int, str, bool]]:
-    """(line number, text, inside a fenced block) for each body line."""
-    fm = doc.fm
-    start = fm.body_start_line if fm is not None and fm.status == "ok" else 0
-    fence: str | None = None
-    src = doc.src
-    # Hot path (runs on every skill with a '$'): without CRLF/CR the lines are exactly the text split on
-    # '\n', which is one C call instead of a line_text() per line; with them, line_text() strips the breaks.
-    lines = src.text.split("\n")[start:] if not src.has_crlf else [src.line_text(n) for n in range(start, src.line_count)]
-    for n, line in enumerate(lines, start):
-        is_fence, fence_after = fence_step(line, fence)
-        inside = fence is not None and not is_fence
-        fence = fence_after
-        if not is_fence:
-            yield n, line, inside
-
-
 def _uses_arguments(doc: Document) -> bool:
     fm = doc.fm
     return fm is not None and ("argument-hint" in fm.fields or "arguments" in fm.fields)
@@ -507,7 +490,7 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     named = set(argument_names(fm.value("arguments"))) if fm is not None else set()
     assigned: set[str] = set()  # shell variables assigned so far in the current fenced block
     # (named arguments need every fenced line, for the assignments; otherwise only lines with a '$')
-    for n, line, fenced in _body_lines(ctx.doc) if named else lines_containing(ctx.doc, "$"):
+    for n, line, fenced in body_lines(ctx.doc) if named else lines_containing(ctx.doc, "$"):
         if not fenced:
             assigned = set()
         elif named:
