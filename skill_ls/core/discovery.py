@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
+from skill_ls.core.parse.data import json_value
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, AgentFamily
@@ -117,8 +118,8 @@ def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str) -> li
         if not os.path.isfile(settings_file) or os.path.getsize(settings_file) > 1024 * 1024:
             return []
         with open(settings_file, "rb") as handle:
-            data = json.loads(handle.read().decode("utf-8", errors="replace"))
-    except (OSError, ValueError, RecursionError):
+            data = json_value(handle.read().decode("utf-8", errors="replace"))
+    except (OSError, ValueError):
         return []
     if not isinstance(data, dict):
         return []

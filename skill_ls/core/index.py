@@ -15,6 +15,7 @@ from skill_ls.core.config import Config
 from skill_ls.core.discovery import SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes, \
     agent_dirs
 from skill_ls.core.model import Span
+from skill_ls.core.parse.data import DataError, json_value
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
 from skill_ls.core.references import ReferenceResolver
@@ -146,10 +147,13 @@ def read_json(path: str, encoding: str = "utf-8-sig", *, inside: str | None = No
     if error:
         return None, error, Span(0, 0, 0, 0)
     try:
-        return json.loads(data.decode(encoding)), None, Span(0, 0, 0, 0)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        line, col = getattr(exc, "lineno", 1) - 1, getattr(exc, "colno", 1) - 1
-        return None, f"not valid JSON: {getattr(exc, 'msg', exc)}", Span(line, col, line, col + 1)
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        return None, f"not valid JSON: {exc.reason} at byte {exc.start}", Span(0, 0, 0, 1)
+    try:
+        return json_value(text), None, Span(0, 0, 0, 0)
+    except DataError as exc:
+        return None, exc.message, Span(exc.line, exc.column, exc.line, exc.column + 1)
 
 
 @dataclass
