@@ -15,10 +15,10 @@ from skill_ls.core.config import Config, load_config
 from skill_ls.core.capabilities import CAPABILITIES_FILE
 from skill_ls.core.discovery import MAX_WALK_DIRS, SKILL_FILE, Environment, WalkResult
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
-from skill_ls.core.model import Diagnostic, Severity
+from skill_ls.core.model import Diagnostic, Severity, Span
 from skill_ls.core.parse.text import SourceText
 from skill_ls.core.resolve import NameResolution, resolve_name
-from skill_ls.analysis.rules import Reporter, rules_for, run_rules
+from skill_ls.analysis.rules import INTERNAL_ERROR, Reporter, internal_error_message, rules_for, run_rules
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
 from skill_ls.core.plugins import PluginFile, plugin_file_for, plugin_of
 from skill_ls.core.runtimes import (BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES,
@@ -297,17 +297,10 @@ class Checker:
         def per_file(paths: list[str]) -> list[PerFile]:
             raw: list[Diagnostic] = []
             for path in paths:
-                base = os.path.basename(path)
-                pf = self._plugin_files.get(path) or plugin_file_for(path)
-                if pf is not None and path not in agents_by_path:
-                    raw.extend(self.check_plugin_file(pf))
-                elif (base in (SKILL_FILE, SKILL_FILE_LOWER) or path in by_path) and path not in agents_by_path:
-                    # (a skill file of another name: Agentcy reads every .md of its roots)
-                    raw.extend(self.check_skill_file(path, by_path.get(path, [])))
-                elif path in agents_by_path or base == AGENT_FILE:
-                    raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
-                elif base in SIDECAR_KINDS:
-                    raw.extend(self.check_sidecar(path))
+                try:
+                    raw.extend(self.check_one(path, by_path, agents_by_path))
+                except Exception as exc:  # noqa: BLE001 - the per-file boundary (rules have their own)
+                    raw.append(file_failure(path, "reading the file", exc))
             found = self.unsuppressed(raw)
             share_hints: LineHints = {}
             if with_hints:
@@ -315,6 +308,22 @@ class Checker:
             return [(found, share_hints)]
 
         return per_file
+
+    def check_one(self, path: str, by_path: dict[str, list[SkillDecl]],
+                  agents_by_path: dict[str, AgentDecl]) -> list[Diagnostic]:
+        """The per-file findings of one file, by its kind."""
+        base = os.path.basename(path)
+        pf = self._plugin_files.get(path) or plugin_file_for(path)
+        if pf is not None and path not in agents_by_path:
+            return self.check_plugin_file(pf)
+        if (base in (SKILL_FILE, SKILL_FILE_LOWER) or path in by_path) and path not in agents_by_path:
+            # (a skill file of another name: Agentcy reads every .md of its roots)
+            return self.check_skill_file(path, by_path.get(path, []))
+        if path in agents_by_path or base == AGENT_FILE:
+            return self.check_agent_file(path, agents_by_path.get(path))
+        if base in SIDECAR_KINDS:
+            return self.check_sidecar(path)
+        return []
 
     def finish(self, shares: Iterable[PerFile], wanted: set[str], hints: LineHints | None,
                resolution: list[Diagnostic] | None = None) -> list[Diagnostic]:
@@ -342,10 +351,11 @@ class Checker:
     def check_skill_file(self, path: str, decls: list[SkillDecl]) -> list[Diagnostic]:
         out: list[Diagnostic] = []
         doc = self.index.store.get(path)
+        if doc.failure:
+            return [Diagnostic(path, Span(0, 0, 0, 0), INTERNAL_ERROR,
+                               f"skill-ls could not check this file: {doc.failure}; please report it", Severity.ERROR)]
         if doc.read_error:
             rep = Reporter(path, None, out, "SK003", Severity.ERROR)
-            from skill_ls.core.model import Span
-
             rep.report(Span(0, 0, 0, 0), f"{doc.read_error}; the skill cannot be checked or loaded")
             return out
         if not decls:
@@ -379,11 +389,15 @@ class Checker:
             for name, decls in items:
                 if not any(d.path in wanted for d in decls):
                     continue
-                res = resolve_name(self.index, rid, name)
-                self._run_resolution(res, [d for d in res.entries if d.path in wanted], out)
-                for agent in sorted({d.agent for d in decls if d.agent}):
-                    ares = resolve_name(self.index, rid, name, agent)
-                    self._run_resolution(ares, [d for d in ares.entries if d.path in wanted], out)
+                try:
+                    res = resolve_name(self.index, rid, name)
+                    self._run_resolution(res, [d for d in res.entries if d.path in wanted], out)
+                    for agent in sorted({d.agent for d in decls if d.agent}):
+                        ares = resolve_name(self.index, rid, name, agent)
+                        self._run_resolution(ares, [d for d in ares.entries if d.path in wanted], out)
+                except Exception as exc:  # noqa: BLE001 - the boundary: one name's failure, its files only
+                    out.extend(file_failure(p, f"resolving '{name}'", exc)
+                               for p in sorted({d.path for d in decls if d.path in wanted}))
         return out
 
     def _run_resolution(self, res: NameResolution, decls: list[SkillDecl], out: list[Diagnostic]) -> None:
@@ -400,6 +414,10 @@ class Checker:
             doc = self.index.store.get(path, agent=True)
             name = os.path.basename(os.path.dirname(path))
             agent = AgentDecl(path, DEFAULT_AGENT_FAMILY, name, "standalone", doc)
+        if agent.doc.failure:
+            return [Diagnostic(path, Span(0, 0, 0, 0), INTERNAL_ERROR,
+                               f"skill-ls could not check this file: {agent.doc.failure}; please report it",
+                               Severity.ERROR, agent.family)]
         rep = Reporter(path, agent.family, out)
         ctx = AgentContext(agent, self.index, self.config, rep)
         run_rules(rules_for("agent", "agent", runtime_of_family(agent.family)), ctx, rep)
@@ -506,6 +524,12 @@ def run_in_processes(work: Callable[[list[_T]], list[_R]], items: list[_T], jobs
         except Exception:  # noqa: BLE001
             results.extend(work(share))
     return results
+
+
+def file_failure(path: str, what: str, exc: BaseException) -> Diagnostic:
+    """SL001 on `path`: skill-ls failed while `what` (the per-file boundary: a failure outside any
+    rule, e.g. a reader, is a finding on that file, never the end of the run)."""
+    return Diagnostic(path, Span(0, 0, 0, 0), INTERNAL_ERROR, internal_error_message(what, exc), Severity.ERROR)
 
 
 def finish_diagnostics(raw: list[Diagnostic], config: Config) -> list[Diagnostic]:

@@ -26,6 +26,7 @@ from skill_ls.core.paths import is_under
 from skill_ls.core.parse.text import SourceText
 from skill_ls.server.convert import Converter, path_of, uri_of
 from skill_ls.server.protocol import SkillProtocol, converter
+from skill_ls.analysis.check import file_failure
 from skill_ls.analysis.workspace import WorkspaceState
 
 log = logging.getLogger("skill_ls.server")
@@ -276,6 +277,18 @@ class SkillLanguageServer(LanguageServer):
         else:
             self.pushed.pop(path, None)
 
+    def publish_safely(self, path: str, diags: list[Diagnostic]) -> None:
+        """`publish`, behind the per-file boundary: a file whose findings cannot be converted or sent
+        is logged and published as its SL001 alone, and the other files of the batch still go out."""
+        try:
+            self.publish(path, diags)
+        except Exception as exc:  # noqa: BLE001
+            log.exception("publishing diagnostics of %s failed", path)
+            try:
+                self.publish(path, [file_failure(path, "publishing its findings", exc)], force=True)
+            except Exception:  # noqa: BLE001
+                log.exception("publishing SL001 on %s failed", path)
+
     def clear(self, path: str) -> None:
         if self.pull:
             return
@@ -288,7 +301,7 @@ class SkillLanguageServer(LanguageServer):
             return
         results = self.diagnostics_of(sorted(paths))
         for path, diags in results.items():
-            self.publish(path, diags)
+            self.publish_safely(path, diags)
         if len(results) > 1:
             self.release_texts_soon()
 
@@ -317,7 +330,7 @@ class SkillLanguageServer(LanguageServer):
                 if not await self.wait_ready():
                     return
                 for path, diags in self.diagnostics_of(batch).items():
-                    self.publish(path, diags)
+                    self.publish_safely(path, diags)
                 count += len(batch)
                 await asyncio.sleep(0)
             if count > 1:

@@ -275,7 +275,8 @@ def check_hooks(doc: Document, entry: Any, vocab: Vocabulary, report: Callable[[
                 problem = regex_problem(matcher)
                 if problem is not None:
                     _, mv = map_child(gnode, "matcher")
-                    report(node_span(doc, mv, gspan), f"hooks.{event} matcher '{matcher}' is not a valid regex ({problem})")
+                    report(node_span(doc, mv, gspan), f"hooks.{event} matcher '{matcher if len(matcher) <= 80 else matcher[:77] + '...'}' "
+                           f"is not a valid regex ({problem})")
             handlers = group.get("hooks")
             _, hnode = map_child(gnode, "hooks")
             if not isinstance(handlers, list) or not handlers:
