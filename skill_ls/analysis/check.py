@@ -263,10 +263,15 @@ class Checker:
             if path in self._plugin_scopes:
                 continue
             self._plugin_scopes.add(path)
-            base = path if os.path.isdir(path) else os.path.dirname(path)
-            for f in plugin_files(self.index.walker.listdir, base):
-                if os.path.isdir(path) or f.path == path:
+            if os.path.isdir(path):
+                for f in plugin_files(self.index.walker.listdir, path):
                     found[f.path] = f
+            elif os.path.isfile(path):
+                # A file given on its own is that file only: never a walk of its directory (a file in
+                # `$HOME`, or a missing workspace whose parent is `/`, walked the machine: issue 24).
+                pf = plugin_file_for(path)
+                if pf is not None:
+                    found[pf.path] = pf
         return {p: f for p, f in found.items() if any(is_under(p, s) for s in scope)}
 
     # -- running -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from skill_ls.core.parse.data import DataError, toml_value
+from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.model import Severity
 from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES
 
@@ -234,13 +235,12 @@ def find_config_file(workspace: Path | str) -> Path | None:
         return _as_path(candidate)
     pyproject = os.path.join(workspace, "pyproject.toml")
     if os.path.isfile(pyproject):
-        text = ""
-        try:
-            with open(pyproject, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-            data = toml_value(text)
-        except OSError:
+        raw, error, _ = read_bytes(pyproject)  # never blocks on a FIFO or a device
+        if error is not None:
             return None
+        text = raw.decode("utf-8", errors="replace")
+        try:
+            data = toml_value(text)
         except DataError:
             # A broken pyproject is not ours to report, unless it holds our table: then its error is
             # the configuration's (one line, exit 2), not silence.
@@ -257,10 +257,13 @@ def _as_path(path: str) -> Path:
 
 
 def load_config_file(path: Path) -> Config:
+    raw, error, _ = read_bytes(str(path))  # never blocks on a FIFO or a device
+    if error is not None:
+        raise ConfigError(f"cannot read configuration: {error}", str(path))
     try:
-        text = path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read configuration: {exc}", str(path)) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read configuration: not UTF-8 ({exc.reason} at byte {exc.start})", str(path)) from None
     try:
         data = toml_value(text)
     except DataError as exc:

@@ -23,7 +23,7 @@ from pygls.lsp.server import LanguageServer
 from skill_ls import __version__
 from skill_ls.core.model import Diagnostic
 from skill_ls.core.paths import is_under
-from skill_ls.core.parse.text import SourceText
+from skill_ls.core.parse.text import SourceText, read_bytes
 from skill_ls.server.convert import Converter, path_of, uri_of
 from skill_ls.server.protocol import SkillProtocol, converter
 from skill_ls.analysis.check import file_failure
@@ -554,10 +554,10 @@ class SkillLanguageServer(LanguageServer):
     def note_disk_text(self, path: str) -> None:
         """Remember what the file of an open buffer holds on disk (at open and save), so that a buffer
         whose file vanishes can be told clean (released) from edited (kept)."""
+        data, error, truncated = read_bytes(path)  # never blocks on a FIFO, never reads a device
         try:
-            with open(path, encoding="utf-8", newline="") as f:
-                self.disk_texts[path] = f.read().removeprefix("\ufeff")  # editors drop the BOM
-        except (OSError, UnicodeDecodeError):
+            self.disk_texts[path] = None if error or truncated else data.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
             self.disk_texts[path] = None
 
     def _release_vanished_buffers(self, pending: set[str], touched_by_folder: dict[str, set[tuple[str, str]]]) -> None:
