@@ -145,14 +145,14 @@ def test_a_fault_in_every_rule_in_turn_leaves_the_rest_reported(workspace, monke
 
 
 def _readers():
-    from skill_ls.core import agents, capabilities, index, mcp, mcp_servers, plugins
+    from skill_ls.core import agents, capabilities, files, index, mcp, mcp_servers, plugins
     from skill_ls.core.parse import data, frontmatter
 
     return [
         ("parse_frontmatter", frontmatter.parse_frontmatter),
         ("json_value", data.json_value),
         ("toml_value", data.toml_value),
-        ("read_json", index.read_json),
+        ("read_json", files.read_json),
         ("read_marketplace_meta", index.read_marketplace_meta),
         ("parse_agent", agents.parse_agent),
         ("capabilities_problem", capabilities.capabilities_problem),
