@@ -33,6 +33,8 @@ log = logging.getLogger("skill_ls.server")
 
 EDIT_DEBOUNCE = 0.005  # seconds: coalesces edit storms, keeps keystroke-to-diagnostics low
 DISK_DEBOUNCE = 0.2
+MASS_CHANGE = 64  # a batch of this many changed files rescans its folders instead of applying each
+LOST_EVENTS_DELAY = 0.5  # after lost file events, rescan once the storm has had this long to pass
 CATALOG_AFTER_CHANGE = 0.1  # seconds after a disk change's diagnostics are queued
 CATALOG_DEBOUNCE = 0.3  # seconds after an edit before the catalog fingerprint is recomputed
 CATALOG_SIDECARS = frozenset({"mcp.json", ".agh-meta.json", "config.toml"})
@@ -103,6 +105,8 @@ class SkillLanguageServer(LanguageServer):
         self._disk_pending: set[str] = set()  # paths changed on disk
         self._touched_pending: dict[str, set[tuple[str, str]]] = {}  # folder -> (runtime, name) changed in a buffer
         self._disk_task: asyncio.Task[None] | None = None
+        self._lost_pending: set[str] = set()  # folders to rescan after lost file events
+        self._lost_handle: asyncio.TimerHandle | None = None
         self._build_task: asyncio.Task[None] | None = None
         self._reindex_pending: set[str] = set()
         self._push_pending: dict[str, None] = {}  # ordered set of paths to (re)publish
@@ -596,6 +600,29 @@ class SkillLanguageServer(LanguageServer):
         if self.loop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self.disk_changed, path)
 
+    def events_lost_threadsafe(self, where: str | None) -> None:
+        """Called from watchdog threads (or its logger) when events were lost (an inotify queue
+        overflow): every change in that time is unknown, so the roots are read again."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.events_lost, where)
+
+    def events_lost(self, where: str | None) -> None:
+        """Rescan the folders whose files lie under `where` (every folder when unknown), once the
+        storm that overflowed the queue has had a moment to pass; later events are applied as usual
+        on top. The rebuilt index is published like any other: the server converges to `check`."""
+        keys = {k for k, st in self.states.items()
+                if where is None or is_under(where, st.workspace) or is_under(st.workspace, where)
+                or any(is_under(d, where) or is_under(where, d) for d in st.read_dirs())} or set(self.states)
+        log.warning("file events were lost (%s): rescanning %d folder(s)", where or "queue overflow", len(keys))
+        self._lost_pending |= keys
+        if self._lost_handle is None:
+            self._lost_handle = asyncio.get_running_loop().call_later(LOST_EVENTS_DELAY, self._rescan_lost)
+
+    def _rescan_lost(self) -> None:
+        self._lost_handle = None
+        keys, self._lost_pending = self._lost_pending, set()
+        self.request_reindex(keys)
+
     def disk_changed(self, path: str) -> None:
         self._disk_pending.add(os.path.abspath(path))
         self._arm_disk_task()
@@ -634,8 +661,16 @@ class SkillLanguageServer(LanguageServer):
             self._catalog_salt += 1  # MCP servers, marketplace metadata, AGH consent: read by catalogs
         affected: set[str] = set()
         rebuild: set[str] = set()
+        if len(pending) >= MASS_CHANGE:
+            # A mass change (a checkout, a formatter over the tree, a queue overflow's aftermath): one
+            # rescan of each folder concerned is linear, where applying thousands of changes one by
+            # one re-resolves the names each time (2,000 rewritten files never converged).
+            rebuild = {k for k, st in self.states.items() if st.index is not None and
+                       any(is_under(p, k) or st.relevant(p) for p in pending)}
+            if rebuild:
+                log.info("%d files changed: rescanning %d folder(s)", len(pending), len(rebuild))
         for key, state in list(self.states.items()):
-            if state.index is None:
+            if state.index is None or key in rebuild:
                 continue
             touched = set(touched_by_folder.get(key, ()))
             holding: set[str] = set()  # skills whose directory holds a changed file (their references)
