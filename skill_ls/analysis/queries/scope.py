@@ -91,3 +91,20 @@ def ref_under(state: WorkspaceState, path: str, line: int, col: int) -> SkillRef
 def runtime_title(rid: str) -> str:
     rt = RUNTIMES.get(rid)
     return rt.title if rt else rid
+
+
+def choose_runtime(index: Index, requested: str | None, agent: str | None) -> str:
+    """The runtime a question about a name or an agent answers for (`where`, `list`, `catalog`,
+    `preview`, and the server's commands alike): the one requested; else, for a named agent, the
+    runtime of its family (unless the default runtime has an agent of that name itself); else the
+    default runtime of the active ones. `auto` is not a request."""
+    from skill_ls.core.runtimes import default_runtime
+
+    if requested is not None and requested != "auto":
+        return requested
+    runtime = default_runtime(index.active)
+    named = index.agent(agent) if agent else None
+    scoping = RUNTIMES[runtime].agent_scoping if runtime in RUNTIMES else None
+    if named is not None and (scoping is None or index.agent(named.name, scoping.family) is None):
+        runtime = runtime_for_family(named.family)
+    return runtime
