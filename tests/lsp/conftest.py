@@ -143,6 +143,23 @@ class Session:
                 raise AssertionError(f"diagnostics for {path} never matched: {[d.code for d in items]}")
             await asyncio.sleep(0.05)
 
+    async def idle(self, after: int | None = None, timeout: float = TIMEOUT) -> dict:
+        """Wait until the server has received more than `after` changes on disk (when given: its own
+        watchers see a change a moment after the test made it; `after` is `changes_seen()` before the
+        change) and has nothing scheduled (`skillLs.status`): from then on, nothing arrives that the
+        change could have caused."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = await self.command("skillLs.status", {}, timeout)
+            if (after is None or status["changes_seen"] > after) and not status["scheduled"]:
+                return status
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the server never became idle: {status}")
+            await asyncio.sleep(0.02)
+
+    async def changes_seen(self) -> int:
+        return (await self.command("skillLs.status", {}))["changes_seen"]
+
     async def request(self, coro, timeout: float = TIMEOUT):
         return await asyncio.wait_for(coro, timeout)
 
