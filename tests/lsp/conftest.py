@@ -272,9 +272,10 @@ def zygote(tmp_path_factory):
 
 
 async def open_session(tree: Tree, profile: str, init_options: dict | None = None, settings: dict | None = None,
-                       wait_index: bool = True, folders: list[Path] | None = None) -> Session:
-    """A real server over stdio on `tree`, initialized with the capabilities of `profile`."""
-    config = ClientServerConfig(server_command=server_command(), server_env=tree.env())
+                       wait_index: bool = True, folders: list[Path] | None = None, serve: bool = False) -> Session:
+    """A real server over stdio on `tree`, initialized with the capabilities of `profile` (`serve`:
+    started as the `skill-ls serve` command itself, not forked from the zygote)."""
+    config = ClientServerConfig(server_command=SERVE if serve else server_command(), server_env=tree.env())
     client = await config.start()
     session = Session(client, profile, tree)
     if settings is not None:
@@ -328,8 +329,8 @@ async def start(tree):
     sessions: list[Session] = []
 
     async def _start(profile: str, init_options: dict | None = None, settings: dict | None = None,
-                     wait_index: bool = True, folders: list[Path] | None = None) -> Session:
-        session = await open_session(tree, profile, init_options, settings, wait_index, folders)
+                     wait_index: bool = True, folders: list[Path] | None = None, serve: bool = False) -> Session:
+        session = await open_session(tree, profile, init_options, settings, wait_index, folders, serve)
         sessions.append(session)
         return session
 
