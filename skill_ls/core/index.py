@@ -283,6 +283,11 @@ class Index:
         self.by_name: dict[str, dict[str, list[SkillDecl]]] = {}
         self._path_decls: dict[str, list[SkillDecl]] | None = None  # decls_for_path's table
         self.agents: list[AgentDecl] = []
+        # The agents by path and the winning definition of each (family, name) and of each name: the
+        # one owner of "which definition wins" (first found, bases visited in precedence order).
+        self._agent_at: dict[str, AgentDecl] = {}
+        self._agent_winner: dict[tuple[str, str], AgentDecl] = {}
+        self._agent_winner_by_name: dict[str, AgentDecl] = {}
         self.skipped: list[tuple[str, str]] = []
         self.lowercase_skill_files: list[str] = []
         # Resolved body references; cleared whenever this index learns that the disk changed.
@@ -391,6 +396,7 @@ class Index:
         """Every agent definition of every family whose runtime is active (the families' descriptors
         say where), then the agent-local skill roots of the winning definitions."""
         self.agents = []
+        self._agent_at, self._agent_winner, self._agent_winner_by_name = {}, {}, {}
         for family in AGENT_FAMILIES.values():
             if runtime_for_family(family.id) not in self.roots:
                 continue
@@ -425,7 +431,7 @@ class Index:
                 continue
             unused = None
             if not a.winner:  # its skills/ are never read: say so on them (SH004) instead of nothing
-                winner = next((w for w in self.agents if w.family == a.family and w.name == a.name and w.winner), None)
+                winner = self.agent(a.name, a.family)
                 where = self.display_path(winner.path) if winner is not None else "another definition"
                 unused = f"its agent definition is shadowed by {where} ({runtime.title} keeps the first one found)"
             roots.append(RootDir(os.path.join(os.path.dirname(a.path), scoping.local_skills_dir), runtime.id,
@@ -466,10 +472,12 @@ class Index:
     def _add_agent(self, path: str, family: str, name: str, tier: str) -> None:
         doc = self.store.get(path, agent=True)
         decl = AgentDecl(path, family, name, tier, doc)
-        for other in self.agents:
-            if other.family == family and other.name == name and other.winner:
-                decl.winner = False  # first found wins (bases are visited in precedence order)
-                break
+        if (family, name) in self._agent_winner:
+            decl.winner = False  # first found wins (bases are visited in precedence order)
+        else:
+            self._agent_winner[(family, name)] = decl
+            self._agent_winner_by_name.setdefault(name, decl)
+        self._agent_at.setdefault(path, decl)
         self.agents.append(decl)
 
     def _reindex_names(self) -> None:
@@ -506,10 +514,14 @@ class Index:
         return list(self._path_decls.get(path, ()))
 
     def agent(self, name: str, family: str | None = None) -> AgentDecl | None:
-        for a in self.agents:
-            if a.name == name and a.winner and (family is None or a.family == family):
-                return a
-        return None
+        """The definition that wins for `name` (in `family`, else the first family that has one)."""
+        if family is None:
+            return self._agent_winner_by_name.get(name)
+        return self._agent_winner.get((family, name))
+
+    def agent_at(self, path: str) -> AgentDecl | None:
+        """The agent definition at `path`, if the index holds one."""
+        return self._agent_at.get(path)
 
     # -- incremental updates ----------------------------------------------------------------------
     def update_file(self, path: str) -> set[tuple[str, str]]:
@@ -520,7 +532,7 @@ class Index:
         self._path_decls = None
         touched: set[tuple[str, str]] = set()
         base = os.path.basename(path)
-        if base == AGENT_FILE or any(a.path == path for a in self.agents):
+        if base == AGENT_FILE or path in self._agent_at:
             return self._rebuild_all_names()
         if base != SKILL_FILE and base != META_FILE:
             return touched
