@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from skill_ls.core.parse import tomllib_module
 from skill_ls.core.model import Severity
-from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES
+from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES, skill_tree_dir_names
 
 if TYPE_CHECKING:  # (pathlib is imported where a path is made: a check without configuration never needs it)
     from pathlib import Path
@@ -301,10 +301,6 @@ def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspa
     return merged
 
 
-# Directory names that make a folder part of a skill tree rather than a project of its own.
-_SKILL_TREE_PARTS = frozenset({".agh", ".claude", ".agents", ".codex", "skills", "agents"})
-
-
 def project_root(folder: Path, home: Path | None = None) -> Path:
     """The project a folder belongs to (SPEC §6.3: one server per project).
 
@@ -313,7 +309,8 @@ def project_root(folder: Path, home: Path | None = None) -> Path:
     - Otherwise the nearest ancestor holding a marker decides: one with a skill-ls configuration is
       the project (the folder is one of its skill directories or configured roots, e.g. the demo's
       `shared/`); one with only `.git` is the project when the folder is part of a skill tree (a
-      skill directory, or a path through `.agh`, `.claude`, `.agents`, `skills`, `agents`).
+      skill directory, or a path through a directory of the runtimes' skill trees: `.agh`, `.claude`,
+      `.agents`, `skills`, `agents`, … — `skill_tree_dir_names()`, read from the descriptors).
     - Ancestors are searched below `home` only (never `$HOME` itself or above it) when the folder
       is inside `home`, and never at the file-system root. Otherwise the folder is its own project.
     """
@@ -329,5 +326,6 @@ def project_root(folder: Path, home: Path | None = None) -> Path:
             return parent
         if (parent / ".git").exists():
             between = folder.relative_to(parent).parts
-            return parent if skill_dir or any(p in _SKILL_TREE_PARTS for p in between) else folder
+            tree = skill_tree_dir_names()
+            return parent if skill_dir or any(p in tree for p in between) else folder
     return folder

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
+from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, AgentFamily
@@ -21,7 +22,6 @@ from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, 
 # One walk lists at most this many directories: a workspace opened at `/` or `$HOME` must not index
 # (and cache the listing of) the whole machine. What lies beyond is reported, never silently dropped.
 MAX_WALK_DIRS = 50_000
-NEVER_ENTER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 SKILL_FILE = "SKILL.md"
 
 

@@ -16,6 +16,7 @@ from skill_ls.core.files import read_inside as read_inside, read_json as read_js
 from skill_ls.core.discovery import SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes, \
     agent_dirs
 from skill_ls.core.model import Span
+from skill_ls.core.paths import NEVER_ENTER
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
 from skill_ls.core.disk import Disk
@@ -463,7 +464,7 @@ class Index:
         while stack:
             entries, _ = self.walker.listdir(stack.pop())
             for name, full, is_dir in entries:
-                if is_dir and name not in (".git", "node_modules"):
+                if is_dir and name not in NEVER_ENTER:
                     stack.append(full)
                 elif not is_dir and name.endswith(".md"):
                     out.append(full)

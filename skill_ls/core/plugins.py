@@ -18,6 +18,7 @@ from typing import Any
 from skill_ls.core.discovery import part_of
 from skill_ls.core.files import read_json
 from skill_ls.core.model import Span
+from skill_ls.core.paths import NEVER_ENTER
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 COMPONENT_DIRS = ("skills", "agents", "commands")
@@ -101,7 +102,6 @@ def read_manifest(path: str) -> Manifest:
 
 
 PLUGIN_DEPTH = 8  # how deep below a checked directory plugins and `.claude/commands` are looked for
-NEVER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def plugin_files(listdir: Any, root: str, part: tuple[int, int, int] | None = No
             if os.path.isfile(mcp):
                 out.append(PluginFile(mcp, "mcp", plugin))
         for name, full, is_dir in entries:
-            if not is_dir or name in NEVER:
+            if not is_dir or name in NEVER_ENTER:
                 continue
             if name == ".claude":
                 if mine:
