@@ -66,7 +66,6 @@ class DocumentStore:
     def __init__(self) -> None:
         self._docs: dict[str, Document] = {}
         self.overlays: dict[str, tuple[str, int | None]] = {}
-        self._read: list[Document] | None = None  # documents read since `release_read` (when recording)
 
     def get(self, path: str, *, agent: bool = False) -> Document:
         doc = self._docs.get(path)
@@ -74,17 +73,7 @@ class DocumentStore:
             return doc
         doc = self._load(path, agent)
         self._docs[path] = doc
-        if self._read is not None:
-            self._read.append(doc)
         return doc
-
-    def release_read(self) -> None:
-        """Let the documents read since the last call drop their texts until next used (see
-        SourceText.release), and record the next ones. For a one-shot run that reads each file once,
-        in batches (`check`'s chunks): the next batch's texts reuse the memory instead of new pages."""
-        for doc in self._read or ():
-            doc.src.release()
-        self._read = []
 
     def peek(self, path: str) -> Document:
         """The cached document whatever it was parsed as, loading it as a skill file if needed."""

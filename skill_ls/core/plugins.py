@@ -15,7 +15,6 @@ import stat as stat_module
 from dataclasses import dataclass, field
 from typing import Any
 
-from skill_ls.core.discovery import part_of
 from skill_ls.core.files import read_json
 from skill_ls.core.model import Span
 from skill_ls.core.paths import NEVER_ENTER
@@ -135,21 +134,18 @@ def _may_be_plugin(directory: str, entries: list[tuple[str, str, bool]]) -> bool
     return any(is_dir and name == ".claude-plugin" for name, _, is_dir in entries)
 
 
-def plugin_files(listdir: Any, root: str, part: tuple[int, int, int] | None = None) -> list[PluginFile]:
+def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
     """Plugin agents, plugin commands, plugin manifests and `.mcp.json`, and project `.claude/commands`
-    below `root` (`listdir` is the walker's cached directory listing). With `part`, one share of
-    them, cut as `discovery.WalkPart` cuts a walk."""
+    below `root` (`listdir` is the walker's cached directory listing)."""
     out: list[PluginFile] = []
     stack: list[tuple[str, int]] = [(root, 0)]
-    cut, me, parts = part if part is not None else (-1, 0, 1)
     while stack:
         directory, depth = stack.pop()
         entries, error = listdir(directory)
         if error:
             continue
-        mine = me == 0 or depth >= cut  # above the cut, a directory is walked through; its files are part 0's
         plugin = _plugin_at(directory) if _may_be_plugin(directory, entries) else None
-        if plugin is not None and mine:
+        if plugin is not None:
             for sub, kind in (("agents", "agent"), ("commands", "command")):
                 out += [PluginFile(p, kind, plugin) for p in _md_files(listdir, os.path.join(directory, sub))]
             if plugin.manifest:
@@ -161,14 +157,11 @@ def plugin_files(listdir: Any, root: str, part: tuple[int, int, int] | None = No
             if not is_dir or name in NEVER_ENTER:
                 continue
             if name == ".claude":
-                if mine:
-                    commands = os.path.join(full, "commands")
-                    out += [PluginFile(p, "command", None) for p in _md_files(listdir, commands)]
+                commands = os.path.join(full, "commands")
+                out += [PluginFile(p, "command", None) for p in _md_files(listdir, commands)]
                 continue
             if depth + 1 <= PLUGIN_DEPTH and (not name.startswith(".") or name == ".claude-plugin"):
                 if plugin is not None and name in COMPONENT_DIRS:
-                    continue
-                if depth + 1 == cut and part_of(full, parts) != me:
                     continue
                 stack.append((full, depth + 1))
     return sorted(set(out), key=lambda f: f.path)
