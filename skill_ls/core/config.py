@@ -301,8 +301,11 @@ def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspa
     return merged
 
 
-# Directory names that make a folder part of a skill tree rather than a project of its own.
-_SKILL_TREE_PARTS = frozenset({".agh", ".claude", ".agents", ".codex", "skills", "agents"})
+# Directory names that make a folder part of a skill tree rather than a project of its own (the
+# skill directories, and a plugin's component directories). Generated into the Neovim plugin's
+# root detection (skill_ls.core.editor_patterns).
+SKILL_TREE_PARTS = frozenset({".agh", ".claude", ".agents", ".codex", "skills", "agents", "commands", "plugins"})
+PROJECT_MARKERS = (CONFIG_FILE, "pyproject.toml", ".git")  # pyproject.toml only with [tool.skill-ls]
 
 
 def project_root(folder: Path, home: Path | None = None) -> Path:
@@ -329,5 +332,5 @@ def project_root(folder: Path, home: Path | None = None) -> Path:
             return parent
         if (parent / ".git").exists():
             between = folder.relative_to(parent).parts
-            return parent if skill_dir or any(p in _SKILL_TREE_PARTS for p in between) else folder
+            return parent if skill_dir or any(p in SKILL_TREE_PARTS for p in between) else folder
     return folder

@@ -476,7 +476,7 @@ class SkillLanguageServer(LanguageServer):
         folders = []
         for key, st in self.states.items():
             catalog = st.catalog_fingerprint() + (f".{self._catalog_salt}" if self._catalog_salt else "")
-            folders.append({"workspace": key, **st.summary(), "catalog": catalog})
+            folders.append({"workspace": key, **st.summary(), "roots": st.indexed_roots(), "catalog": catalog})
         runtimes: list[str] = []
         for f in folders:
             runtimes += [r for r in f["runtimes"] if r not in runtimes]
@@ -532,7 +532,12 @@ class SkillLanguageServer(LanguageServer):
         if not self.pull:
             # Files outside the workspace folders only have diagnostics while open (SPEC §8).
             owner = self.state_for(path)
-            if self.in_some_folder(path):
+            if not os.path.lexists(path):
+                # A new file closed without ever being saved (`:e new/SKILL.md`, `:bw!`): nothing is
+                # left to check, so nothing is left to show (not a "cannot read file" error forever).
+                self.clear(path)
+                self.disk_texts.pop(path, None)
+            elif self.in_some_folder(path):
                 if owner is not None and owner.index is not None:
                     self.publish_paths([path])
             else:
