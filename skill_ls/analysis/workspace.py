@@ -398,6 +398,21 @@ class WorkspaceState:
         paths = {d.path for decls in index.decls.values() for d in decls if d.path}
         return {"skills": len(paths), "agents": len(index.agents), "runtimes": index.active}
 
+    def indexed_roots(self) -> list[str]:
+        """The directories this workspace's index reads skills and agents from (the workspace's own
+        roots, additional and configured roots, user roots), existing or not: an editor that runs one
+        server per project asks which project's server reads a file outside every project."""
+        index = self.index
+        if index is None:
+            return []
+        from skill_ls.core.discovery import agent_dirs
+        from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
+
+        roots = {r.path for rs in index.roots.values() for r in rs}
+        for family in AGENT_FAMILIES.values():
+            roots.update(d for d, _ in agent_dirs(family, index.workspace, index.env, index.config))
+        return sorted(roots)
+
     def catalog_fingerprint(self) -> str:
         """A short hash of everything the catalogs of this workspace are rendered from — every
         declaration (runtime, name, path, tier, agent, loadability, frontmatter values; the file's

@@ -301,6 +301,14 @@ def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspa
     return merged
 
 
+# Directory names that make a folder part of a skill tree rather than a project of its own: the
+# runtimes' skill and agent directories (read from the descriptors) and a plugin's component
+# directories and marketplace folder (core/plugins.py's layout). Generated into the Neovim plugin's
+# root detection (skill_ls.core.editor_patterns).
+SKILL_TREE_PARTS = skill_tree_dir_names() | frozenset({"commands", "plugins"})
+PROJECT_MARKERS = (CONFIG_FILE, "pyproject.toml", ".git")  # pyproject.toml only with [tool.skill-ls]
+
+
 def project_root(folder: Path, home: Path | None = None) -> Path:
     """The project a folder belongs to (SPEC §6.3: one server per project).
 
@@ -326,6 +334,5 @@ def project_root(folder: Path, home: Path | None = None) -> Path:
             return parent
         if (parent / ".git").exists():
             between = folder.relative_to(parent).parts
-            tree = skill_tree_dir_names()
-            return parent if skill_dir or any(p in tree for p in between) else folder
+            return parent if skill_dir or any(p in SKILL_TREE_PARTS for p in between) else folder
     return folder

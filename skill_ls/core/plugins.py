@@ -21,6 +21,8 @@ from skill_ls.core.paths import NEVER_ENTER
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 COMPONENT_DIRS = ("skills", "agents", "commands")
+PROJECT_COMMANDS = os.path.join(".claude", "commands")  # a project's own commands (not a plugin's)
+MARKETPLACE_DIR = "plugins"  # plugins/<name>/ with a component directory is a plugin without a manifest
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ def _plugin_at(directory: str) -> Plugin | None:
         name = m.data.get("name") if m.ok else None
         return Plugin(directory, name if isinstance(name, str) and name.strip() else os.path.basename(directory),
                       manifest)
-    if os.path.basename(os.path.dirname(directory)) == "plugins" and any(
+    if os.path.basename(os.path.dirname(directory)) == MARKETPLACE_DIR and any(
             os.path.isdir(os.path.join(directory, d)) for d in COMPONENT_DIRS):
         return Plugin(directory, os.path.basename(directory), None)
     return None
@@ -129,7 +131,7 @@ def _may_be_plugin(directory: str, entries: list[tuple[str, str, bool]]) -> bool
     """False when the directory's listing rules out both kinds of plugin `_plugin_at` recognises
     (no `.claude-plugin/`; not a `plugins/<name>/` with a component directory): spares a stat per
     directory of the walk."""
-    if os.path.basename(os.path.dirname(directory)) == "plugins":
+    if os.path.basename(os.path.dirname(directory)) == MARKETPLACE_DIR:
         return True
     return any(is_dir and name == ".claude-plugin" for name, _, is_dir in entries)
 
