@@ -60,7 +60,12 @@ class ChangesServer(IndexingServer):
         if not self.pull:
             # Files outside the workspace folders only have diagnostics while open (SPEC §8).
             owner = self.state_for(path)
-            if self.in_some_folder(path):
+            if not os.path.lexists(path):
+                # A new file closed without ever being saved (`:e new/SKILL.md`, `:bw!`): nothing is
+                # left to check, so nothing is left to show (not a "cannot read file" error forever).
+                self.clear(path)
+                self.disk_texts.pop(path, None)
+            elif self.in_some_folder(path):
                 if owner is not None and owner.index is not None:
                     self.publish_paths([path])
             else:

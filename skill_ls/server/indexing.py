@@ -169,7 +169,7 @@ class IndexingServer(PublishingServer):
         folders = []
         for key, st in self.states.items():
             catalog = st.catalog_fingerprint() + (f".{self._catalog_salt}" if self._catalog_salt else "")
-            folders.append({"workspace": key, **st.summary(), "catalog": catalog})
+            folders.append({"workspace": key, **st.summary(), "roots": st.indexed_roots(), "catalog": catalog})
         runtimes: list[str] = []
         for f in folders:
             runtimes += [r for r in f["runtimes"] if r not in runtimes]

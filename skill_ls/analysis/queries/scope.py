@@ -35,7 +35,7 @@ def document(state: WorkspaceState, path: str) -> Document | None:
 
 
 def agent_of(state: WorkspaceState, path: str) -> AgentDecl | None:
-    return next((a for a in index_of(state).agents if a.path == path), None)
+    return index_of(state).agent_at(path)
 
 
 def is_agent(state: WorkspaceState, path: str) -> bool:
