@@ -5,19 +5,20 @@ import re
 from pathlib import Path
 
 from skill_ls.analysis.rules import all_rules
-from skill_ls.cli import fix_label
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_readme_rule_table_matches_rule_docs():
+    """The table is `skill-ls rules --format markdown`, generated from the registry (codes, severities,
+    fix safety, the runtimes each rule applies to, summaries): regenerate it, never edit it."""
+    from skill_ls.cli import rules_markdown
+
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     table = re.search(r"<!-- rules:start -->\n(.*?)\n<!-- rules:end -->", text, re.S).group(1)
-    rows = {line.split("|")[1].strip(): line for line in table.splitlines()[2:]}
-    rules = all_rules()
-    assert set(rows) == set(rules)
-    for code, rule in rules.items():
-        assert f"| {code} | {rule.severity.label} | {rule.name} | {fix_label(rule.fix)} | {rule.summary} |" == rows[code]
+    assert table + "\n" == rules_markdown(), "README rules table is stale: paste `skill-ls rules --format markdown`"
+    rows = {line.split("|")[1].strip() for line in table.splitlines()[2:]}
+    assert rows == set(all_rules())
 
 
 def test_rules_declare_their_fix_safety_in_code_and_docs():
@@ -110,7 +111,7 @@ def test_readme_runtime_table_names_every_root():
     from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = text.split("## Runtimes", 1)[1].split("\n\n", 2)[1]
+    table = re.search(r"<!-- runtimes:start -->\n(.*?)\n<!-- runtimes:end -->", text, re.S).group(1)
     rows = {line.split("|")[1].strip().strip("`"): line.split("|")[2] for line in table.splitlines()[2:]}
     assert set(rows) == set(RUNTIMES)
     for rid, runtime in RUNTIMES.items():
@@ -137,3 +138,21 @@ def _shown(template: str) -> str:
                                    ("{amp_toolbox}", "$AMP_TOOLBOX")):
         template = template.replace(placeholder, text_form)
     return template
+
+
+def test_readme_demo_lines_are_printed_by_the_check(tmp_path, capsys, monkeypatch):
+    """"Among the lines it prints": each line the README shows is a line of `skill-ls check examples/demo`."""
+    import shutil
+
+    from skill_ls.cli import main
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("Among the lines it prints", 1)[1].split("```\n", 1)[1].split("\n```", 1)[0]
+    shutil.copytree(ROOT / "examples" / "demo", tmp_path / "examples" / "demo")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("AGH_HOME", raising=False)
+    main(["check", "examples/demo"])
+    printed = capsys.readouterr().out.splitlines()
+    for line in block.splitlines():
+        assert line in printed, line

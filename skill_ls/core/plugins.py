@@ -10,14 +10,14 @@ of public plugin marketplaces such as wshobson/agents). Reading only; nothing he
 """
 from __future__ import annotations
 
-import functools
 import os
+import stat as stat_module
 from dataclasses import dataclass, field
 from typing import Any
 
-from skill_ls.core.discovery import part_of
-from skill_ls.core.index import read_json
+from skill_ls.core.files import read_json
 from skill_ls.core.model import Span
+from skill_ls.core.paths import NEVER_ENTER
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 COMPONENT_DIRS = ("skills", "agents", "commands")
@@ -45,11 +45,31 @@ class Manifest:
     span: Span = Span(0, 0, 0, 0)
 
 
-@functools.lru_cache(maxsize=4096)
+# Manifests read, by path: kept while the file's (size, mtime) stays the same, so no index has to clear
+# it and one workspace folder's rebuild never drops another's answers.
+_MANIFESTS: dict[str, tuple[tuple[int, int, int], Manifest]] = {}
+
+
+def _manifest_at(path: str) -> Manifest | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat_module.S_ISREG(st.st_mode):
+        return None
+    key = (st.st_ino, st.st_size, st.st_mtime_ns)
+    hit = _MANIFESTS.get(path)
+    if hit is None or hit[0] != key:
+        if len(_MANIFESTS) > 4096:
+            _MANIFESTS.clear()
+        hit = _MANIFESTS[path] = (key, read_manifest(path))
+    return hit[1]
+
+
 def _plugin_at(directory: str) -> Plugin | None:
     manifest = os.path.join(directory, MANIFEST)
-    if os.path.isfile(manifest):
-        m = read_manifest(manifest)
+    m = _manifest_at(manifest)
+    if m is not None:
         name = m.data.get("name") if m.ok else None
         return Plugin(directory, name if isinstance(name, str) and name.strip() else os.path.basename(directory),
                       manifest)
@@ -73,10 +93,6 @@ def plugin_of(path: str, component: str) -> Plugin | None:
     return None
 
 
-def clear_cache() -> None:
-    _plugin_at.cache_clear()
-
-
 def read_manifest(path: str) -> Manifest:
     value, problem, span = read_json(path)
     if problem:
@@ -87,7 +103,6 @@ def read_manifest(path: str) -> Manifest:
 
 
 PLUGIN_DEPTH = 8  # how deep below a checked directory plugins and `.claude/commands` are looked for
-NEVER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 
 
 @dataclass(frozen=True)
@@ -121,21 +136,18 @@ def _may_be_plugin(directory: str, entries: list[tuple[str, str, bool]]) -> bool
     return any(is_dir and name == ".claude-plugin" for name, _, is_dir in entries)
 
 
-def plugin_files(listdir: Any, root: str, part: tuple[int, int, int] | None = None) -> list[PluginFile]:
+def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
     """Plugin agents, plugin commands, plugin manifests and `.mcp.json`, and project `.claude/commands`
-    below `root` (`listdir` is the walker's cached directory listing). With `part`, one share of
-    them, cut as `discovery.WalkPart` cuts a walk."""
+    below `root` (`listdir` is the walker's cached directory listing)."""
     out: list[PluginFile] = []
     stack: list[tuple[str, int]] = [(root, 0)]
-    cut, me, parts = part if part is not None else (-1, 0, 1)
     while stack:
         directory, depth = stack.pop()
         entries, error = listdir(directory)
         if error:
             continue
-        mine = me == 0 or depth >= cut  # above the cut, a directory is walked through; its files are part 0's
         plugin = _plugin_at(directory) if _may_be_plugin(directory, entries) else None
-        if plugin is not None and mine:
+        if plugin is not None:
             for sub, kind in (("agents", "agent"), ("commands", "command")):
                 out += [PluginFile(p, kind, plugin) for p in _md_files(listdir, os.path.join(directory, sub))]
             if plugin.manifest:
@@ -144,17 +156,14 @@ def plugin_files(listdir: Any, root: str, part: tuple[int, int, int] | None = No
             if os.path.isfile(mcp):
                 out.append(PluginFile(mcp, "mcp", plugin))
         for name, full, is_dir in entries:
-            if not is_dir or name in NEVER:
+            if not is_dir or name in NEVER_ENTER:
                 continue
             if name == ".claude":
-                if mine:
-                    commands = os.path.join(full, "commands")
-                    out += [PluginFile(p, "command", None) for p in _md_files(listdir, commands)]
+                commands = os.path.join(full, "commands")
+                out += [PluginFile(p, "command", None) for p in _md_files(listdir, commands)]
                 continue
             if depth + 1 <= PLUGIN_DEPTH and (not name.startswith(".") or name == ".claude-plugin"):
                 if plugin is not None and name in COMPONENT_DIRS:
-                    continue
-                if depth + 1 == cut and part_of(full, parts) != me:
                     continue
                 stack.append((full, depth + 1))
     return sorted(set(out), key=lambda f: f.path)
