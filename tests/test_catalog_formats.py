@@ -27,11 +27,12 @@ def test_agh_golden_sorted_cut_escaped_tool_guidance(workspace):
     skill(root, "zeta", description="Tags <b> & \"quotes\" > all.")
     skill(root, "alpha", description=LONG)
     skill(root, "mid", description="|\n  line one\n    line two\n\n  line three")
-    skill(root, "odd", name="'\"odd<&>\"'", description="x")  # quotes would break the guidance: left out
+    skill(root, "odd", name="'\"odd<&>\"'", description="x")  # escaped in its attribute, not named in the guidance
     skill(root, "amp", name="'a&b'", description="x")
     text = render_catalog(index_for(workspace), "agh")
     assert text == (
         "<available-skills>\n"
+        '  <skill name="&quot;odd&lt;&amp;&gt;&quot;">x</skill>\n'
         '  <skill name="a&amp;b">x</skill>\n'
         '  <skill name="agh">Operate and extend AGH, the local-first agent operating system...</skill>\n'
         f'  <skill name="alpha">{"ü" * 150 + "語" * 50}</skill>\n'

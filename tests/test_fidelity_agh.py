@@ -142,3 +142,24 @@ def test_skills_of_a_shadowed_agent_definition_are_said_to_be_unused(workspace, 
     assert "agent definition is shadowed by .agh/agents/rev/AGENT.md" in d.message
     from skill_ls.analysis.catalog import catalog_object
     assert "only-here" not in catalog_object(res.index, "agh", "rev")["text"]
+
+
+def _agh_catalog(workspace) -> dict:
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    return catalog_object(build_index(str(workspace), Config(runtimes=("agh",))), "agh")
+
+
+def test_any_non_empty_name_is_escaped_in_the_catalog_not_dropped(workspace):
+    """AGH accepts any non-empty name and the catalog escapes the attribute: `*`, `"` and `<` are
+    escaped, never a reason to leave the skill out."""
+    skill(workspace / ".agh" / "skills", "star", name="'a*b'")
+    skill(workspace / ".agh" / "skills", "quote", name="'say \"hi\"'")
+    skill(workspace / ".agh" / "skills", "angle", name="'x<y>'")
+    obj = _agh_catalog(workspace)
+    assert obj["left_out"] == []
+    for shown in ('name="a*b"', 'name="say &quot;hi&quot;"', 'name="x&lt;y&gt;"'):
+        assert shown in obj["text"]
+    assert not [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "CT001"]

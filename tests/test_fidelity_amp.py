@@ -135,3 +135,62 @@ def test_file_shape_split_answers_as_amps_regular_expression():
     for text in texts:
         m = shape.pattern.match(text)
         assert shape.split(text) == ((m.group(1), m.group(2)) if m else None), repr(text[:80])
+
+
+def _amp_catalog(workspace, description: str, name: str = "s") -> str:
+    from skill_ls.analysis.catalog import render_catalog
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    write(workspace / ".agents" / "skills" / "s" / "SKILL.md",
+          f"---\nname: {name}\ndescription: {description}\n---\nbody\n", dedent=False)
+    return render_catalog(build_index(str(workspace), Config(runtimes=("amp",))), "amp")
+
+
+@pytest.mark.parametrize("written, printed", [("on", "on"), ("Yes", "Yes"), ("0o17", "15"), ("1.0", "1"),
+                                              ("0x1F", "31"), ("true", "true")])
+def test_amp_catalog_prints_the_yaml_1_2_value_as_a_template_literal(workspace, written, printed):
+    """`yaml.parse` (YAML 1.2) then `<description>${s.description}</description>`: `on` stays the
+    string "on", `0o17` is the number 15, printed as JavaScript prints it."""
+    assert f"<description>{printed}</description>" in _amp_catalog(workspace, written)
+
+
+def test_amp_type_checks_read_yaml_1_2(workspace):
+    """`name: off` is the string "off" for Amp's reader: no SK006 beside SK015, and the skill is listed."""
+    write(workspace / ".agents" / "skills" / "off" / "SKILL.md", "---\nname: off\ndescription: d\n---\nbody\n",
+          dedent=False)
+    res = check_tree(workspace, runtimes=["amp"])
+    got = {d.code for d in res.diagnostics}
+    assert "SK015" in got and "SK006" not in got
+    assert "<name>off</name>" in _amp_catalog(workspace, "d", name="off")
+
+
+@pytest.mark.parametrize("written, loads", [("0", False), ("false", False), ('""', False), ('"   "', True),
+                                            ("[]", True), ("x", True)])
+def test_amp_required_fields_are_tested_for_javascript_truthiness(workspace, written, loads):
+    """`if (!frontmatter.name || !frontmatter.description) throw`: `0` and `false` throw; a blank
+    string and an array are truthy and load."""
+    f, diags = _amp(workspace, f"---\nname: my-skill-name\ndescription: {written}\n---\nbody\n".encode())
+    sk005 = [d for d in diags if d.code == "SK005" and "will not load" in d.message]
+    assert bool(sk005) is not loads
+    res = check_tree(workspace, runtimes=["amp"])
+    decl = next(x for x in res.index.decls_for_path(str(f)) if x.runtime == "amp")
+    assert (decl.blocked is None) is loads
+    assert ("<name>my-skill-name</name>" in _amp_catalog_of(workspace)) is loads
+
+
+def _amp_catalog_of(workspace) -> str:
+    from skill_ls.analysis.catalog import render_catalog
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    return render_catalog(build_index(str(workspace), Config(runtimes=("amp",))), "amp")
+
+
+def test_a_skill_tag_in_a_description_is_rendered_as_amp_renders_it_and_warned(workspace):
+    """`formatAvailableSkills` filters only on `disable-model-invocation` and escapes nothing: the
+    skill is in the catalog, unescaped, and SK014 says why that is a problem."""
+    text = _amp_catalog(workspace, "closes </description> early <skill>")
+    assert "<description>closes </description> early <skill></description>" in text
+    res = check_tree(workspace, runtimes=["amp"])
+    assert {d.code for d in res.diagnostics} >= {"SK014"} and "CT001" not in {d.code for d in res.diagnostics}

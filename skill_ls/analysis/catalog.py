@@ -20,6 +20,7 @@ from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, Effecti
     hidden, resolve_effective_set
 from skill_ls.core.index import Document, Index, SkillDecl
 from skill_ls.core.parse.text import collapse
+from skill_ls.core.parse.yaml12 import js_string
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 
 SKILL_VIEW_TOOL = "agh__skill_view"
@@ -95,7 +96,6 @@ def escape_attr(text: str) -> str:
 # or bidi controls) is not rendered: the skill is left out of the catalog and SK016 says why.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _NAME_BREAKERS = re.compile(r"[\n\r\t\"`\\<>*]")
-_CATALOG_TAG = re.compile(r"</?\s*(available[_-]skills|skill|name|description|location)\b", re.I)
 _MARKDOWN_LINE = re.compile(r"\n[ \t]*(#|[-*+][ \t]|\d+[.)][ \t]|>|```|~~~|\*\*)")
 
 
@@ -122,6 +122,17 @@ def name_refusal(name: str) -> str | None:
     return None
 
 
+def line_refusal(name: str) -> str | None:
+    """Why a name cannot stay on its line of a catalog: a line break, tab or control character. The
+    formats that escape the name's slot (AGH's `name="…"` attribute) or print it as the runtime does
+    (Amp) refuse only these; quotes, angle brackets and asterisks stay (escaped where the runtime
+    escapes)."""
+    reason = _control_reason("name", name)
+    if reason is None and any(ch in name for ch in "\n\r\t"):
+        reason = "its name contains a line break or tab, which can break out of the name's line in the catalog"
+    return reason
+
+
 def _text(value: object) -> str:
     if value is None:
         return ""
@@ -130,6 +141,13 @@ def _text(value: object) -> str:
 
 def _description(s: EffectiveSkill) -> str:
     return _text(s.field("description"))
+
+
+def _js_description(runtime: Runtime, s: EffectiveSkill) -> str:
+    """`${s.description}` as a JavaScript template literal prints the value the runtime's YAML reader
+    gives (Amp: YAML 1.2, so `on` stays "on", `0o17` is 15, `1.0` prints 1)."""
+    value = s.field_in(runtime.yaml_dialect, "description")
+    return value if isinstance(value, str) else js_string(value)
 
 
 def document_length(doc: Document) -> int:
@@ -203,6 +221,11 @@ class AghLines(CatalogFormat):
 
     id = "agh_lines"
 
+    def refusal(self, runtime: Runtime, s: EffectiveSkill) -> str | None:
+        """AGH accepts any non-empty name and escapes the `name="…"` attribute: only a name that would
+        leave its line is refused (`*`, `"` and `<` are escaped, not dropped)."""
+        return line_refusal(s.name) or _control_reason("description", self.slot_text(runtime, s))
+
     def slot_text(self, runtime: Runtime, s: EffectiveSkill) -> str:
         return collapse(_description(s))
 
@@ -222,7 +245,8 @@ class AghLines(CatalogFormat):
 
     def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
         lines = ["<available-skills>", *(e.text for e in entries), "</available-skills>", ""]
-        first = entries[0].name
+        # The example names the first skill whose name sits in the JSON in backticks as written.
+        first = next((e.name for e in entries if not any(ch in e.name for ch in '"`\\')), "<name>")
         if eff.definition is None or eff.definition.may_call(SKILL_VIEW_TOOL):
             lines.append(f'Use `{SKILL_VIEW_TOOL}` with `{{ "name": "{first}" }}` to load full instructions for any '
                          "skill.")
@@ -246,15 +270,17 @@ class AmpXml(CatalogFormat):
     id = "amp_xml"
 
     def refusal(self, runtime: Runtime, s: EffectiveSkill) -> str | None:
-        reason = super().refusal(runtime, s)
-        if reason is None and _CATALOG_TAG.search(_description(s)):
-            tag = _CATALOG_TAG.search(_description(s))
-            reason = (f"its description contains '{tag.group()}' and {runtime.title} does not escape it: "
-                      "it would close or open the catalog's own elements" if tag else None)
-        return reason
+        """Only what would forge a line (a line break or control character in the name, control
+        characters in the description): Amp renders every visible skill unescaped
+        (`formatAvailableSkills` filters only on `disable-model-invocation`), so markup in the text is
+        rendered as Amp renders it, and SK014 warns about it."""
+        return line_refusal(s.name) or _control_reason("description", self.slot_text(runtime, s))
+
+    def slot_text(self, runtime: Runtime, s: EffectiveSkill) -> str:
+        return _js_description(runtime, s)
 
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
-        description = _description(s)
+        description = _js_description(runtime, s)
         item = f"  <skill>\n    <name>{s.name}</name>\n    <description>{description}</description>\n  </skill>"
         return _entry(s, description, description, False, item, len(item) + 1)
 

@@ -16,6 +16,7 @@ from skill_ls.core.discovery import SKILL_FILE, Environment, RootDir, Walker, Ex
     agent_dirs
 from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
+from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
 from skill_ls.core.references import ReferenceResolver
 from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family
@@ -263,10 +264,20 @@ def skill_name_for(doc: Document, runtime: Runtime) -> str:
     if isinstance(declared, str) and declared.strip():
         return declared.strip()
     if isinstance(declared, (int, float)) and not isinstance(declared, bool):
-        return str(declared)
+        return js_string(declared) if runtime.yaml_dialect == "1.2" else str(declared)
     if runtime.skill_files == "every_md":  # a Markdown file of its own, not a skill directory
         return os.path.splitext(os.path.basename(doc.path))[0]
     return doc.dir_name
+
+
+def required_value_missing(runtime: Runtime, value: object) -> bool:
+    """Whether a required field's value (as the runtime's YAML dialect reads it) counts as missing:
+    JavaScript truthiness for Amp (`if (!frontmatter.name || !frontmatter.description) throw`: `0`,
+    `false` and `""` are missing, `"   "` and `[]` are not); else null, a blank string or an empty
+    list or mapping."""
+    if runtime.truthiness == "javascript":
+        return not js_truthy(value)
+    return value is None or (isinstance(value, str) and not value.strip()) or value == [] or value == {}
 
 
 def blocked_reason(doc: Document, runtime: Runtime) -> str | None:
@@ -283,8 +294,7 @@ def blocked_reason(doc: Document, runtime: Runtime) -> str | None:
     if any(p.kind == "duplicate_key" for p in fm.problems):
         return "duplicate key in frontmatter"
     for key in runtime.required_fields:
-        value = fm.value(key)
-        if value is None or (isinstance(value, str) and not value.strip()):
+        if required_value_missing(runtime, fm.value_in(runtime.yaml_dialect, key)):
             return f"required field '{key}' is missing or empty"
     if runtime.file_shape is not None:
         refusal = shape_refusal(doc.src, fm, runtime.file_shape)
