@@ -144,13 +144,6 @@ def test_skills_of_a_shadowed_agent_definition_are_said_to_be_unused(workspace, 
     assert "only-here" not in catalog_object(res.index, "agh", "rev")["text"]
 
 
-def _agh_catalog(workspace) -> dict:
-    from skill_ls.analysis.catalog import catalog_object
-    from skill_ls.analysis.check import build_index
-    from skill_ls.core.config import Config
-
-    return catalog_object(build_index(str(workspace), Config(runtimes=("agh",))), "agh")
-
 
 def test_any_non_empty_name_is_escaped_in_the_catalog_not_dropped(workspace):
     """AGH accepts any non-empty name and the catalog escapes the attribute: `*`, `"` and `<` are
