@@ -194,3 +194,21 @@ def test_a_skill_tag_in_a_description_is_rendered_as_amp_renders_it_and_warned(w
     assert "<description>closes </description> early <skill></description>" in text
     res = check_tree(workspace, runtimes=["amp"])
     assert {d.code for d in res.diagnostics} >= {"SK014"} and "CT001" not in {d.code for d in res.diagnostics}
+
+
+@pytest.mark.parametrize("text", ['{"chrome": {"command": "npx", "args": ["-y", "chrome-devtools-mcp"]}}',
+                                  '{"mcpServers": {"chrome": {"command": "npx", "args": ["-y", "chrome-devtools-mcp"]}}}'])
+def test_a_skill_mcp_json_in_either_shape_is_started_by_amp(workspace, text):
+    """The source bundles `{"mcpServers": {...}}`; Amp's own announcement (ampcode.com, "lazy-load MCP
+    with skills") writes the servers flat. Both are loaded, and MC001's note on a flat file says so."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    f = write(workspace / ".agents" / "skills" / "s" / "SKILL.md", SOURCE_EXAMPLE.replace("my-skill-name", "s"),
+              dedent=False)
+    write(f.parent / "mcp.json", text, dedent=False)
+    obj = catalog_object(build_index(str(workspace), Config(runtimes=("amp",))), "amp")
+    assert [(m["name"], m["command"], m["skill"]) for m in obj["mcp_servers"]] == [("chrome", "npx", "s")]
+    notes = [d for d in check_tree(workspace, runtimes=["amp"]).diagnostics if d.code == "MC001"]
+    assert all("Amp loads it" in d.message for d in notes)

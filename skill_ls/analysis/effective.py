@@ -320,7 +320,7 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict[str, Any
     """The MCP servers a session starts with (SPEC §3.1): AGH merges config → provider → agent →
     skills, a later layer replacing a same-name server; marketplace skills' servers are blocked
     without consent (MC002). Amp starts each skill's bundled `mcp.json` servers. Other runtimes: []."""
-    from skill_ls.core.mcp import AGH_CONFIG_FILE, agh_config, allowed_marketplace_mcp, default_provider, read_sidecar, \
+    from skill_ls.core.mcp import AGH_CONFIG_FILE, agh_config, allowed_marketplace_mcp, default_provider, \
         servers_in, skill_servers
 
     merged: dict[str, dict[str, Any]] = {}
@@ -377,11 +377,17 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict[str, Any
             for name, server in servers.items():
                 add(name, server, "skill", s.path, s.name, block)
     elif merge == "skill_sidecars":
+        from skill_ls.core.mcp_servers import read_server_file
+
+        # Amp reads both shapes: `{"mcpServers": {...}}` (the source's example) and a flat map of
+        # servers (ampcode.com, "lazy-load MCP with skills"); MC001's note for a flat file says the same.
         for s in eff.skills:
-            sidecar = read_sidecar(os.path.join(os.path.dirname(s.path), "mcp.json")) if s.path else None
-            if sidecar is not None and sidecar.ok:
-                for name, server in sidecar.servers.items():
-                    add(name, server, "skill", sidecar.path, s.name)
+            if not s.path:
+                continue
+            server_file = read_server_file(os.path.join(os.path.dirname(s.path), "mcp.json"))
+            for name, server in server_file.servers.items():
+                if isinstance(server, dict):
+                    add(name, server, "skill", server_file.path, s.name)
     return list(merged.values()) + blocked
 
 
