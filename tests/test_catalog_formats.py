@@ -109,9 +109,11 @@ def test_empty_effective_set_renders_empty_string(workspace):
     write(workspace / ".skill-ls.toml", '[agh]\ndisabled = ["agh"]\n')  # else AGH's bundled skill is there
     (workspace / ".agents" / "skills").mkdir(parents=True)
     index = index_for(workspace, ["agh", "amp", "agentskills", "codex", "workspace-agents", "claude-code"])
-    for runtime in ("agh", "amp", "agentskills", "codex", "workspace-agents", "claude-code"):
+    for runtime in ("agh", "agentskills", "codex", "workspace-agents", "claude-code"):
         obj = catalog_object(index, runtime)
         assert obj["text"] == "" and obj["chars"] == 0 and obj["skills"] == []
+    # Amp's five built-in skills are always available (no switch turns them off)
+    assert all(s["builtin"] for s in catalog_object(index, "amp")["skills"])
 
 
 def test_agent_that_fails_closed_is_refused(workspace):
@@ -136,7 +138,12 @@ def test_amp_golden_discovery_order_unescaped_hidden_omitted(workspace, private_
         "  <skill>\n    <name>alpha</name>\n    <description>Does things. Use when needed.</description>\n  </skill>\n"
         "  <skill>\n    <name>zeta</name>\n    <description>Z <tag> & more</description>\n  </skill>\n"
         "  <skill>\n    <name>beta</name>\n    <description>B</description>\n  </skill>\n"
-        "</available_skills>"  # formatAvailableSkills returns its template literal: no final newline
+        # the five built-ins, last ("lowest priority"), with their documented purpose
+        + "".join(f"  <skill>\n    <name>{n}</name>\n    <description>{p}</description>\n  </skill>\n" for n, p in (
+            ("building-skills", "Guide for creating new skills"), ("bookkeeper", "Summarizes threads for handoff"),
+            ("painter", "Image generation guidance"), ("code-review", "Automated code review"),
+            ("migrating-to-skills", "Migrating from toolbox")))
+        + "</available_skills>"  # formatAvailableSkills returns its template literal: no final newline
     )
 
 

@@ -212,3 +212,21 @@ def test_a_skill_mcp_json_in_either_shape_is_started_by_amp(workspace, text):
     assert [(m["name"], m["command"], m["skill"]) for m in obj["mcp_servers"]] == [("chrome", "npx", "s")]
     notes = [d for d in check_tree(workspace, runtimes=["amp"]).diagnostics if d.code == "MC001"]
     assert all("Amp loads it" in d.message for d in notes)
+
+
+def test_amps_five_built_in_skills_are_listed_last_marked_and_overridable(workspace):
+    """"Five skills are always available" with "lowest priority": `discoverSkills` appends them after
+    every location, and `formatAvailableSkills` lists them like any other skill."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    write(workspace / ".agents" / "skills" / "code-review" / "SKILL.md",
+          "---\nname: code-review\ndescription: Ours.\n---\nbody\n", dedent=False)
+    obj = catalog_object(build_index(str(workspace), Config(runtimes=("amp",))), "amp")
+    names = [(s["name"], s.get("builtin", False)) for s in obj["skills"]]
+    assert names == [("code-review", False), ("building-skills", True), ("bookkeeper", True), ("painter", True),
+                     ("migrating-to-skills", True)]
+    painter = next(s for s in obj["skills"] if s["name"] == "painter")
+    assert painter["description"] == "Image generation guidance" and "Built-in Skills" in painter["description_source"]
+    assert "<description>Ours.</description>" in obj["text"]

@@ -5,8 +5,8 @@
   agent's `skills.disabled` tombstones; operator-disabled skills (`agh.disabled`) stay in the set
   marked `disabled` (`list` shows them, catalogs omit them). An agent with a blocking AGENT.md
   problem or a blocked agent-local skill fails closed: `EffectiveSetError` with the reason.
-- Amp: first location wins, discovery order (root order, then directory name); built-ins are names
-  only and never part of the set.
+- Amp: first location wins, discovery order (root order, then directory name); the five built-ins
+  come last, in the order the source lists them, with their documented purpose as description.
 - Claude Code: enterprise > personal > project; a subagent with a `skills:` list sees those skills
   (*reading*), one without sees the whole set.
 - Codex: deduplicated by path, so two copies of a name are both in the set (noted as ambiguous).
@@ -310,6 +310,9 @@ def _discovery_key(s: EffectiveSkill) -> tuple[Any, ...]:
     """Amp's discovery order: roots in order, then each root's directories by name."""
     d = s.decl
     rank, subrank, _ = d.precedence()
+    if d.builtin:  # `getBuiltinSkills()`: in the order the source's table lists them
+        names = [b.name for b in RUNTIMES[d.runtime].builtin_skills]
+        return (rank, subrank, (f"{names.index(d.name) if d.name in names else len(names):04d}",))
     root = d.root.path if d.root else ""
     rel = os.path.relpath(os.path.dirname(d.path), root) if root else d.path
     return (rank, subrank, tuple(rel.split(os.sep)))
