@@ -91,11 +91,21 @@ def test_agh_agent_fails_closed_on_blocked_agent_local_skill(workspace):
         resolve_effective_set(index_for(workspace), "agh", "a")
 
 
-def test_agh_draft_fields_and_provider_warning_do_not_fail_closed(workspace):
-    write(workspace / ".skill-ls.toml", '[agh]\ndraft_fields = "error"\n')
+def test_agh_lowered_draft_fields_tombstones_and_provider_warning_do_not_fail_closed(workspace):
+    write(workspace / ".skill-ls.toml", '[agh]\ndraft_fields = "warning"\n')
+    write(workspace / ".agh" / "agents" / "a" / "AGENT.md",
+          "---\nname: a\ndescription: x\nskills:\n  disabled: [beta]\n---\nPrompt.\n")
+    skill(workspace / ".agh" / "skills", "alpha")
+    skill(workspace / ".agh" / "skills", "beta")
+    assert names(resolve_effective_set(index_for(workspace), "agh", "a")) == ["alpha"]
+
+
+def test_agh_description_in_agent_md_fails_the_agent_closed(workspace):
+    """Issue 23: "description | string | Rejected as an unknown field." — AGH refuses the agent."""
     write(workspace / ".agh" / "agents" / "a" / "AGENT.md", "---\nname: a\ndescription: x\n---\nPrompt.\n")
     skill(workspace / ".agh" / "skills", "alpha")
-    assert names(resolve_effective_set(index_for(workspace), "agh", "a")) == ["alpha"]
+    with pytest.raises(EffectiveSetError, match="'description' is an RFC 001 draft field"):
+        resolve_effective_set(index_for(workspace), "agh", "a")
 
 
 def test_agh_agent_first_found_wins(workspace, private_home, tmp_path):

@@ -156,3 +156,37 @@ def test_any_non_empty_name_is_escaped_in_the_catalog_not_dropped(workspace):
     for shown in ('name="a*b"', 'name="say &quot;hi&quot;"', 'name="x&lt;y&gt;"'):
         assert shown in obj["text"]
     assert not [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "CT001"]
+
+
+def test_agh_sends_mcp_env_values_literally_so_placeholders_are_reported(workspace):
+    """"env values are sent as literal strings; AGH does not expand shell placeholders inside MCP
+    server definitions": `${GITHUB_TOKEN}` is MS007, and MS003 does not advise a placeholder."""
+    agent = write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+                  "---\nname: rev\nprovider: claude\nmcp_servers:\n  - name: github\n    command: npx\n"
+                  "    env:\n      GITHUB_TOKEN: \"${GITHUB_TOKEN}\"\n"
+                  "      OTHER: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n---\nReview.\n", dedent=False)
+    sidecar = write(agent.parent / "mcp.json", '{"mcpServers": {"gh": {"command": "x", "env": {"T": "$TOKEN"}}}}')
+    res = check_tree(workspace, runtimes=["agh"])
+    ms007 = [d for d in res.diagnostics if d.code == "MS007"]
+    assert {d.path for d in ms007} == {str(agent), str(sidecar)}
+    assert all("literal string" in d.message and "$AGH_HOME/config.toml" in d.message for d in ms007)
+    [ms003] = [d for d in res.diagnostics if d.code == "MS003"]
+    assert "${VAR}\")" not in ms003.message.split("instead")[0] and "$AGH_HOME/config.toml" in ms003.message
+    # Claude Code expands "${VAR}" in .mcp.json: no MS007 there
+    claude = write(workspace / ".claude" / "agents" / "rev.md",
+                   "---\nname: rev\ndescription: Reviews.\nmcpServers:\n  gh:\n    command: x\n    env:\n"
+                   "      T: \"${TOKEN}\"\n---\nReview.\n", dedent=False)
+    assert not [d for d in check_tree(workspace).diagnostics if d.code == "MS007" and d.path == str(claude)]
+
+
+def test_description_in_agent_md_is_rejected_so_the_agent_has_no_catalog(workspace, capsys):
+    """"description | string | Rejected as an unknown field." ... "must not be used in a live AGENT.md"."""
+    from skill_ls.cli import main
+
+    agent = write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+                  "---\nname: rev\nprovider: claude\ndescription: Reviews.\n---\nReview.\n", dedent=False)
+    skill(workspace / ".agh" / "skills", "alpha")
+    [d] = [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG002"]
+    assert d.path == str(agent) and d.severity == 1 and "rejects it as an unknown field" in d.message
+    assert main(["catalog", "--runtime", "agh", "--agent", "rev", "--workspace", str(workspace)]) != 0
+    assert "fails closed" in capsys.readouterr().err

@@ -245,7 +245,8 @@ DEFINITION_RULES = ("AG001", "AG002", "AG004", "AG003")
 
 def blocking_finding(index: Index, agent: AgentDecl) -> Diagnostic | None:
     """The first AG001-AG004 finding that makes a fail-closed family (AGH) reject the definition, or None.
-    Draft-field findings never block, whatever their severity. Cached per parsed document."""
+    Findings marked `draft` (a draft field lowered by `agh.draft_fields`, `skills.disabled`) never
+    block. Cached per parsed document."""
     scoping = scoping_for_family(agent.family)
     if scoping is None or not scoping.fail_closed:
         return None

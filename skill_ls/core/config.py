@@ -57,7 +57,7 @@ class Config:
     agh_bundled_roots: tuple[Path, ...] = ()
     agh_additional_roots: tuple[Path, ...] = ()
     agh_disabled: tuple[str, ...] = ()
-    agh_draft_fields: str = "warning"
+    agh_draft_fields: str = "error"
     agh_bundled_skill_description: str = ""  # the bundled `agh` skill's text ('' = the documented excerpt)
     amp_skills_path: tuple[Path, ...] = ()
     claude_enterprise_roots: tuple[Path, ...] = ()

@@ -99,9 +99,10 @@ def agent_unknown_field(ctx: AgentContext) -> None:
     AGH's parser is strict: any key other than `name`, `provider`, `command`, `model`, `tools`,
     `deny_tools`, `toolsets`, `permissions`, `mcp_servers` and `hooks` fails validation (also unknown
     keys inside an `mcp_servers` entry). The RFC 001 draft fields (`description`, `skills.inherit`,
-    `skills.disabled`, `skills.extra_sources`, `memory.*`) are reported with the severity of
-    `agh.draft_fields` (`error`, `warning` — the default — or `ignore`); they never change
-    resolution, and `skills.disabled` tombstones are honoured in catalogs. In Claude Code subagents
+    `skills.extra_sources`, `memory.*`) are "rejected as an unknown field": an error by default that
+    makes AGH refuse the agent (it fails closed); `agh.draft_fields` (`error` — the default —,
+    `warning` or `ignore`) lowers them, and then they do not block. `skills.disabled` is applied as
+    tombstones by AGH's resolver (its skills overview), so it is at most a warning and never blocks. In Claude Code subagents
     an unknown key is a warning (Claude Code ignores it). Workspace agents have no published schema,
     so their keys are not checked.
 
@@ -161,11 +162,23 @@ def _draft_field(ctx: AgentContext, doc: Document, family: AgentFamily, key: str
                  level: str) -> None:
     subkeys = family.draft_fields.get(key)
     if level != "ignore":
-        tombstone = (key == "skills" and isinstance(value, dict) and "disabled" in value) or key == "skills.disabled"
-        note = ("skill-ls, like AGH's resolver, still applies its skills.disabled tombstones" if tombstone
-                else "remove it or move the data into supported config")
-        ctx.out.report(key_span(doc, key), f"'{key}' is an RFC 001 draft field that AGH's strict parser rejects "
-                       f"today; {note}", severity=_DRAFT_SEVERITY.get(level, Severity.WARNING), data={"draft": True})
+        tombstone = (key == "skills" and isinstance(value, dict) and set(value) <= {"disabled"} and value) \
+            or key == "skills.disabled"
+        if tombstone:
+            # The skills overview applies "agent-scoped logical tombstones from AGENT.md skills.disabled"
+            # while the agent-definitions table rejects them: never blocking, at most a warning.
+            ctx.out.report(key_span(doc, key), f"'{key}' is an RFC 001 draft field that AGH's agent-definitions "
+                           "page says its strict parser rejects, while its skills overview applies the "
+                           "tombstones; skill-ls, like AGH's resolver, applies them", severity=Severity.WARNING,
+                           data={"draft": True})
+        else:
+            # "Rejected as an unknown field" ... "must not be used in a live AGENT.md yet": at the default
+            # level (error) AGH refuses the definition, so the agent fails closed.
+            severity = _DRAFT_SEVERITY.get(level, Severity.WARNING)
+            ctx.out.report(key_span(doc, key), f"'{key}' is an RFC 001 draft field: AGH's strict parser rejects it "
+                           "as an unknown field, so AGH refuses this agent; remove it or move the data into "
+                           "supported config", severity=severity,
+                           data={} if severity == Severity.ERROR else {"draft": True})
     if isinstance(value, dict) and subkeys:
         for sub in value:
             if sub not in subkeys:

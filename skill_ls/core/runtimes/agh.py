@@ -65,6 +65,11 @@ AGH = Runtime(
     yaml_dialect="1.1",
     catalog_format="agh_lines", catalog_order="name", catalog_cut=200,
     mcp_merge="agh_layers",
+    # "env values are sent as literal strings; AGH does not expand shell placeholders inside MCP server
+    # definitions" (agent definitions, Sidecar behavior): a secret belongs in the operator's own
+    # configuration, whose servers merge first ("top-level config MCP servers").
+    mcp_literal_values="declare the server in $AGH_HOME/config.toml's mcp_servers (the operator's configuration, "
+                       "not committed with the skill or agent)",
     # The skill body reaches the model as written: AGH's sources describe no `!`command`` injection
     # ("The Markdown body is procedural guidance for the agent", agh-skills-overview.txt).
     vocabulary=Vocabulary(executes_shell_lines=False),

@@ -260,6 +260,11 @@ class Runtime:
     escapes_catalog: bool = True
     # -- MCP ------------------------------------------------------------------------------------
     mcp_merge: McpMerge = "none"  # agh_layers: config → provider → agent → skills | skill_sidecars
+    # MCP server definitions read literally: no `${VAR}` expansion in `env`/`args` (AGH: "env values are
+    # sent as literal strings; AGH does not expand shell placeholders inside MCP server definitions").
+    # The text says where a secret belongs instead (MS003, MS007); None: the runtime expands, or its
+    # sources do not say.
+    mcp_literal_values: str | None = None
 
     def tier_names(self) -> tuple[str, ...]:
         return self.tiers
