@@ -1,4 +1,4 @@
-"""MCP server definition rules (MS001-MS007), wherever skills and agents declare servers: a skill's
+"""MCP server definition rules, wherever skills and agents declare servers: a skill's
 `mcp.json` (both AGH's `mcpServers` wrapper and Amp's flat map), `metadata.agh.mcp_servers` in
 SKILL.md, AGH `AGENT.md` `mcp_servers`, and Claude Code subagent `mcpServers`.
 
@@ -164,7 +164,7 @@ def _run(ctx: Any, code: str) -> None:
         _emit(ctx, code, _cached(ctx, _file_findings, ctx.doc))
 
 
-@rule("MS001", Severity.ERROR, "sidecar")
+@rule("MS001", Severity.ERROR, "sidecar", file_kinds=("mcp",))
 def mcp_server_cannot_start(ctx: SidecarContext) -> None:
     """An MCP server has no `command` or `url` that matches its transport.
 
@@ -190,7 +190,7 @@ def mcp_server_cannot_start(ctx: SidecarContext) -> None:
     _run(ctx, "MS001")
 
 
-@rule("MS002", Severity.WARNING, "sidecar")
+@rule("MS002", Severity.WARNING, "sidecar", file_kinds=("mcp",))
 def mcp_server_plain_http(ctx: SidecarContext) -> None:
     """An MCP server `url` uses plain `http://` to a host that is not local.
 
@@ -209,7 +209,7 @@ def mcp_server_plain_http(ctx: SidecarContext) -> None:
     _run(ctx, "MS002")
 
 
-@rule("MS003", Severity.ERROR, "sidecar")
+@rule("MS003", Severity.ERROR, "sidecar", file_kinds=("mcp",))
 def mcp_server_literal_secret(ctx: SidecarContext) -> None:
     """A secret is written literally in an MCP server's `env`, `headers` or `args`.
 
@@ -233,7 +233,7 @@ def mcp_server_literal_secret(ctx: SidecarContext) -> None:
     _run(ctx, "MS003")
 
 
-@rule("MS007", Severity.WARNING, "sidecar")
+@rule("MS007", Severity.WARNING, "sidecar", file_kinds=("mcp",))
 def mcp_server_placeholder_sent_literally(ctx: SidecarContext) -> None:
     """A `${VAR}` placeholder in an MCP server definition of a runtime that sends it literally (AGH).
 
@@ -264,7 +264,7 @@ def mcp_server_placeholder_sent_literally(ctx: SidecarContext) -> None:
     _run(ctx, "MS007")
 
 
-@rule("MS004", Severity.WARNING, "sidecar")
+@rule("MS004", Severity.WARNING, "sidecar", file_kinds=("mcp",))
 def mcp_server_unpinned_package(ctx: SidecarContext) -> None:
     """An MCP server runs an `npx`/`uvx` package without a fixed version.
 
@@ -285,7 +285,7 @@ def mcp_server_unpinned_package(ctx: SidecarContext) -> None:
     _run(ctx, "MS004")
 
 
-@rule("MS005", Severity.WARNING, "sidecar")
+@rule("MS005", Severity.WARNING, "sidecar", file_kinds=("mcp",))
 def mcp_server_binds_all_interfaces(ctx: SidecarContext) -> None:
     """An MCP server binds to or connects through `0.0.0.0`.
 
@@ -305,7 +305,7 @@ def mcp_server_binds_all_interfaces(ctx: SidecarContext) -> None:
     _run(ctx, "MS005")
 
 
-@rule("MS006", Severity.WARNING, "sidecar")
+@rule("MS006", Severity.WARNING, "sidecar", file_kinds=("mcp",))
 def mcp_server_empty_or_duplicate(ctx: SidecarContext) -> None:
     """An MCP server is empty, or the same server name is declared twice.
 
