@@ -26,3 +26,26 @@ def test_skill_dir_script_paths_must_exist(workspace):
     assert "scripts/analyze.py" in d.message
     write(f.parent / "scripts" / "analyze.py", "print('ok')\n")
     assert not [d for d in check_tree(workspace).diagnostics if d.code == "RF001" and d.path == str(f)]
+
+
+WA_ROOT = ("workspace", "agents", "skills")
+
+
+def _wa_skill(workspace, dirname: str, extra: str = "", body: str = "# Skill\n\nInstructions.\n"):
+    return skill(workspace.joinpath(*WA_ROOT), dirname, extra=extra, body=body)
+
+
+def test_cc007_speaks_of_skill_use_and_0_based_indices_under_workspace_agents(workspace):
+    """"Access individual arguments by index (0-based)" ... "processed when skill_use is called"."""
+    f = _wa_skill(workspace, "ps", body="# Ps\n\n```sh\nps aux | awk '{print $1}'\n```\n")
+    [d] = [d for d in check_tree(workspace, runtimes=["workspace-agents"]).diagnostics if d.code == "CC007"]
+    assert d.path == str(f) and "Claude Code" not in d.message
+    assert "skill_use" in d.message and "second argument (index 1: indices are 0-based)" in d.message
+
+
+def test_cc008_suggests_only_argument_hint_under_workspace_agents(workspace):
+    """Workspace agents' fields are name, description, argument-hint, user-invocable: the page's own
+    `Compare $ARGUMENTS[0] with $ARGUMENTS[1]` gets no advice to add `arguments`."""
+    _wa_skill(workspace, "cmp", body="# Compare\n\nCompare $ARGUMENTS[0] with $ARGUMENTS[1]\n")
+    [d] = [d for d in check_tree(workspace, runtimes=["workspace-agents"]).diagnostics if d.code == "CC008"]
+    assert "'argument-hint'" in d.message and "'arguments'" not in d.message and "Claude Code" not in d.message

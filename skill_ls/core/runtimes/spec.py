@@ -84,6 +84,10 @@ class Vocabulary:
     # Body substitution (SPEC §3.4): `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` and named `$arg` are replaced
     # everywhere in the body, code blocks included.
     substitutes_arguments: bool = False
+    # When the substitution happens, in the runtime's own words (CC007's message): "when Claude Code
+    # runs the skill with arguments", "when an agent calls skill_use with arguments". Indices are 0-based
+    # in both ("$ARGUMENTS[N] / $N ... (0-based)").
+    substitution_event: str = ""
     # `!`cmd`` lines run before the model reads the skill: True, False, or None (not established from the
     # runtime's sources yet: RF003 still warns, conservatively).
     executes_shell_lines: bool | None = None

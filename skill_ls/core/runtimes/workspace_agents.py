@@ -22,7 +22,8 @@ WORKSPACE_AGENTS = Runtime(
     agent_scoping=AgentScoping(family="workspace-agents", skills_list="ordered"),
     # !`cmd` lines run before the agent sees the skill: "Dynamic context injection"; "$ARGUMENTS",
     # "$ARGUMENTS[N] / $N" and "${SKILL_DIR}" are substituted (sources/workspace-agents-skills.txt).
-    vocabulary=Vocabulary(substitutes_arguments=True, executes_shell_lines=True, skill_dir_variables=("${SKILL_DIR}",)),
+    vocabulary=Vocabulary(substitutes_arguments=True, executes_shell_lines=True, skill_dir_variables=("${SKILL_DIR}",),
+                          substitution_event="when an agent calls skill_use with arguments"),
     skill_tool="skill_context",
     catalog_format="markdown_list", catalog_order="name", catalog_hides=(("user-invocable", False),),
 )
