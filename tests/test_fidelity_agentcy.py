@@ -81,3 +81,13 @@ def test_a_markdown_symlink_out_of_an_agentcy_root_is_never_opened(workspace, tm
     res = check_tree(workspace)
     assert res.index.decls["agentcy"] == []
     assert any("link.md" in path and "outside the root" in why for path, why in res.index.skipped)
+
+
+def test_agentcy_skills_never_execute_so_shell_lines_are_a_note(workspace):
+    """Agentcy: "Skills are not connector tools — they don't execute anything." """
+    root = workspace / "kb"
+    write(workspace / ".skill-ls.toml", f"runtimes = [\"agentcy\"]\n[[roots]]\npath = '{root}'\nruntime = \"agentcy\"\n")
+    f = write(root / "triage.md", "---\nname: Triage\nslug: sre.triage\ndescription: d\n---\nNow: !`date`\n",
+              dedent=False)
+    [d] = [d for d in check_tree(workspace, paths=[workspace, root]).diagnostics if d.code == "RF003" and d.path == str(f)]
+    assert d.severity == 3 and "not executed by Agentcy" in d.message

@@ -49,3 +49,15 @@ def test_cc008_suggests_only_argument_hint_under_workspace_agents(workspace):
     _wa_skill(workspace, "cmp", body="# Compare\n\nCompare $ARGUMENTS[0] with $ARGUMENTS[1]\n")
     [d] = [d for d in check_tree(workspace, runtimes=["workspace-agents"]).diagnostics if d.code == "CC008"]
     assert "'argument-hint'" in d.message and "'arguments'" not in d.message and "Claude Code" not in d.message
+
+
+def test_a_dotdot_reference_is_an_error_because_skill_read_file_blocks_traversal(workspace):
+    """"Security: paths are validated to be within the skill directory — traversal attempts are
+    blocked." A link to a sibling skill's file never opens, not even in this repository."""
+    (workspace / ".git").mkdir()
+    _wa_skill(workspace, "style")
+    f = _wa_skill(workspace, "review", body="# Review\n\nRead [the guide](../style/SKILL.md).\n")
+    [d] = [d for d in check_tree(workspace, runtimes=["workspace-agents"]).diagnostics
+           if d.code == "RF002" and d.path == str(f)]
+    assert d.severity == 1 and "skill_read_file" in d.message and "works in this repository" not in d.message
+

@@ -92,6 +92,10 @@ class Vocabulary:
     # runtime's sources yet: RF003 still warns, conservatively).
     executes_shell_lines: bool | None = None
     skill_dir_variables: tuple[str, ...] = ()  # templated paths resolved to the skill directory
+    # The tool the agent reads a skill's supporting files with, when it refuses paths outside the skill
+    # directory (workspace agents: `skill_read_file`, "traversal attempts are blocked"): a `..` link
+    # never works there, even inside one repository (RF002 stays an error).
+    confined_read_tool: str | None = None
     listing_budget: int | None = None  # characters of the whole skill listing
     listing_overflow: str = "drop"  # past the budget: drop (skills fall out) | shorten (descriptions cut)
 

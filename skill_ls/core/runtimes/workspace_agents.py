@@ -23,7 +23,9 @@ WORKSPACE_AGENTS = Runtime(
     # !`cmd` lines run before the agent sees the skill: "Dynamic context injection"; "$ARGUMENTS",
     # "$ARGUMENTS[N] / $N" and "${SKILL_DIR}" are substituted (sources/workspace-agents-skills.txt).
     vocabulary=Vocabulary(substitutes_arguments=True, executes_shell_lines=True, skill_dir_variables=("${SKILL_DIR}",),
-                          substitution_event="when an agent calls skill_use with arguments"),
+                          substitution_event="when an agent calls skill_use with arguments",
+                          # "paths are validated to be within the skill directory — traversal attempts are blocked"
+                          confined_read_tool="skill_read_file"),
     skill_tool="skill_context",
     catalog_format="markdown_list", catalog_order="name", catalog_hides=(("user-invocable", False),),
 )
