@@ -91,3 +91,13 @@ def test_agentcy_skills_never_execute_so_shell_lines_are_a_note(workspace):
               dedent=False)
     [d] = [d for d in check_tree(workspace, paths=[workspace, root]).diagnostics if d.code == "RF003" and d.path == str(f)]
     assert d.severity == 3 and "not executed by Agentcy" in d.message
+
+
+def test_sk012_under_agentcy_advises_trimming_not_references(workspace):
+    """"parses every .md file into a skill row" and "Markdown body length matters more than you
+    think ... Trim aggressively": a references/ file would be one more skill."""
+    root = workspace / "kb"
+    write(workspace / ".skill-ls.toml", f"runtimes = [\"agentcy\"]\n[[roots]]\npath = '{root}'\nruntime = \"agentcy\"\n")
+    f = write(root / "big.md", "---\nname: Big\nslug: sre.big\ndescription: d\n---\n" + "line\n" * 600, dedent=False)
+    [d] = [d for d in check_tree(workspace, paths=[workspace, root]).diagnostics if d.code == "SK012" and d.path == str(f)]
+    assert "trim it" in d.message and "every .md file as a skill" in d.message
