@@ -61,3 +61,11 @@ def test_a_dotdot_reference_is_an_error_because_skill_read_file_blocks_traversal
            if d.code == "RF002" and d.path == str(f)]
     assert d.severity == 1 and "skill_read_file" in d.message and "works in this repository" not in d.message
 
+
+
+def test_the_agent_skills_standards_fields_are_known(workspace):
+    """"Each skill is a directory with a SKILL.md file ... following the Agent Skills standard": its
+    `license`, `compatibility` and `metadata` are not unknown keys there."""
+    f = _wa_skill(workspace, "std", extra="license: MIT\ncompatibility: Python 3.11\nmetadata:\n  owner: me\n")
+    res = check_tree(workspace, runtimes=["workspace-agents"])
+    assert not [d for d in res.diagnostics if d.code in ("SK007", "PT001") and d.path == str(f)]

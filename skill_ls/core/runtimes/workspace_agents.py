@@ -1,7 +1,7 @@
 """workspace agents: `<ws>/workspace/agents/skills`; agents list skills (sources/workspace-agents-skills.txt)."""
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import WORKSPACE_AGENTS_NAME, AgentScoping, FieldSpec, NameRule, RootSpec, Runtime, \
+from skill_ls.core.runtimes.spec import STANDARD_FIELDS, WORKSPACE_AGENTS_NAME, AgentScoping, FieldSpec, NameRule, RootSpec, Runtime, \
     Vocabulary
 
 WORKSPACE_AGENTS_FIELDS: dict[str, FieldSpec] = {
@@ -9,6 +9,9 @@ WORKSPACE_AGENTS_FIELDS: dict[str, FieldSpec] = {
     "description": FieldSpec("str", "Shown in the agent's skill list; defaults to empty."),
     "argument-hint": FieldSpec("str", "Shown after the name in the skill list."),
     "user-invocable": FieldSpec("bool", "Whether users may invoke the skill directly (default true)."),
+    # "following the Agent Skills standard" / "Skills follow the Agent Skills standard and are
+    # compatible with Claude Code": the standard's optional fields are the standard's, not unknown keys.
+    **{k: STANDARD_FIELDS[k] for k in ("license", "compatibility", "metadata", "allowed-tools")},
 }
 
 
