@@ -69,3 +69,17 @@ def test_the_agent_skills_standards_fields_are_known(workspace):
     f = _wa_skill(workspace, "std", extra="license: MIT\ncompatibility: Python 3.11\nmetadata:\n  owner: me\n")
     res = check_tree(workspace, runtimes=["workspace-agents"])
     assert not [d for d in res.diagnostics if d.code in ("SK007", "PT001") and d.path == str(f)]
+
+
+def test_a_multi_line_description_stays_in_the_agents_prompt(workspace):
+    """The page says only that names and descriptions are loaded into the system prompt; nothing
+    filters a skill out, so a description with `- ` lines is rendered (no CT001)."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
+
+    f = _wa_skill(workspace, "listy", extra="")
+    f.write_text("---\nname: listy\ndescription: |\n  Does:\n  - one\n  - two\n---\nbody\n")
+    config = prepare_config(str(workspace), CheckOptions(workspace=str(workspace), runtimes=["workspace-agents"]))
+    obj = catalog_object(build_index(str(workspace), config), "workspace-agents")
+    assert "- **listy**: Does:\n- one\n- two" in obj["text"] and obj["left_out"] == []
+    assert not [d for d in check_tree(workspace, runtimes=["workspace-agents"]).diagnostics if d.code == "CT001"]

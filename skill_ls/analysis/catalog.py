@@ -96,7 +96,6 @@ def escape_attr(text: str) -> str:
 # or bidi controls) is not rendered: the skill is left out of the catalog and SK016 says why.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _NAME_BREAKERS = re.compile(r"[\n\r\t\"`\\<>*]")
-_MARKDOWN_LINE = re.compile(r"\n[ \t]*(#|[-*+][ \t]|\d+[.)][ \t]|>|```|~~~|\*\*)")
 
 
 def _control_reason(what: str, text: str) -> str | None:
@@ -327,16 +326,13 @@ class MarkdownList(CatalogFormat):
     id = "markdown_list"
 
     def refusal(self, runtime: Runtime, s: EffectiveSkill) -> str | None:
+        """The base refusal only (a name that leaves its slot, control characters): nothing in the
+        workspace agents page filters skills, so a multi-line description or hint is rendered as it is
+        (issue 23); control characters in the hint are refused like the description's."""
         reason = super().refusal(runtime, s)
         hint = s.field("argument-hint")
         if reason is None and hint not in (None, ""):
             reason = _control_reason("argument-hint", _text(hint))
-            if reason is None and "\n" in _text(hint).strip():
-                reason = "its argument-hint spans lines: it would end the skill's list item"
-        text = _description(s).strip()
-        if reason is None and _MARKDOWN_LINE.search(text):
-            reason = ("its description has a line that starts a Markdown list item, heading, quote or code "
-                      "fence: it would leave the skill's list item")
         return reason
 
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
