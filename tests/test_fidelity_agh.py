@@ -190,3 +190,16 @@ def test_description_in_agent_md_is_rejected_so_the_agent_has_no_catalog(workspa
     assert d.path == str(agent) and d.severity == 1 and "rejects it as an unknown field" in d.message
     assert main(["catalog", "--runtime", "agh", "--agent", "rev", "--workspace", str(workspace)]) != 0
     assert "fails closed" in capsys.readouterr().err
+
+
+def test_an_agent_md_outside_agh_directories_is_not_an_agh_definition(workspace):
+    """AGH scans `<workspace>/.agh/agents/<name>/AGENT.md`, additional roots' `.agh/agents/<name>/` and
+    its home: a repository-root or `docs/` AGENT.md (common in repositories unrelated to AGH) is not
+    an agent definition, so it gets no AG finding; one in an `.agh/agents/<name>/` directory does."""
+    top = write(workspace / "AGENT.md", "# How to work in this repository\n")
+    docs = write(workspace / "docs" / "AGENT.md", "Notes for coding agents.\n")
+    res = check_tree(workspace)
+    assert not [d for d in res.diagnostics if d.path in (str(top), str(docs))]
+    other = workspace / "vendor"
+    real = write(other / ".agh" / "agents" / "rev" / "AGENT.md", "no frontmatter\n")
+    assert [d.code for d in check_tree(workspace, paths=[other]).diagnostics if d.path == str(real)] == ["AG001"]

@@ -193,6 +193,22 @@ def matches_glob(path: str, glob: str) -> bool:
     return pattern.fullmatch(path.replace("\\", "/")) is not None
 
 
+def in_definition_directory(path: str) -> bool:
+    """Whether an agent file not found by discovery still sits where a family keeps its definitions
+    (`…/.agh/agents/<name>/AGENT.md`: a workspace or an additional root not configured here), so it is
+    checked as a definition. A repository-root or `docs/` AGENT.md is not: AGH scans only
+    `<workspace>/.agh/agents/<name>/`, additional roots' `.agh/agents/<name>/` and its home."""
+    parts = path.replace("\\", "/").split("/")
+    for family in AGENT_FAMILIES.values():
+        for d in family.dirs:
+            if d.layout != "dir" or not d.template.startswith(("{workspace}/", "{config:")):
+                continue
+            tail = d.template.split("}", 1)[1].strip("/").split("/")  # e.g. [".agh", "agents"]
+            if len(parts) >= len(tail) + 2 and parts[-2 - len(tail):-2] == tail and parts[-1] == AGENT_FILE:
+                return True
+    return False
+
+
 def family_of_path(path: str) -> AgentFamily | None:
     """The first family whose globs match `path` (an `AGENT.md` anywhere is AGH's)."""
     return next((f for f in AGENT_FAMILIES.values() if any(matches_glob(path, g) for g in f.globs)), None)
