@@ -203,3 +203,30 @@ def test_an_agent_md_outside_agh_directories_is_not_an_agh_definition(workspace)
     other = workspace / "vendor"
     real = write(other / ".agh" / "agents" / "rev" / "AGENT.md", "no frontmatter\n")
     assert [d.code for d in check_tree(workspace, paths=[other]).diagnostics if d.path == str(real)] == ["AG001"]
+
+
+def test_agent_command_with_shell_syntax_is_reported_because_agh_uses_no_shell(workspace):
+    """"Parsed with shell-style quoting, but launched without a shell." """
+    agent = write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+                  "---\nname: rev\nprovider: claude\ncommand: claude --model $MODEL && echo done | tee log\n---\n"
+                  "Review.\n", dedent=False)
+    [d] = [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG004" and d.path == str(agent)]
+    assert d.severity == 2 and "without a shell" in d.message
+    assert all(w in d.message for w in ("'$MODEL'", "'&&'", "'|'"))
+    write(agent, "---\nname: rev\nprovider: claude\ncommand: claude --model 'x y'\n---\nReview.\n", dedent=False)
+    assert not [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG004"]
+
+
+def test_uppercase_tool_ids_warn_without_failing_the_agent_closed(workspace):
+    """Reading: "Must be exact canonical ToolIDs" does not define canonical beyond the lowercase
+    examples; an MCP server's name is the operator's own key."""
+    from skill_ls.analysis.effective import resolve_effective_set
+    from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
+
+    write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+          "---\nname: rev\nprovider: claude\ntools: [\"mcp__GitHub__*\"]\n---\nReview.\n", dedent=False)
+    skill(workspace / ".agh" / "skills", "alpha")
+    [d] = [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG004"]
+    assert d.severity == 2 and "uppercase" in d.message
+    config = prepare_config(str(workspace), CheckOptions(workspace=str(workspace), runtimes=["agh"]))
+    assert "alpha" in resolve_effective_set(build_index(str(workspace), config), "agh", "rev").names()

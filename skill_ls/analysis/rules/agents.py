@@ -243,6 +243,10 @@ def agent_invalid_value(ctx: AgentContext) -> None:
     `description` are required; known fields have their documented types. Workspace agents: `name`
     is a string and `skills` a list of skill names.
 
+    Warnings that never fail an AGH agent closed: `command` with shell syntax (`&&`, `|`, `$VAR`: AGH
+    parses it with shell-style quoting but launches it without a shell) and a ToolID that is canonical
+    but for uppercase letters (the sources do not define "canonical" beyond lowercase examples).
+
     ## Why is this bad?
     AGH rejects the definition, so the agent cannot start and its catalog cannot be rendered.
 
@@ -347,7 +351,15 @@ def _value(ctx: AgentContext, doc: Document, family: AgentFamily, key: str, spec
             return
         for item in ctx.definition.tool_items.get(key, ()):
             reason = tool_id_problem(item.value, wildcard=wildcard)
-            if reason is not None:
+            if reason is not None and isinstance(item.value, str) \
+                    and tool_id_problem(item.value.lower(), wildcard=wildcard) is None:
+                # Reading: "canonical" is not defined in the sources and MCP server names are the
+                # operator's own map keys; only the documented examples are lowercase. A warning that
+                # does not fail the agent closed.
+                ctx.out.report(item.span, f"{key} entry {item.value!r} has uppercase letters: the documented "
+                               f"canonical ToolIDs are lowercase ('{item.value.lower()}'); {family.title} may not "
+                               "match it", severity=Severity.WARNING)
+            elif reason is not None:
                 ctx.out.report(item.span, f"{key} entry {item.value!r} {reason}")
         return
     if not type_ok(spec, value):
@@ -355,9 +367,22 @@ def _value(ctx: AgentContext, doc: Document, family: AgentFamily, key: str, spec
         return
     if key in family.shell_fields and isinstance(value, str):
         try:
-            shlex.split(value)
+            words = shlex.split(value)
         except ValueError as exc:
             ctx.out.report(span, f"'{key}' is not valid shell-style quoting ({exc}); {family.title} cannot split it")
+            return
+        # "Parsed with shell-style quoting, but launched without a shell": operators and expansions
+        # reach the program as literal arguments.
+        shellisms = [w for w in words if w in _SHELL_OPERATORS or _SHELL_EXPANSION.search(w)]
+        if shellisms:
+            shown = ", ".join(f"'{w}'" for w in dict.fromkeys(shellisms))
+            ctx.out.report(span, f"'{key}' uses shell syntax ({shown}) but {family.title} launches it without a "
+                           "shell: these reach the program as literal arguments; put the pipeline in a script, or "
+                           "run a shell explicitly (`sh -c '...'`)", severity=Severity.WARNING)
+
+
+_SHELL_OPERATORS = frozenset(("&&", "||", "|", ";", "&", ">", ">>", "<", "<<", "2>", "2>&1", "|&"))
+_SHELL_EXPANSION = re.compile(r"\$(?:\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()|`|^~/")
 
 
 def _inline_server(ctx: AgentContext, server: Any, span: Span, seen: set[str]) -> None:
