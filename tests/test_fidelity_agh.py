@@ -230,3 +230,14 @@ def test_uppercase_tool_ids_warn_without_failing_the_agent_closed(workspace):
     assert d.severity == 2 and "uppercase" in d.message
     config = prepare_config(str(workspace), CheckOptions(workspace=str(workspace), runtimes=["agh"]))
     assert "alpha" in resolve_effective_set(build_index(str(workspace), config), "agh", "rev").names()
+
+
+def test_a_capabilities_directory_is_said_to_be_unread(workspace):
+    """"capabilities.toml (or a capabilities/ directory) declares the unified capability catalog": the
+    directory form is not read by skill-ls, and AG007 says so rather than passing over it."""
+    agent = write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+                  "---\nname: rev\nprovider: claude\n---\nReview.\n", dedent=False)
+    assert not [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG007"]
+    write(agent.parent / "capabilities" / "search.toml", "name = 'x'\n")
+    [d] = [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG007"]
+    assert d.path == str(agent) and d.severity == 3 and "capabilities/" in d.message

@@ -67,6 +67,9 @@ class AgentFamily:
     tool_id_fields: dict[str, bool] = field(default_factory=dict)  # ToolID list fields -> wildcards allowed
     shell_fields: tuple[str, ...] = ()  # split with shell-style quoting by the runtime
     invalid_frontmatter_note: str = ""  # appended to AG001 when the frontmatter does not parse
+    # Sidecar directories next to a definition that the runtime reads but skill-ls does not (AG007 says
+    # so): name -> what the runtime does with it.
+    unread_sidecar_dirs: dict[str, str] = field(default_factory=dict)
 
     def documented_fields(self) -> dict[str, FieldSpec]:
         """The fields hover and completion offer: the known ones, then documented drafts."""
@@ -134,6 +137,9 @@ AGH_AGENTS = AgentFamily(
     tool_id_fields={"tools": True, "deny_tools": True, "toolsets": False},
     shell_fields=("command",),
     invalid_frontmatter_note=" (AGH tried YAML, then TOML)",
+    # "capabilities.toml (or a capabilities/ directory) declares the unified capability catalog"; the
+    # catalog format is on AGH's Agent Capabilities page, which skill-ls does not model.
+    unread_sidecar_dirs={"capabilities": "AGH reads it as the agent's capability catalog"},
     prompt_required="error",
     prompt_message="agent prompt is required: the Markdown body after the frontmatter is empty; write the agent's "
                    "startup prompt there",
