@@ -137,6 +137,7 @@ class MarketplaceMeta:
     problem: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     span: Span = Span(0, 0, 0, 0)
+    warning: str | None = None  # a doubt that does not block (the hash is not the SKILL.md bytes')
 
     def consent_keys(self) -> set[str]:
         keys = set()
@@ -152,7 +153,7 @@ class MarketplaceMeta:
 
 def read_marketplace_meta(path: str, skill_md: str | None) -> MarketplaceMeta:
     """Validate `.agh-meta.json` (SPEC §8 reading): object with string slug/registry/version/
-    installed_at, optional `hash` = sha256:<hex> of the SKILL.md bytes."""
+    installed_at; an optional `hash` is checked against SKILL.md's bytes only as a warning."""
     value, problem, span = read_json(path, "utf-8")
     if problem:
         return MarketplaceMeta(path, False, problem, span=span)
@@ -161,16 +162,22 @@ def read_marketplace_meta(path: str, skill_md: str | None) -> MarketplaceMeta:
     missing = [k for k in ("slug", "registry", "version", "installed_at") if not isinstance(value.get(k), str) or not value.get(k)]
     if missing:
         return MarketplaceMeta(path, False, f"missing or non-string field(s): {', '.join(missing)}", value)
+    # Reading: "Load-time hash verification must pass" — but neither the hash's format nor what it
+    # covers (SKILL.md alone, or the whole directory) is documented. A hash that is the SHA-256 of
+    # SKILL.md's bytes is verified; any other never blocks the copy: a warning says it cannot be checked.
     digest = value.get("hash")
-    if digest is not None:
+    if digest is not None and skill_md is not None:
         if not isinstance(digest, str) or not digest.startswith("sha256:") or len(digest) != 71:
-            return MarketplaceMeta(path, False, "'hash' must look like sha256:<64 hex digits>", value)
-        if skill_md is not None:
-            body, err, _ = read_bytes(skill_md)
-            import hashlib  # (only for marketplace copies: its OpenSSL start-up is not free)
+            return MarketplaceMeta(path, True, None, value, warning="'hash' is not sha256:<64 hex digits>, so "
+                                   "skill-ls cannot verify it (AGH's hash format is not documented)")
+        body, err, _ = read_bytes(skill_md)
+        import hashlib  # (only for marketplace copies: its OpenSSL start-up is not free)
 
-            if err is None and hashlib.sha256(body).hexdigest() != digest[7:].lower():
-                return MarketplaceMeta(path, False, "hash mismatch: SKILL.md differs from the installed copy", value)
+        if err is None and hashlib.sha256(body).hexdigest() != digest[7:].lower():
+            return MarketplaceMeta(path, True, None, value, warning="'hash' is not the SHA-256 of SKILL.md: if AGH "
+                                   "hashes SKILL.md alone, it blocks this skill (SKILL.md changed since install); "
+                                   "if it hashes the whole directory this is expected — AGH's documentation does "
+                                   "not say which")
     return MarketplaceMeta(path, True, None, value)
 
 
