@@ -63,11 +63,13 @@ def test_agh_blocked_skill_excluded_and_lower_copy_wins(workspace, private_home)
     assert s.tier == "user"
 
 
-def test_agh_marketplace_hash_mismatch_blocks(workspace, private_home):
+def test_agh_marketplace_copy_with_an_unverifiable_hash_still_loads(workspace, private_home):
+    """Issue 23 reading: what AGH's hash covers is not documented, so a mismatch does not block."""
     path = skill(private_home / ".agh" / "skills", "market")
     write(path.parent / ".agh-meta.json", '{"slug": "m", "registry": "hub", "version": "1", "installed_at": "x", '
           f'"hash": "sha256:{"0" * 64}"}}')
-    assert names(resolve_effective_set(index_for(workspace), "agh")) == []
+    [s] = from_files(resolve_effective_set(index_for(workspace), "agh"))
+    assert s.tier == "marketplace"
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     write(path.parent / ".agh-meta.json", '{"slug": "m", "registry": "hub", "version": "1", "installed_at": "x", '
           f'"hash": "sha256:{digest}"}}')

@@ -241,3 +241,16 @@ def test_a_capabilities_directory_is_said_to_be_unread(workspace):
     write(agent.parent / "capabilities" / "search.toml", "name = 'x'\n")
     [d] = [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG007"]
     assert d.path == str(agent) and d.severity == 3 and "capabilities/" in d.message
+
+
+def test_the_same_skill_in_two_additional_roots_resolves_in_the_registered_order(workspace, tmp_path):
+    """Reading: agent definitions resolve "Additional roots, in the registered order"; skills in
+    additional roots follow the same order (no ambiguity, no SH003): the first registered root wins."""
+    first, second = tmp_path / "zz-first", tmp_path / "aa-second"
+    write(workspace / ".skill-ls.toml", f"[agh]\nadditional_roots = ['{first}', '{second}']\n")
+    a = skill(first / ".agh" / "skills", "dup")
+    b = skill(second / ".agh" / "skills", "dup")
+    res = check_tree(workspace, runtimes=["agh"], paths=[workspace, first, second])
+    assert not [d for d in res.diagnostics if d.code == "SH003"]
+    assert [d.path for d in res.diagnostics if d.code == "SH001"] == [str(b)]
+    assert [d.path for d in res.diagnostics if d.code == "SH002"] == [str(a)]

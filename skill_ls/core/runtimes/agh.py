@@ -24,7 +24,9 @@ AGH = Runtime(
     roots=(
         RootSpec("bundled", "{config:agh_bundled_roots}/skills", origin="config"),
         RootSpec("user", "{agh_home}/skills", origin="user"),  # marketplace when .agh-meta.json is present
-        RootSpec("additional", "{config:agh_additional_roots}/.agh/skills", origin="config"),
+        # Reading: the registered order decides between additional roots, as it does for agent definitions
+        # ("Additional roots, in the registered order"); the skills overview states no order of its own.
+        RootSpec("additional", "{config:agh_additional_roots}/.agh/skills", origin="config", ordered=True),
         RootSpec("workspace", "{workspace}/.agh/skills"),
     ),
     fields=AGH_SKILL_FIELDS,
