@@ -230,3 +230,13 @@ def test_amps_five_built_in_skills_are_listed_last_marked_and_overridable(worksp
     painter = next(s for s in obj["skills"] if s["name"] == "painter")
     assert painter["description"] == "Image generation guidance" and "Built-in Skills" in painter["description_source"]
     assert "<description>Ours.</description>" in obj["text"]
+
+
+def test_rf005_leaves_documentation_in_toolbox_alone(workspace):
+    """Reading: "toolbox/ # Optional: auto-registered tools" — a README.md beside the tools is not a
+    tool, so it is not asked to be `chmod +x`."""
+    f = write(workspace / ".agents" / "skills" / "s" / "SKILL.md", SOURCE_EXAMPLE.replace("my-skill-name", "s"),
+              dedent=False)
+    write(f.parent / "toolbox" / "README.md", "# Tools\n").chmod(0o644)
+    write(f.parent / "toolbox" / "notes.txt", "notes\n").chmod(0o644)
+    assert not [d for d in check_tree(workspace, runtimes=["amp"]).diagnostics if d.code == "RF005"]
