@@ -213,8 +213,9 @@ def test_agentcy_golden_blocks_and_budget(workspace):
     assert text == (
         '<skill name="Incident Comms">\n' + b.read_text().rstrip("\n") + "\n</skill>\n"
         '<skill name="PostgreSQL Health Triage">\n' + a.read_text().rstrip("\n") + "\n</skill>\n"
-        f"Skills budget: {used}/16000 characters\n"
-    )
+    )  # issue 23: no budget line (the source's prompt example has none); the JSON carries it
+    assert catalog_object(index_for(workspace), "agentcy")["budget"] == {"budget_used_chars": used,
+                                                                         "budget_max_chars": 16000}
 
 
 def test_agentcy_refuses_a_set_over_budget(workspace):
@@ -222,7 +223,7 @@ def test_agentcy_refuses_a_set_over_budget(workspace):
     with pytest.raises(CatalogError, match="agentcy.max_prompt_chars is 100"):
         catalog_object(index_for(workspace), "agentcy")
     obj = catalog_object(index_for(workspace), "agentcy", enabled=["Incident Comms"])
-    assert obj["text"].startswith('<skill name="Incident Comms">') and "/100 characters" in obj["text"]
+    assert obj["text"].startswith('<skill name="Incident Comms">') and obj["budget"]["budget_max_chars"] == 100
 
 
 # -- catalog cost --------------------------------------------------------------------------------

@@ -101,3 +101,15 @@ def test_sk012_under_agentcy_advises_trimming_not_references(workspace):
     f = write(root / "big.md", "---\nname: Big\nslug: sre.big\ndescription: d\n---\n" + "line\n" * 600, dedent=False)
     [d] = [d for d in check_tree(workspace, paths=[workspace, root]).diagnostics if d.code == "SK012" and d.path == str(f)]
     assert "trim it" in d.message and "every .md file as a skill" in d.message
+
+
+def test_prompt_blocks_have_no_budget_line_the_json_carries_it(workspace):
+    """The source's prompt shows `[system] <skill name="…">…</skill>` blocks and nothing else; the budget
+    is in the `skills_state_changed` event (`budget_used_chars`, `budget_max_chars`)."""
+    root = workspace / "kb"
+    write(workspace / ".skill-ls.toml", f"runtimes = [\"agentcy\"]\n[[roots]]\npath = '{root}'\nruntime = \"agentcy\"\n")
+    f = write(root / "triage.md", SOURCE_EXAMPLE, dedent=False)
+    config = prepare_config(str(workspace), CheckOptions(workspace=str(workspace)))
+    obj = catalog_object(build_index(str(workspace), config), "agentcy")
+    assert obj["text"].endswith("</skill>\n") and "budget" not in obj["text"]
+    assert obj["budget"] == {"budget_used_chars": len(f.read_text()), "budget_max_chars": 16000}

@@ -6,7 +6,8 @@ result of the `skillLs.renderCatalog` command; `render_catalog` is its `text`. E
 skill: the catalog, hover's cost line and SK011 all read it. Readings, documented in docs/catalog.md:
 an empty effective set renders an empty string in every format; every non-empty text ends with a
 newline (the reference `agentskills to-prompt` prints one too); Agentcy's enabled set defaults to
-every skill of its roots, by name, and its budget line is `Skills budget: USED/MAX characters`.
+every skill of its roots, by name; its budget is in the JSON (`budget`), not in the text (the source's
+prompt example has no budget line).
 """
 from __future__ import annotations
 
@@ -384,7 +385,9 @@ class FullContent(CatalogFormat):
             raise CatalogError(f"the enabled skills need {used} characters but {runtime.setting_key(setting)} "
                                f"is {budget} (largest: '{biggest.name}', {biggest.chars}): "
                                f"{runtime.title} refuses to enable this set")
-        return "\n".join(e.text for e in entries) + f"\nSkills budget: {used}/{budget} characters\n"
+        # The blocks only: the source's prompt example has no budget line (the budget travels in the
+        # skills_state_changed event; `catalog --format json` carries it as "budget").
+        return "\n".join(e.text for e in entries) + "\n"
 
 
 FORMATS: dict[str, CatalogFormat] = {f.id: f for f in (AghLines(), AmpXml(), Reference(), MarkdownList(), FullContent())}
@@ -416,7 +419,7 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
             raise CatalogError(f"not in the effective set: {', '.join(unknown)}")
         eff.skills = [s for s in eff.skills if s.name in set(enabled)]
     rendered = render_effective_set(index, eff)
-    return {
+    out: dict[str, Any] = {
         "runtime": runtime,
         "agent": eff.agent,
         "text": rendered.text,
@@ -426,6 +429,11 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
         # skills that cannot be rendered safely (CT001): not in `text`, said here and on stderr
         "left_out": [{"name": sk.name, "path": sk.path, "reason": reason} for sk, reason in rendered.left_out],
     }
+    setting = RUNTIMES[runtime].prompt_budget_setting if runtime in RUNTIMES else None
+    if setting:  # Agentcy's skills_state_changed event: budget_used_chars / budget_max_chars
+        out["budget"] = {"budget_used_chars": sum(e.chars for e in rendered.entries),
+                         "budget_max_chars": getattr(index.config, setting)}
+    return out
 
 
 def render_catalog(index: Index, runtime: str, agent: str | None = None) -> str:
