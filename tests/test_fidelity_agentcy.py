@@ -113,3 +113,12 @@ def test_prompt_blocks_have_no_budget_line_the_json_carries_it(workspace):
     obj = catalog_object(build_index(str(workspace), config), "agentcy")
     assert obj["text"].endswith("</skill>\n") and "budget" not in obj["text"]
     assert obj["budget"] == {"budget_used_chars": len(f.read_text()), "budget_max_chars": 16000}
+
+
+def test_a_skill_without_a_slug_is_not_called_a_slug(workspace):
+    """Reading: a skill without a slug is filed under its name; the message says that, not "slug 'No Slug'"."""
+    plain = "---\nname: No Slug\ndescription: d\n---\nBody.\n"
+    res = _tree(workspace, {"a": plain, "b": plain})
+    sh003 = [d for d in res.diagnostics if d.code == "SH003"]
+    assert len(sh003) == 2 and all("slug 'No Slug'" not in d.message for d in sh003)
+    assert all("has no slug, so skill-ls files it under its name" in d.message for d in sh003)
