@@ -83,3 +83,10 @@ def test_a_multi_line_description_stays_in_the_agents_prompt(workspace):
     obj = catalog_object(build_index(str(workspace), config), "workspace-agents")
     assert "- **listy**: Does:\n- one\n- two" in obj["text"] and obj["left_out"] == []
     assert not [d for d in check_tree(workspace, runtimes=["workspace-agents"]).diagnostics if d.code == "CT001"]
+
+
+def test_a_name_that_differs_from_its_directory_is_fine(workspace):
+    """"name | string | directory name | Skill identifier": the directory is the default, not a rule."""
+    f = _wa_skill(workspace, "review-dir", extra="").parent / "SKILL.md"
+    f.write_text("---\nname: review-code\ndescription: d\n---\nbody\n")
+    assert not [d for d in check_tree(workspace, runtimes=["workspace-agents"]).diagnostics if d.code == "SK009"]

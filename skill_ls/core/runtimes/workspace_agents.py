@@ -20,7 +20,9 @@ WORKSPACE_AGENTS = Runtime(
     tiers=("workspace",),
     roots=(RootSpec("workspace", "{workspace}/workspace/agents/skills"),),
     fields=WORKSPACE_AGENTS_FIELDS,
-    name_rule=NameRule(WORKSPACE_AGENTS_NAME, "letters, digits, '-' and '_'", None, "warning", "frontmatter_or_directory"),
+    # "name | string | directory name": the directory is only the default; nothing in the page asks
+    # the two to agree (no SK009 here).
+    name_rule=NameRule(WORKSPACE_AGENTS_NAME, "letters, digits, '-' and '_'", None, None, "frontmatter_or_directory"),
     # An agent's `skills:` list, in its order, is its set.
     agent_scoping=AgentScoping(family="workspace-agents", skills_list="ordered"),
     # !`cmd` lines run before the agent sees the skill: "Dynamic context injection"; "$ARGUMENTS",
