@@ -143,7 +143,7 @@ class WorkspaceState:
         self._walker_stale = True
         # A reference target may have appeared, vanished, changed (RF004 reads its links) or become a
         # symlink; a plugin manifest may have come or gone.
-        self.index.references.clear()
+        self.index.forget_disk()
         base = os.path.basename(path)
         if path not in self.overlays:
             self.index.store.invalidate(path)

@@ -19,6 +19,7 @@ from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
 from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
+from skill_ls.core.disk import Disk
 from skill_ls.core.references import ReferenceResolver
 from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family
 from skill_ls.core.shape import shape_refusal
@@ -303,6 +304,7 @@ class Index:
         self.lowercase_skill_files: list[str] = []
         # Resolved body references; cleared whenever this index learns that the disk changed.
         self.references = ReferenceResolver()
+        self.disk = Disk()  # stats and listings the rules ask for (skill_ls/core/disk.py)
         # Facts the analysis layer derives from the whole index (e.g. a runtime's listing, which
         # every file's budget rule reads): computed once, dropped with the other derived caches.
         self.derived: dict[Any, Any] = {}
@@ -312,9 +314,15 @@ class Index:
         self.derived_from_names: dict[Any, Any] = {}
 
     # -- building -------------------------------------------------------------------------------
-    def _clear_caches(self) -> None:
-        """Derived facts about files on disk: resolved references, which directories are plugins."""
+    def forget_disk(self) -> None:
+        """Drop what was learnt about the disk beside the documents (reference resolutions, stats,
+        listings): something changed there."""
         self.references.clear()
+        self.disk.clear()
+
+    def _clear_caches(self) -> None:
+        """Derived facts: about the disk (references, stats, listings) and about the whole index."""
+        self.forget_disk()
         self.derived.clear()
         self.derived_from_names.clear()
 

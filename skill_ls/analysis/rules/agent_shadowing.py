@@ -70,6 +70,6 @@ def agent_sidecar_directory_not_checked(ctx: AgentContext) -> None:
     if family is None or not ctx.agent.path:
         return
     for name, effect in family.unread_sidecar_dirs.items():
-        if os.path.isdir(os.path.join(os.path.dirname(ctx.agent.path), name)):
+        if ctx.index.disk.is_dir(os.path.join(os.path.dirname(ctx.agent.path), name)):
             ctx.out.report(header_span(ctx.agent.doc), f"{name}/ next to this definition is not checked by skill-ls: "
                            f"{effect}, in a format skill-ls does not model (a {name}.toml file is parsed as TOML)")

@@ -215,7 +215,7 @@ def openai_yaml_values(ctx: SidecarContext) -> None:
             target = os.path.normpath(os.path.join(skill_dir, vnode.value))
             if not target.startswith(os.path.normpath(skill_dir) + os.sep):
                 report(node_span(vnode), f"interface.{key} '{vnode.value}' leaves the skill directory")
-            elif not os.path.exists(target):
+            elif not ctx.disk.exists(target):
                 report(node_span(vnode), f"interface.{key} '{vnode.value}' does not exist in the skill")
         elif key == "brand_color" and not _COLOR.match(vnode.value):
             report(node_span(vnode), f"interface.brand_color '{vnode.value}' is not a hex color like '#3B82F6'")

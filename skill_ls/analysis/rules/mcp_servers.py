@@ -35,7 +35,7 @@ def _sidecar_readers(ctx: SidecarContext) -> list[Runtime]:
     runtimes that read the skill beside it."""
     if ctx.skill_path is None:
         agent_file = os.path.join(os.path.dirname(ctx.path), AGENT_FILE)
-        if os.path.isfile(agent_file):
+        if ctx.disk.is_file(agent_file):
             family = family_of_path(agent_file)
             return [RUNTIMES[runtime_for_family(family.id)]] if family is not None else []
         return []
