@@ -1,4 +1,4 @@
-"""Catalog renderers: the exact text each runtime injects to advertise its effective set (SPEC §4, §8).
+"""Catalog renderers: the exact text each runtime injects to advertise its effective set.
 
 `catalog_object(index, runtime, agent)` is the `skill-ls catalog --format json` object and the
 result of the `skillLs.renderCatalog` command; `render_catalog` is its `text`. Every format is one
@@ -404,7 +404,7 @@ def render_effective_set(index: Index, eff: EffectiveSet) -> Rendered:
 
 def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
                    enabled: list[str] | None = None) -> dict[str, Any]:
-    """The `catalog --format json` object (SPEC §6.1). Raises `CatalogError` with a one-line reason for
+    """The `catalog --format json` object. Raises `CatalogError` with a one-line reason for
     an unknown runtime, a missing agent, an agent that fails closed, or an Agentcy set over budget.
     `enabled` narrows the set to these names (Agentcy's chosen enabled set)."""
     try:

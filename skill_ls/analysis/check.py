@@ -114,7 +114,7 @@ def line_hints(diags: Iterable[Diagnostic], store: DocumentStore, out: LineHints
 
 
 def choose_workspace(paths: list[str], workspace: str | None) -> str:
-    """SPEC §8: --workspace, else the single directory PATH, else the current directory."""
+    """The workspace: --workspace, else the single directory PATH, else the current directory."""
     if workspace:
         return os.path.abspath(workspace)
     if len(paths) == 1 and os.path.isdir(paths[0]):

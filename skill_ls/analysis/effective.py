@@ -1,5 +1,5 @@
 """The effective set: the skills one runtime loads for one workspace and, optionally, one agent
-(SPEC §1, §3, §8), and the MCP servers that come with them.
+and the MCP servers that come with them.
 
 - AGH: base stack (bundled … workspace) plus the winning AGENT.md's `skills/` overlay, minus that
   agent's `skills.disabled` tombstones; operator-disabled skills (`agh.disabled`) stay in the set
@@ -270,7 +270,7 @@ def blocking_finding(index: Index, agent: AgentDecl) -> Diagnostic | None:
 
 
 def fail_closed_reason(index: Index, definition: AgentDefinition) -> str | None:
-    """Why AGH refuses this agent's catalog (SPEC §8), as one line, or None."""
+    """Why AGH refuses this agent's catalog, as one line, or None."""
     agent = definition.decl
     scoping = scoping_for_family(agent.family)
     if scoping is None or not scoping.fail_closed:
@@ -320,7 +320,7 @@ def _discovery_key(s: EffectiveSkill) -> tuple[Any, ...]:
 
 # -- MCP servers --------------------------------------------------------------------------------------
 def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict[str, Any]]:
-    """The MCP servers a session starts with (SPEC §3.1): AGH merges config → provider → agent →
+    """The MCP servers a session starts with: AGH merges config → provider → agent →
     skills, a later layer replacing a same-name server; marketplace skills' servers are blocked
     without consent (MC002). Amp starts each skill's bundled `mcp.json` servers. Other runtimes: []."""
     from skill_ls.core.mcp import AGH_CONFIG_FILE, agh_config, allowed_marketplace_mcp, default_provider, \

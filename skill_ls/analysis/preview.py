@@ -50,7 +50,7 @@ def _shell_notes(doc: Document, runs: bool) -> list[str]:
     return [f"!`{command}` {verb}; skill-ls never runs commands" for command, _ in shells]
 
 
-# -- `loaded_skill` (Amp): `loadSkill` in sources/amp-skills.txt, exactly ---------------------------------------------
+# -- `loaded_skill` (Amp): `loadSkill` in https://decodeclaude.com/amp-code-spec/enhancements/16-skills/, exactly ---------------------------------------------
 def amp_loaded_skill(name: str, doc: Document, arguments: str) -> Preview:
     text = "\n".join([f'<loaded_skill name="{name}">', skill_body(doc),
                       f"\nArguments: {arguments}" if arguments else "", "</loaded_skill>"])

@@ -1,4 +1,4 @@
-"""Configuration (SPEC §6.2): `.skill-ls.toml`, `[tool.skill-ls]` in pyproject.toml, and the same keys
+"""Configuration: `.skill-ls.toml`, `[tool.skill-ls]` in pyproject.toml, and the same keys
 in camelCase from the language client. A bad configuration raises `ConfigError` with a message that
 names the file and the problem; callers decide whether that is exit 2 (CLI) or a diagnostic (server).
 """
@@ -306,7 +306,7 @@ _SKILL_TREE_PARTS = frozenset({".agh", ".claude", ".agents", ".codex", "skills",
 
 
 def project_root(folder: Path, home: Path | None = None) -> Path:
-    """The project a folder belongs to (SPEC §6.3: one server per project).
+    """The project a folder belongs to (one server per project).
 
     - A folder holding a project marker (`.skill-ls.toml`, `pyproject.toml` with `[tool.skill-ls]`,
       `.git`) is its own project.

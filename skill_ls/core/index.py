@@ -153,7 +153,7 @@ class MarketplaceMeta:
 
 
 def read_marketplace_meta(path: str, skill_md: str | None) -> MarketplaceMeta:
-    """Validate `.agh-meta.json` (SPEC §8 reading): object with string slug/registry/version/
+    """Validate `.agh-meta.json` (reading): object with string slug/registry/version/
     installed_at; an optional `hash` is checked against SKILL.md's bytes only as a warning."""
     value, problem, span = read_json(path, "utf-8")
     if problem:

@@ -530,7 +530,7 @@ class SkillLanguageServer(LanguageServer):
                 self._queue_resolution_update(key, touched)
         self.schedule_catalog_check()
         if not self.pull:
-            # Files outside the workspace folders only have diagnostics while open (SPEC §8).
+            # Files outside the workspace folders only have diagnostics while open.
             owner = self.state_for(path)
             if self.in_some_folder(path):
                 if owner is not None and owner.index is not None:

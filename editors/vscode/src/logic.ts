@@ -630,7 +630,7 @@ export function isSkillFile(path: string): boolean {
 
 /**
  * The frontmatter block (between the opening `---` line and the next `---`/`...` line), or undefined.
- * BOM and CRLF/CR line endings are accepted (SPEC §2.1).
+ * BOM and CRLF/CR line endings are accepted (as skill-ls's frontmatter parser accepts them).
  */
 export function frontmatterLines(text: string): string[] | undefined {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);

@@ -32,7 +32,7 @@ def agent_definition_shadowed(ctx: AgentContext) -> None:
     ## Fix
     None: rename one of the agents, or delete the copy that should not exist.
 
-    Source: sources/agh-agent-definitions.txt ("If two definitions use the same name, AGH keeps the
+    Source: https://www.agh.network/runtime/core/agents/definitions/ ("If two definitions use the same name, AGH keeps the
     first one it found.").
     """
     agent = ctx.agent

@@ -69,7 +69,7 @@ def agent_frontmatter_invalid(ctx: AgentContext) -> None:
     as an editor quick fix and applied by `skill-ls check --unsafe-fixes`.
 
     ## Source
-    `sources/agh-agent-definitions.txt` (frontmatter formats); Claude Code subagents documentation.
+    https://www.agh.network/runtime/core/agents/definitions/ (frontmatter formats); Claude Code subagents documentation.
     """
     doc = ctx.agent.doc
     fm = doc.fm
@@ -123,7 +123,7 @@ def agent_unknown_field(ctx: AgentContext) -> None:
     untouched, but a setting that was ignored starts to take effect.
 
     ## Source
-    `sources/agh-agent-definitions.txt` (strict fields, RFC 001 drafts); Claude Code subagents
+    https://www.agh.network/runtime/core/agents/definitions/ (strict fields, RFC 001 drafts); Claude Code subagents
     documentation (supported frontmatter fields).
     """
     parsed = _parsed(ctx)
@@ -214,7 +214,7 @@ def agent_prompt_empty(ctx: AgentContext) -> None:
     None: only the author can write the prompt.
 
     ## Source
-    `sources/agh-agent-definitions.txt` ("agent prompt is required"); Claude Code subagents documentation.
+    https://www.agh.network/runtime/core/agents/definitions/ ("agent prompt is required"); Claude Code subagents documentation.
     """
     parsed = _parsed(ctx)
     if parsed is None:
@@ -267,8 +267,8 @@ def agent_invalid_value(ctx: AgentContext) -> None:
     changes what the agent does.
 
     ## Source
-    `sources/agh-agent-definitions.txt` (validation, ToolID grammar, MCP servers); Claude Code
-    subagents documentation; `sources/workspace-agents-skills.txt`.
+    https://www.agh.network/runtime/core/agents/definitions/ (validation, ToolID grammar, MCP servers); Claude Code
+    subagents documentation; https://z-fab.github.io/agentmd/skills.
     """
     parsed = _parsed(ctx)
     if parsed is None:
@@ -425,8 +425,8 @@ def agent_names_unavailable_skill(ctx: AgentContext) -> None:
     None: the intended skill is the author's call (the message names why the skill is missing).
 
     ## Source
-    `sources/workspace-agents-skills.txt`; Claude Code subagents documentation (`skills`);
-    `sources/agh-skills-overview.txt` (RFC 001 tombstones).
+    https://z-fab.github.io/agentmd/skills; Claude Code subagents documentation (`skills`);
+    https://agh.network/runtime/core/skills/ (RFC 001 tombstones).
     """
     agent = ctx.agent
     if not agent.winner or ctx.index is None:

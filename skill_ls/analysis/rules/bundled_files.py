@@ -47,7 +47,7 @@ def bundled_tool_not_executable(ctx: RuntimeContext) -> None:
     ## Fix
     None: permissions live outside the file.
 
-    Source: sources/amp-skills.txt ("toolbox/ # Optional: auto-registered tools").
+    Source: https://decodeclaude.com/amp-code-spec/enhancements/16-skills/ ("toolbox/ # Optional: auto-registered tools").
     """
     if ctx.doc.read_error:
         return

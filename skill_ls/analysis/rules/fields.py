@@ -196,7 +196,7 @@ def unknown_field(ctx: RuntimeContext) -> None:
     (`requires: {mcp: [rube]}`) are not moved.
 
     ## Source
-    The field lists of each runtime (SPEC §3; https://agentskills.io/specification,
+    The field lists of each runtime (https://agentskills.io/specification,
     https://code.claude.com/docs/en/skills, https://developers.openai.com/codex/skills).
     """
     fm = _fm(ctx)

@@ -185,7 +185,7 @@ def mcp_server_cannot_start(ctx: SidecarContext) -> None:
 
     ## Source
     https://code.claude.com/docs/en/mcp (`.mcp.json` server fields), https://ampcode.com/news/lazy-load-mcp-with-skills,
-    AGH skills overview (sources/agh-skills-overview.txt, "MCP Relationship").
+    AGH skills overview (https://agh.network/runtime/core/skills/, "MCP Relationship").
     """
     _run(ctx, "MS001")
 

@@ -210,9 +210,9 @@ def shell_execution(ctx: FileContext) -> None:
     Activation-time shell commands are security relevant: they run with the user's permissions
     whenever the skill loads. skill-ls never runs them.
 
-    Source: sources/workspace-agents-skills.txt ("Shell commands are executed and their output
+    Source: https://z-fab.github.io/agentmd/skills ("Shell commands are executed and their output
     injected before the agent sees the content"); Claude Code's skills documentation (dynamic context
-    injection); no such feature in sources/agh-skills-overview.txt or sources/amp-skills.txt.
+    injection); no such feature in https://agh.network/runtime/core/skills/ or https://decodeclaude.com/amp-code-spec/enhancements/16-skills/.
     """
     doc = ctx.doc
     if doc.read_error or doc.fm is None:

@@ -1,4 +1,4 @@
-"""AGH: tiers bundled < marketplace < user < additional < workspace < agent-local (sources/agh-skills-overview.txt)."""
+"""AGH: tiers bundled < marketplace < user < additional < workspace < agent-local (https://agh.network/runtime/core/skills/)."""
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
@@ -53,11 +53,11 @@ AGH = Runtime(
     builtin_skills=(BuiltinSkill(
         "agh", "Operate and extend AGH, the local-first agent operating system...",
         description_setting="agh_bundled_skill_description",
-        source="the excerpt in the catalog example of sources/agh-skills-overview.txt (the binary's full text is "
+        source="the excerpt in the catalog example of https://agh.network/runtime/core/skills/ (the binary's full text is "
                "not documented; set [agh] bundled_skill_description to it)"),),
     builtin_tier="bundled",
     # "skills.enabled = false: The registry, catalog provider, skill MCP resolver, watcher, and skill
-    # hooks are not wired." (sources/agh-skills-overview.txt, Reload And Failure Behavior)
+    # hooks are not wired." (https://agh.network/runtime/core/skills/, Reload And Failure Behavior)
     skills_switch=("skills", "enabled"),
     # The winning AGENT.md's skills/ directory is an overlay for that agent; skills.disabled tombstones;
     # an agent with a blocking problem (or a blocked agent-local skill) fails closed.

@@ -1,4 +1,4 @@
-"""Amp: first location wins; catalog printed unescaped (sources/amp-skills.txt)."""
+"""Amp: first location wins; catalog printed unescaped (https://decodeclaude.com/amp-code-spec/enhancements/16-skills/)."""
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import BuiltinSkill, DESCRIPTION_DOC, NAME_DOC, FieldSpec, FileShape, HomeDir, NameRule, RootSpec, Runtime, \
@@ -14,10 +14,10 @@ AMP_FIELDS: dict[str, FieldSpec] = {
     "builtin-tools": FieldSpec("str_list", "Built-in tools the skill needs."),
 }
 
-# `parseSkillFile` (sources/amp-skills.txt): `content.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/)` and
+# `parseSkillFile` (https://decodeclaude.com/amp-code-spec/enhancements/16-skills/): `content.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/)` and
 # `if (!match || !match[1] || !match[2]) throw`: LF only, no BOM, no `...`, no trailing spaces on a
 # delimiter, a newline after the closing `---`, and a non-empty frontmatter and body.
-AMP_FILE_SHAPE = FileShape("---\n", "\n---\n", "parseSkillFile in sources/amp-skills.txt")
+AMP_FILE_SHAPE = FileShape("---\n", "\n---\n", "parseSkillFile in https://decodeclaude.com/amp-code-spec/enhancements/16-skills/")
 
 AMP_BUILTIN_SOURCE = ("the skill's purpose in the Built-in Skills table of Amp's skills page (its own description is "
                       "compiled into Amp and not documented)")
@@ -51,7 +51,7 @@ AMP = Runtime(
     yaml_dialect="1.2",  # `yaml.parse` of the JavaScript `yaml` package: YAML 1.2, core schema
     file_shape=AMP_FILE_SHAPE, truthiness="javascript",
     tool_dirs=("toolbox",),  # "toolbox/  # Optional: auto-registered tools"
-    # `loadSkill` returns `skill.content` as read: no shell injection (sources/amp-skills.txt).
+    # `loadSkill` returns `skill.content` as read: no shell injection (https://decodeclaude.com/amp-code-spec/enhancements/16-skills/).
     vocabulary=Vocabulary(executes_shell_lines=False),
     catalog_format="amp_xml", catalog_order="discovery", escapes_catalog=False,
     catalog_hides=(("disable-model-invocation", True),),

@@ -1,4 +1,4 @@
-"""Claude Code: enterprise > personal > project; the command name is the directory (SPEC §3.4)."""
+"""Claude Code: enterprise > personal > project; the command name is the directory."""
 from __future__ import annotations
 
 import re

@@ -1,4 +1,4 @@
-"""workspace agents: `<ws>/workspace/agents/skills`; agents list skills (sources/workspace-agents-skills.txt)."""
+"""workspace agents: `<ws>/workspace/agents/skills`; agents list skills (https://z-fab.github.io/agentmd/skills)."""
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import STANDARD_FIELDS, WORKSPACE_AGENTS_NAME, AgentScoping, FieldSpec, NameRule, RootSpec, Runtime, \
@@ -26,7 +26,7 @@ WORKSPACE_AGENTS = Runtime(
     # An agent's `skills:` list, in its order, is its set.
     agent_scoping=AgentScoping(family="workspace-agents", skills_list="ordered"),
     # !`cmd` lines run before the agent sees the skill: "Dynamic context injection"; "$ARGUMENTS",
-    # "$ARGUMENTS[N] / $N" and "${SKILL_DIR}" are substituted (sources/workspace-agents-skills.txt).
+    # "$ARGUMENTS[N] / $N" and "${SKILL_DIR}" are substituted (https://z-fab.github.io/agentmd/skills).
     vocabulary=Vocabulary(substitutes_arguments=True, executes_shell_lines=True, skill_dir_variables=("${SKILL_DIR}",),
                           substitution_event="when an agent calls skill_use with arguments",
                           # "paths are validated to be within the skill directory — traversal attempts are blocked"

@@ -1,5 +1,5 @@
 """Definition: every declaration of the name under the cursor, winner first, then the other copies
-in precedence order (SPEC §8 order: loadable, blocked, undiscovered), across active runtimes."""
+in precedence order (order: loadable, blocked, undiscovered), across active runtimes."""
 from __future__ import annotations
 
 from lsprotocol import types
@@ -11,7 +11,7 @@ from skill_ls.server.lookup import Cursor, feature_about, name_at, resolutions
 
 
 def declarations(ls, name: str, path: str) -> list[types.Location]:
-    """Every declaration (SPEC §6.3): the copies the file's own context resolves, then the
+    """Every declaration: the copies the file's own context resolves, then the
     agent-local copies of every agent (they override the name only for their agent, so no
     resolution from outside that agent lists them)."""
     index = ls.state_for(path).index
