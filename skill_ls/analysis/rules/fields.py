@@ -1,8 +1,6 @@
 """Field rules, per runtime: required fields, types, unknown keys, names, limits, catalog cuts."""
 from __future__ import annotations
 
-import difflib
-import functools
 import json
 import os
 
@@ -19,6 +17,7 @@ from skill_ls.core.shape import shape_refusal
 from skill_ls.analysis.rules.frontmatter import DESCRIPTION_PLACEHOLDER
 from skill_ls.core.runtimes import RUNTIMES, Runtime, all_known_fields
 from skill_ls.core.runtimes.spec import KIND_TEXT, FieldSpec, type_ok
+from skill_ls.core.suggest import closest
 
 
 def _fm(ctx: RuntimeContext) -> Frontmatter | None:
@@ -310,9 +309,9 @@ def _move_to_metadata_fix(ctx: RuntimeContext, fm: Frontmatter) -> Fix | None:
     return Fix(f"Move {names} under 'metadata:'", tuple(edits), safe=False)
 
 
-@functools.lru_cache(maxsize=4096)
 def _suggest(key: str, known: tuple[str, ...]) -> list[str]:
-    return difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+    close = closest(key, known)
+    return [close] if close is not None else []
 
 
 @rule("SK008", Severity.ERROR, "runtime", runtimes=ANY_RUNTIME)
