@@ -38,7 +38,7 @@ TYPICAL: dict[str, object] = {
     "agh.bundledRoots": ["/opt/agh/skills"],
     "agh.additionalRoots": ["shared"],
     "agh.disabled": ["legacy-skill"],
-    "agh.draftFields": "error",
+    "agh.draftFields": "warning",
     "amp.skillsPath": ["~/amp-skills"],
     "agentcy.maxPromptChars": 8000,
     "server.command": ["/opt/venv/bin/skill-language-server"],
