@@ -12,10 +12,12 @@ from collections.abc import Iterator
 from skill_ls.core.body import Reference, body_references, local_target, strip_skill_dir
 from skill_ls.core.discovery import SKILL_FILE
 from skill_ls.core.index import Document
+from skill_ls.core.disk import Disk
 from skill_ls.core.model import Severity
 from skill_ls.core.paths import is_under
 from skill_ls.core.references import resolve_reference
 from skill_ls.core.resolve import resolve_name
+from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import FileContext
 
@@ -93,7 +95,7 @@ def missing_reference(ctx: FileContext) -> None:
         path, escape = _resolve(ctx, base, target)
         if escape is not None or path is None:
             continue
-        if not os.path.lexists(path):
+        if ctx.disk.stat(path, follow=False) is None:
             ctx.out.report(ref.span, f"referenced file '{target}' does not exist in "
                            f"{os.path.basename(base)}/", data={"target": target})
 
@@ -108,17 +110,26 @@ def reference_escapes_skill(ctx: FileContext) -> None:
     (the nearest directory with `.git`, else the workspace) or point at nothing. A `..` link to an
     existing file of another skill in the same repository (a "related skills" table linking
     `../threat-detection/SKILL.md`), or to another existing file of the repository, is a warning:
-    it works where the repository is checked out, but not when the skill is installed on its own.
+    it works where the repository is checked out, but not when the skill is installed on its own —
+    except under a runtime whose file tool blocks traversal (workspace agents' `skill_read_file`),
+    where it is an error: the agent cannot open it anywhere.
 
     ## Why is this bad?
     Skills are installed and copied as directories; a path outside it breaks on every other machine
     and may expose unrelated files to the agent. References should be relative and one level deep.
     """
+    confined = _confining_readers(ctx)
     for ref, base, target in _targets(ctx):
         _, escape = _resolve(ctx, base, target)
         if escape is None:
             continue
         inside = _in_repository(ctx, base, target) if escape.startswith("'..'") else None
+        if inside is not None and confined:
+            rt = confined[0]
+            ctx.out.report(ref.span, f"reference '{target}' leaves the skill directory: {rt.title} read a skill's "
+                           f"files with {rt.vocabulary.confined_read_tool}, which blocks traversal attempts, so the "
+                           "agent cannot open it even in this repository; copy what it needs into the skill")
+            continue
         if inside is not None:
             path, skill_name = inside
             where = f"the skill '{skill_name}'" if skill_name else "another part of this repository"
@@ -127,17 +138,26 @@ def reference_escapes_skill(ctx: FileContext) -> None:
                            "into the skill" + (", or refer to the skill by name)" if skill_name else ")"),
                            severity=Severity.WARNING)
             continue
-        if escape.startswith("'..'") and not os.path.lexists(os.path.normpath(os.path.join(base, target))):
+        if escape.startswith("'..'") and ctx.disk.stat(os.path.normpath(os.path.join(base, target)),
+                                                                follow=False) is None:
             escape += " and points at nothing"
         ctx.out.report(ref.span, f"reference '{target}' escapes the skill directory ({escape}); keep "
                        "resources inside the skill and use a relative path")
 
 
-def _repository_root(start: str, workspace: str | None) -> str | None:
+def _confining_readers(ctx: FileContext) -> list[Runtime]:
+    """The runtimes reading this skill whose file tool refuses paths outside the skill directory."""
+    from skill_ls.analysis.readers import readers_of
+
+    return [RUNTIMES[r.runtime] for r in readers_of(ctx.readers)
+            if RUNTIMES[r.runtime].vocabulary.confined_read_tool]
+
+
+def _repository_root(disk: Disk, start: str, workspace: str | None) -> str | None:
     """The nearest directory at or above `start` with a `.git`, else the workspace holding `start`."""
     d = os.path.abspath(start)
     while True:
-        if os.path.lexists(os.path.join(d, ".git")):
+        if disk.stat(os.path.join(d, ".git"), follow=False) is not None:
             return d
         parent = os.path.dirname(d)
         if parent == d:
@@ -151,21 +171,21 @@ def _repository_root(start: str, workspace: str | None) -> str | None:
 def _in_repository(ctx: FileContext, base: str, target: str) -> tuple[str, str | None] | None:
     """(path, name of the skill holding it or None) when a `..` target is an existing file or directory
     of the same repository (nothing is read: only its existence and where it leads)."""
-    repo = _repository_root(base, ctx.index.workspace if ctx.index is not None else None)
+    repo = _repository_root(ctx.disk, base, ctx.index.workspace if ctx.index is not None else None)
     if repo is None:
         return None
     joined = os.path.normpath(os.path.join(base, target))
-    if joined == repo or not is_under(joined, repo) or not os.path.exists(joined):
+    if joined == repo or not is_under(joined, repo) or not ctx.disk.exists(joined):
         return None
     try:
         if not is_under(os.path.realpath(joined), os.path.realpath(repo)):
             return None
     except (OSError, ValueError):
         return None
-    d = joined if os.path.isdir(joined) else os.path.dirname(joined)
+    d = joined if ctx.disk.is_dir(joined) else os.path.dirname(joined)
     own = os.path.normpath(ctx.doc.directory)
     while d != repo and is_under(d, repo):
-        if d != own and (os.path.isfile(os.path.join(d, SKILL_FILE))):
+        if d != own and ctx.disk.is_file(os.path.join(d, SKILL_FILE)):
             return joined, os.path.basename(d)
         d = os.path.dirname(d)
     return joined, None
@@ -190,9 +210,9 @@ def shell_execution(ctx: FileContext) -> None:
     Activation-time shell commands are security relevant: they run with the user's permissions
     whenever the skill loads. skill-ls never runs them.
 
-    Source: sources/workspace-agents-skills.txt ("Shell commands are executed and their output
+    Source: https://z-fab.github.io/agentmd/skills ("Shell commands are executed and their output
     injected before the agent sees the content"); Claude Code's skills documentation (dynamic context
-    injection); no such feature in sources/agh-skills-overview.txt or sources/amp-skills.txt.
+    injection); no such feature in https://agh.network/runtime/core/skills/ or https://decodeclaude.com/amp-code-spec/enhancements/16-skills/.
     """
     doc = ctx.doc
     if doc.read_error or doc.fm is None:

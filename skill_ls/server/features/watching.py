@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -235,7 +235,7 @@ class RootWatchers:
             self.watched.clear()
 
 
-def _event_filter() -> list:
+def _event_filter() -> list[Any]:
     """The events the handler uses. Opening, reading and closing files unwritten are left out of the
     kernel's mask: the server's own reads of thousands of files (a rescan) filled the inotify queue
     with them, overflowed it, and the overflow asked for another rescan, for ever."""
