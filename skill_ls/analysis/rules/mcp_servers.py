@@ -233,7 +233,12 @@ def mcp_server_literal_secret(ctx: SidecarContext) -> None:
     _run(ctx, "MS003")
 
 
-@rule("MS007", Severity.WARNING, "sidecar", file_kinds=("mcp",))
+def sends_mcp_values_literally(runtime: Runtime) -> bool:
+    """Runtimes that send MCP server definitions' values as written, expanding no `${VAR}` (AGH)."""
+    return runtime.mcp_literal_values is not None
+
+
+@rule("MS007", Severity.WARNING, "sidecar", file_kinds=("mcp",), runtimes=sends_mcp_values_literally)
 def mcp_server_placeholder_sent_literally(ctx: SidecarContext) -> None:
     """A `${VAR}` placeholder in an MCP server definition of a runtime that sends it literally (AGH).
 
@@ -336,7 +341,8 @@ def _register_parts() -> None:
 
             part.__name__ = f"mcp_servers_{code.lower()}_{scope}"
             part.__doc__ = f"({code} in {scope} definitions)"
-            rule(code, severity, scope, part=True)(part)
+            rule(code, severity, scope, part=True,
+                 runtimes=sends_mcp_values_literally if code == "MS007" else None)(part)
 
 
 _register_parts()
