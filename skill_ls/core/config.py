@@ -76,6 +76,12 @@ _SCHEMA: dict[tuple[str, str], tuple[str, str]] = {
     **{(rt.id, key): (s.attr, s.kind) for rt in RUNTIMES.values() for key, s in rt.settings.items()},
 }
 _SECTIONS = {"rules", "roots", *RUNTIMES}
+
+
+def schema_entries() -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """((section, key), (Config attribute, kind)) of every configuration key (the editor settings
+    are generated from these: skill_ls.core.settings_schema)."""
+    return list(_SCHEMA.items())
 _CAMEL_SECTIONS = {rid.replace("-", "_"): rid for rid in RUNTIMES}  # claudeCode -> claude_code -> claude-code
 _CODE = re.compile(r"^[A-Z]{1,3}[0-9]{0,3}$")
 

@@ -20,7 +20,7 @@ AGENTCY = Runtime(
     roots=(),
     fields=AGENTCY_FIELDS,
     name_rule=NameRule(None, "", None, None, "frontmatter"),
-    settings={"max_prompt_chars": Setting("agentcy_max_prompt_chars", "int"), "roots": Setting("roots", "roots")},
+    settings={"max_prompt_chars": Setting("agentcy_max_prompt_chars", "int"), "roots": Setting("roots", "roots", editor=False)},
     # "Two skills with the same slug in the same org → uniqueness violation on insert" (Gotchas).
     conflict="unique", identity_key="slug", active_by_config_only=True,
     # "A skill_source of type github watches a path in a repo ... and parses every .md file into a

@@ -98,7 +98,8 @@ CLAUDE_CODE = Runtime(
     ),
     fields=CLAUDE_FIELDS,
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and hyphens", 64, "warning", "directory"),
-    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths")},
+    # Machine-wide roots belong in the project file, not in one person's editor settings.
+    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths", editor=False)},
     default_extra_tier="project",
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),

@@ -167,6 +167,8 @@ class Setting:
 
     attr: str
     kind: SettingKind
+    doc: str = ""  # the editor setting's description (generated into VS Code's package.json)
+    editor: bool = True  # also an editor setting (False: `.skill-ls.toml` only, e.g. machine-wide roots)
 
 
 @dataclass(frozen=True, eq=False)
