@@ -31,7 +31,7 @@ AGH = Runtime(
     ),
     fields=AGH_SKILL_FIELDS,
     # Reading: no AGH source states a name pattern or length ("The frontmatter gives AGH the skill
-    # name, description, version", agh-skills-overview.txt); the name is the catalog key and the
+    # name, description, version", AGH Skills Overview); the name is the catalog key and the
     # `agh__skill_view` argument, so any non-empty string is accepted. Names outside the standard's
     # pattern are flagged where the standard's rules apply, not under AGH.
     name_rule=NameRule(None, "", None, "warning", "frontmatter"),
@@ -73,6 +73,6 @@ AGH = Runtime(
     mcp_literal_values="declare the server in $AGH_HOME/config.toml's mcp_servers (the operator's configuration, "
                        "not committed with the skill or agent)",
     # The skill body reaches the model as written: AGH's sources describe no `!`command`` injection
-    # ("The Markdown body is procedural guidance for the agent", agh-skills-overview.txt).
+    # ("The Markdown body is procedural guidance for the agent", AGH Skills Overview).
     vocabulary=Vocabulary(executes_shell_lines=False),
 )
