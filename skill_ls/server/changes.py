@@ -58,7 +58,7 @@ class ChangesServer(IndexingServer):
                 self._queue_resolution_update(key, touched)
         self.schedule_catalog_check()
         if not self.pull:
-            # Files outside the workspace folders only have diagnostics while open (SPEC §8).
+            # Files outside the workspace folders only have diagnostics while open.
             owner = self.state_for(path)
             if not os.path.lexists(path):
                 # A new file closed without ever being saved (`:e new/SKILL.md`, `:bw!`): nothing is
