@@ -417,3 +417,36 @@ def test_nothing_installed_then_skill_install(demo: Demo) -> None:
     assert r["attached"], r["notifications"]
     assert "skill-ls/venv" in r["cmd"][0], r["cmd"]
     assert triples(r["diagnostics"]) == check(demo.demo), r["_logs"]()
+
+
+def test_project_root_in_lua_is_the_servers(tmp_path: Path, demo: Demo) -> None:
+    """lua/skill_ls/project.lua decides where a client starts by the server's own rule
+    (`skill_ls.core.config.project_root`, with markers and skill-tree names generated from the
+    descriptors): for every folder of a tree of projects, the two agree."""
+    from skill_ls.core.config import project_root
+
+    home = Path(os.environ["HOME"])
+    t = tmp_path / "layouts"
+    _write(t / "cfg" / ".skill-ls.toml", "")
+    _write(t / "cfg" / "shared" / ".agh" / "skills" / "a" / "SKILL.md", "---\nname: a\n---\n")
+    _write(t / "py" / "pyproject.toml", '[project]\nname = "x"\n[tool.skill-ls]\nruntimes = ["agh"]\n')
+    (t / "py" / "docs").mkdir(parents=True)
+    _write(t / "plainpy" / "pyproject.toml", '[project]\nname = "y"\n')
+    _write(t / "plainpy" / "pkg" / ".agh" / "skills" / "b" / "SKILL.md", "---\nname: b\n---\n")
+    (t / "repo" / ".git").mkdir(parents=True)
+    _write(t / "repo" / "pkg" / ".agh" / "skills" / "c" / "SKILL.md", "---\nname: c\n---\n")
+    _write(t / "repo" / "plugins" / "p" / "commands" / "deploy.md", "# deploy\n")
+    (t / "repo" / "docs" / "deep").mkdir(parents=True)
+    _write(home / ".agh" / "skills" / "d" / "SKILL.md", "---\nname: d\n---\n")
+    folders = sorted({p if p.is_dir() else p.parent for p in t.rglob("*") if ".git" not in p.parts}
+                     | {home / ".agh" / "skills" / "d", home / ".agh" / "skills"})
+    r = run_nvim(
+        demo,
+        "local project = require('skill_ls.project')\nR.roots = {}\n"
+        + "".join(f"R.roots[#R.roots + 1] = project.project_root({_lua_str(f)}, {_lua_str(home)})\n" for f in folders),
+        enable=False,
+    )
+    assert len(r["roots"]) == len(folders) > 15
+    lua = [os.path.realpath(x) for x in r["roots"]]
+    python = [os.path.realpath(project_root(f, home)) for f in folders]
+    assert lua == python, [(str(f), a, b) for f, a, b in zip(folders, lua, python) if a != b]
