@@ -450,3 +450,28 @@ def test_project_root_in_lua_is_the_servers(tmp_path: Path, demo: Demo) -> None:
     lua = [os.path.realpath(x) for x in r["roots"]]
     python = [os.path.realpath(project_root(f, home)) for f in folders]
     assert lua == python, [(str(f), a, b) for f, a, b in zip(folders, lua, python) if a != b]
+
+
+def test_server_messages_are_one_line_and_skill_status_shows_them_whole(demo: Demo) -> None:
+    """The server's window/showMessage (here: a broken `.skill-ls.toml`) is echoed as one line that
+    fits the command line (tests/editors/test_nvim_tmux.py shows there is no "Press ENTER" in a real
+    terminal); :SkillStatus prints it whole."""
+    config = demo.demo / ".skill-ls.toml"
+    config.write_text(config.read_text() + "\n[rules\n")
+    r = run_nvim(
+        demo,
+        f"""
+        vim.o.columns = 80
+        local b = open({_lua_str(demo.ws_review)})
+        R.attached = wait_client(b) ~= nil
+        vim.wait(WAIT_MS, function() return vim.fn.execute('messages'):find('skill%-ls: ') ~= nil end, 50)
+        R.echoed = vim.fn.execute('messages')
+        vim.cmd('SkillStatus')
+        vim.wait(WAIT_MS, function() return vim.fn.execute('messages'):find('invalid TOML', 1, true) ~= nil end, 50)
+        R.after_status = vim.fn.execute('messages')
+        """,
+    )
+    assert r["attached"]
+    echoed = [line for line in r["echoed"].splitlines() if line.startswith("skill-ls: ")]
+    assert echoed and all(len(line) <= 80 for line in echoed), echoed
+    assert "invalid TOML" in r["after_status"] and str(config) in r["after_status"], r["after_status"]
