@@ -1,7 +1,6 @@
 """Diagnostics end to end: shadowing with related info, push vs pull, version tags, live updates."""
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 from lsprotocol import types
@@ -95,7 +94,7 @@ async def test_no_duplicate_channels(start, tree, profile):
     s = await start(profile)
     s.open(tree.user_demo)
     await s.diagnostics(tree.user_demo, lambda ds: "SH001" in _codes(ds))
-    await asyncio.sleep(0.5)
+    await s.idle()  # everything the server would send has been sent
     if s.pull:
         assert s.client.diagnostics == {}, "a pull-capable client must not also be pushed diagnostics"
     else:
