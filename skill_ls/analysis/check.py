@@ -20,7 +20,7 @@ from skill_ls.core.parse.text import SourceText
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for_scope
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
-from skill_ls.core.plugins import PluginFile, plugin_file_for, plugin_of
+from skill_ls.core.plugins import COMMAND_TIER, PluginFile, command_name, plugin_file_for, plugin_of
 from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes.agent_families import AGENT_FILE
@@ -432,9 +432,7 @@ class Checker:
             # Claude Code's value checks apply to it as to a skill.
             doc = self.index.store.get(pf.path)
             if doc.fm is not None and doc.fm.ok and doc.fm.fields:
-                stem = os.path.splitext(os.path.basename(pf.path))[0]
-                prefix = f"{pf.plugin.name}:" if pf.plugin else ""
-                decl = SkillDecl(pf.path, PLUGIN_RUNTIME, None, "command", prefix + stem, doc=doc)
+                decl = SkillDecl(pf.path, PLUGIN_RUNTIME, None, COMMAND_TIER, command_name(pf.path, pf.plugin), doc=doc)
                 rrep = Reporter(pf.path, PLUGIN_RUNTIME, out)
                 rctx = RuntimeContext(doc, self.index, self.config, rrep, RUNTIMES[PLUGIN_RUNTIME], decl,
                                       readers=(decl,))

@@ -77,7 +77,12 @@ def skill_refs(doc: Document, *, is_skill: bool, declared_name: str | None = Non
             out.append(SkillRef(declared_name or str(name_entry.value).strip(), name_entry.value_span, "declaration"))
         if not is_skill:
             skills = fm.fields.get("skills")
-            if skills is not None and skills.node is not None:
+            if skills is not None and isinstance(skills.value, str):  # `skills: a, b` (Claude Code subagents)
+                from skill_ls.core.agents import comma_refs
+
+                out.extend(SkillRef(r.name, r.span, "skills_list") for r in comma_refs(doc, skills.value,
+                                                                                        skills.value_span))
+            elif skills is not None and skills.node is not None:
                 off = entry_offset(skills)
                 disabled = mapping_child(skills.node, "disabled")[1]
                 if disabled is not None:

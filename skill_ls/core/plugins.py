@@ -21,6 +21,26 @@ from skill_ls.core.model import Span
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 COMPONENT_DIRS = ("skills", "agents", "commands")
+# The tier of a command file's declaration (checked with a skill's field rules, in no resolution).
+COMMAND_TIER = "command"
+
+
+def command_name(path: str, plugin: Plugin | None) -> str:
+    """A command's name as Claude Code gives it: the file stem, namespaced by the folders between the
+    `commands` directory and the file (`commands/frontend/review.md` is `frontend:review`), and by the
+    plugin's name for a plugin command (`my-plugin:frontend:review`).
+    https://code.claude.com/docs/en/slash-commands ("Namespacing")."""
+    parts = os.path.abspath(path).split(os.sep)
+    stem = os.path.splitext(parts[-1])[0]
+    folders: list[str] = []
+    for part in reversed(parts[:-1]):
+        if part == "commands":
+            break
+        folders.insert(0, part)
+    else:
+        folders = []
+    prefix = [plugin.name] if plugin is not None else []
+    return ":".join(prefix + folders + [stem])
 
 
 @dataclass(frozen=True)

@@ -258,6 +258,9 @@ def _check_handler(event: str, handler: Any, span: Span, vocab: Vocabulary,
         report(span, f"each hooks.{event} handler must be a mapping like {{type: command, command: ...}}")
         return
     kind = handler.get("type")
+    if kind is None:
+        report(span, f"hook handler has no 'type' (one of {', '.join(vocab.hook_types)})")
+        return
     if kind not in vocab.hook_types:
         report(span, f"hook handler type {kind!r} is not one of {', '.join(vocab.hook_types)}")
         return
@@ -461,7 +464,8 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     when it is run with arguments, fenced code blocks and inline code included. A shell or awk
     positional written in code (`awk '{print $1}'`, `echo "$2"`, SQL `$1` placeholders) is reported
     when the skill does not take arguments (no `argument-hint` or `arguments`), and always inside
-    awk programs or braces, where it is never meant as a skill argument. A named argument (`arguments:
+    awk programs (a line naming `awk`, or an awk action: `'{print $1}'`), where it is never meant as a
+    skill argument; other braces (a JavaScript object `{ system: "$1" }`) are not awk. A named argument (`arguments:
     [file]`) written `$file` in a code block that assigns the shell variable `file` (`for file in`,
     `file=`, `local file`, `read file`) is reported too. Amounts of money
     (`$2.5M`, `$1,200`, `$20.00`, `$150/hr`, `$50-200`, `$0 of $X`) are left alone: they are
@@ -509,7 +513,7 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
         for m in _POSITIONAL.finditer(line):
             if not any(a <= m.start() < b for a, b in code_ranges) or _MONEY.match(line, m.start()):
                 continue
-            awkish = "awk" in line or _inside_braces(line, m.start())
+            awkish = _AWK.search(line) is not None or _inside_awk_braces(line, m.start())
             if takes_args and not awkish:
                 continue
             digit = m.group(1)
@@ -519,8 +523,18 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
                            f"with arguments (code blocks included); {escape} to keep it literal")
 
 
-def _inside_braces(line: str, at: int) -> bool:
-    return line.rfind("{", 0, at) > line.rfind("}", 0, at)
+_AWK = re.compile(r"\b[gmn]?awk\b")
+# An awk action as written on a line of its own: `'{print $1}'`, `{ printf "%s", $2 }`, `'$3 > 0 {…}'`.
+_AWK_ACTION = re.compile(r"'\s*(?:\$?\w+\s*[<>=!~]+[^{}']*)?\{\s*$|\{\s*(?:print|printf|sum|n|count|total)\b")
+
+
+def _inside_awk_braces(line: str, at: int) -> bool:
+    """Whether position `at` is inside braces that open an awk action (a quoted `'{`, or `{print`),
+    not any braces: `args: { system: "$1" }` is a JavaScript object whose `$1` is the argument."""
+    opening = line.rfind("{", 0, at)
+    if opening < 0 or opening < line.rfind("}", 0, at):
+        return False
+    return _AWK_ACTION.search(line[:opening + 1]) is not None or _AWK_ACTION.match(line, opening) is not None
 
 
 @rule("CC008", Severity.INFORMATION, "runtime")
@@ -538,7 +552,8 @@ def indexed_arguments_without_hint(ctx: RuntimeContext) -> None:
     ```markdown
     Compare $ARGUMENTS[0] with $ARGUMENTS[1].
     ```
-    Use instead: add `argument-hint: [base] [head]` (or `arguments: [base, head]` and `$base`/`$head`).
+    Use instead: add `argument-hint: "[base] [head]"` (quoted: unquoted, `[base] [head]` is not valid
+    YAML), or `arguments: [base, head]` and `$base`/`$head`.
 
     ## Source
     https://code.claude.com/docs/en/skills (`argument-hint`, `arguments`, string substitutions).

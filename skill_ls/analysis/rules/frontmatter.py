@@ -12,7 +12,8 @@ from skill_ls.core.parse.text import MAX_READ_BYTES
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.spans import header_span
 from skill_ls.analysis.rules.context import FileContext
-from skill_ls.core.runtimes import all_known_fields
+from skill_ls.core.runtimes import RUNTIMES, all_known_fields
+from skill_ls.analysis.readers import readers_of
 from skill_ls.core.runtimes.spec import STANDARD_NAME
 
 # What a fix writes where the author must still write something: it parses, and says what to write.
@@ -38,7 +39,9 @@ def missing_frontmatter(ctx: FileContext) -> None:
 
     ## Why is this bad?
     Every runtime reads the skill's `name` and `description` from the frontmatter. Without it the
-    skill is not loaded at all (it is *blocked*), and nothing tells the author.
+    skill is not loaded at all (it is *blocked*), and nothing tells the author. Claude Code is the
+    exception: it loads the file with its first paragraph as the description (and warns), so where
+    only Claude Code reads the file (`.claude/skills`, plugins) this is a warning.
 
     ## Example
     ```markdown
@@ -66,8 +69,18 @@ def missing_frontmatter(ctx: FileContext) -> None:
     if STANDARD_NAME.match(name) and len(name) <= 64:
         fix = replace_fix("Add a frontmatter block (fill in the description)", ctx.doc.path, Span(0, 0, 0, 0),
                           f"---\nname: {name}\ndescription: {DESCRIPTION_PLACEHOLDER}\n---\n", safe=False)
-    ctx.out.report(header_span(ctx.doc), "missing frontmatter: start the file with a '---' line, "
-                   "the YAML fields, and a closing '---'", fix=fix)
+    message = "missing frontmatter: start the file with a '---' line, the YAML fields, and a closing '---'"
+    readers = readers_of(ctx.readers)
+    hosts = [RUNTIMES[r.runtime] for r in readers if r.host is None]
+    if hosts and all(rt.frontmatter_optional for rt in hosts):
+        # Claude Code loads it (its first paragraph as the description) and warns; guests may not.
+        refusing = [RUNTIMES[r.runtime].title for r in readers if not RUNTIMES[r.runtime].frontmatter_optional]
+        titles = ", ".join(rt.title for rt in hosts)
+        message += (f"; {titles} loads it with its first paragraph as the description and no other settings"
+                    + (f", but {', '.join(refusing)} does not load it" if refusing else ""))
+        ctx.out.report(header_span(ctx.doc), message, fix=fix, severity=Severity.WARNING)
+        return
+    ctx.out.report(header_span(ctx.doc), message, fix=fix)
 
 
 @rule("SK002", Severity.ERROR, "file")

@@ -68,7 +68,9 @@ CLAUDE_FIELDS: dict[str, FieldSpec] = {
                       max_len=64),
     "description": FieldSpec("str", DESCRIPTION_DOC + " description + when_to_use are cut at 1,536 characters in the listing."),
     "when_to_use": FieldSpec("str", "When Claude should use the skill; appended to the description in the listing."),
-    "argument-hint": FieldSpec("str", "Hint shown for the slash command's arguments."),
+    # `String(frontmatter["argument-hint"])`: a YAML list (`[project-name]`, the form of Claude Code's own
+    # documentation) is shown joined by commas, without its brackets.
+    "argument-hint": FieldSpec("str_or_list", "Hint shown for the slash command's arguments."),
     "arguments": FieldSpec("any", "Named arguments of the skill."),
     "disable-model-invocation": FieldSpec("bool", "Only the user can invoke the skill."),
     "user-invocable": FieldSpec("bool", "Whether the skill appears as a slash command."),
@@ -83,6 +85,7 @@ CLAUDE_FIELDS: dict[str, FieldSpec] = {
     "paths": FieldSpec("str_or_list", "Glob patterns that make the skill relevant."),
     "shell": FieldSpec("str", "Shell for `!` commands.", enum=("bash", "powershell")),
     "metadata": FieldSpec("map", "Arbitrary metadata."),
+    "version": FieldSpec("scalar", "The skill's version (read as text)."),
     "license": STANDARD_FIELDS["license"],
     "compatibility": STANDARD_FIELDS["compatibility"],
 }
@@ -101,6 +104,7 @@ CLAUDE_CODE = Runtime(
     default_extra_tier="project",
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),
+    truthiness="words", frontmatter_optional=True,
     vocabulary=CLAUDE_VOCABULARY,  # !`cmd` lines run before the model sees the skill (executes_shell_lines)
     catalog_format="reference", catalog_order="name", catalog_cut=1536, catalog_appends=("when_to_use",),
 )

@@ -26,7 +26,7 @@ SkillsList = Literal["none", "filter", "ordered"]
 McpMerge = Literal["none", "agh_layers", "skill_sidecars"]
 YamlDialect = Literal["1.1", "1.2"]
 IdentityKey = Literal["name", "slug"]
-Truthiness = Literal["strict", "javascript"]
+Truthiness = Literal["strict", "javascript", "words"]
 NameSource = Literal["frontmatter", "directory", "frontmatter_or_directory"]
 SettingKind = Literal["path", "paths", "str", "strs", "int", "draft", "roots"]
 
@@ -215,6 +215,9 @@ class Runtime:
     roots: tuple[RootSpec, ...]
     fields: dict[str, FieldSpec]
     name_rule: NameRule
+    # What the runtime itself calls a tier, for messages, hover and lenses (`tier_label`); a tier
+    # without an entry is shown as its id with spaces (`agent_local` → "agent local").
+    tier_labels: dict[str, str] = field(default_factory=dict)
     settings: dict[str, Setting] = field(default_factory=dict)
     home_dirs: tuple[HomeDir, ...] = ()  # directories located through environment variables
     default_extra_tier: str | None = None  # tier of a `[[roots]]` entry without one (None: the highest tier)
@@ -243,9 +246,14 @@ class Runtime:
     tool_dirs: tuple[str, ...] = ()
     # The tool the model calls to load a skill, as `skill_ls.analysis.preview.SKILL_TOOLS` renders it.
     skill_tool: str | None = None
-    # How a flag field reads: "strict" (only a YAML boolean is true or false) or "javascript" (Amp
-    # tests `if (frontmatter[key])`: JavaScript truthiness of the value its YAML 1.2 reader gives).
+    # How a flag field reads: "strict" (only a YAML boolean is true or false), "javascript" (Amp
+    # tests `if (frontmatter[key])`: JavaScript truthiness of the value its YAML 1.2 reader gives) or
+    # "words" (Claude Code: a boolean, or a string or number that reads 1/true/yes/on or 0/false/no/off
+    # in any case, trimmed; anything else is ignored: `flag_word`).
     truthiness: Truthiness = "strict"
+    # Whether the runtime loads a skill file that has no frontmatter at all (Claude Code: its first
+    # paragraph becomes the description, with a warning), so SK001 is a warning where it alone reads it.
+    frontmatter_optional: bool = False
     unknown_field_severity: Literal["warning", "information"] = "warning"
     file_limits: dict[str, int] = field(default_factory=dict)  # files, file_bytes, skill_bytes
     prompt_budget_setting: str | None = None  # Config attribute: the budget on enabled content
@@ -263,6 +271,10 @@ class Runtime:
 
     def tier_names(self) -> tuple[str, ...]:
         return self.tiers
+
+    def tier_label(self, tier: str) -> str:
+        """The runtime's own words for a tier (project, personal, plugin, enterprise...), never an internal id."""
+        return self.tier_labels.get(tier) or tier.replace("_", " ")
 
     def rank(self, tier: str) -> int:
         return self.tiers.index(tier)
@@ -306,6 +318,21 @@ KIND_TEXT: dict[str, str] = {
     "map": "a mapping", "str_map": "a mapping of strings to strings", "list": "a list",
     "list_of_maps": "a list of mappings",
 }
+
+
+FLAG_TRUE = ("1", "true", "yes", "on")
+FLAG_FALSE = ("0", "false", "no", "off")
+
+
+def flag_word(value: Any) -> bool | None:
+    """A flag as Claude Code reads it (truthiness "words"): a boolean, or a string or number reading
+    1/true/yes/on or 0/false/no/off in any case; None for anything else (the field is ignored)."""
+    if isinstance(value, bool):
+        return value
+    if not isinstance(value, (str, int, float)):
+        return None
+    text = (str(value) if not isinstance(value, float) or not value.is_integer() else str(int(value))).strip().lower()
+    return True if text in FLAG_TRUE else False if text in FLAG_FALSE else None
 
 
 def type_ok(spec: FieldSpec, value: Any) -> bool:

@@ -73,7 +73,7 @@ def _name_items(ls, path: str) -> list[types.CompletionItem]:
         if w is None or w.builtin:
             continue
         items.append(types.CompletionItem(res.name, kind=types.CompletionItemKind.Module,
-                                          detail=f"{rids[0]} · {w.tier}", documentation=w.path))
+                                          detail=f"{rids[0]} · {w.tier_label}", documentation=w.path))
     return items
 
 

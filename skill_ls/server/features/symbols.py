@@ -97,7 +97,7 @@ def register(server) -> None:
                     seen.add((d.path, d.name))
                     doc = d.doc or index.store.peek(d.path)
                     out.append(types.WorkspaceSymbol(
-                        name=d.name, kind=types.SymbolKind.Module, container_name=f"{rid} · {d.tier}",
+                        name=d.name, kind=types.SymbolKind.Module, container_name=f"{rid} · {d.tier_label}",
                         location=types.Location(uri_of(d.path), ls.converter.range(doc.src, name_span(doc)))))
             for a in index.agents:
                 if (query and query not in a.name.lower()) or a.path in seen_agents:
