@@ -71,7 +71,7 @@ class SidecarContext:
     `agents/openai.yaml`, `capabilities.toml`) and the skill's SKILL.md, if any."""
 
     path: str
-    kind: str  # mcp | meta | openai | capabilities
+    kind: str  # mcp | meta | openai | capabilities, or a Claude Code plugin/project file (`core.plugins.KINDS`)
     skill_path: str | None
     index: Index | None
     config: Config

@@ -83,7 +83,7 @@ def missing_frontmatter(ctx: FileContext) -> None:
     ctx.out.report(header_span(ctx.doc), message, fix=fix)
 
 
-@rule("SK002", Severity.ERROR, "file")
+@rule("SK002", Severity.ERROR, "file", file_kinds=("skill", "command"))
 def unterminated_frontmatter(ctx: FileContext) -> None:
     """The frontmatter block is opened with `---` but never closed.
 
@@ -107,7 +107,7 @@ def unterminated_frontmatter(ctx: FileContext) -> None:
         ctx.out.report(p.span, "unterminated frontmatter: add a closing '---' line after the last field")
 
 
-@rule("SK003", Severity.ERROR, "file", fix="mixed")
+@rule("SK003", Severity.ERROR, "file", fix="mixed", file_kinds=("skill", "command"))
 def yaml_syntax_error(ctx: FileContext) -> None:
     """The frontmatter is not valid YAML (or the file is not valid UTF-8).
 

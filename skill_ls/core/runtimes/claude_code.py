@@ -51,6 +51,22 @@ HOOK_EVENTS = (
 )
 HOOK_TYPES: dict[str, tuple[str, ...]] = {"command": ("command",), "http": ("url",), "prompt": ("prompt",),
                                           "agent": ("prompt",), "mcp_tool": ("server", "tool")}
+# `.claude-plugin/plugin.json` as `claude plugin validate` (Claude Code 2.1.332) reads it: field → kind.
+# Kinds: str, url, bool, str_list, object, author (object with a non-empty `name`), any; the component
+# paths (`commands`, `agents`, `skills`, `hooks`, `mcpServers`, `outputStyles`, `themes`, `workflows`,
+# `lspServers`) are checked as paths. Any other field is ignored at load time (a warning).
+PLUGIN_MANIFEST_FIELDS: dict[str, str] = {
+    "$schema": "str", "name": "str", "displayName": "str", "version": "str", "description": "str",
+    "author": "author", "homepage": "url", "repository": "str", "license": "str", "keywords": "str_list",
+    "defaultEnabled": "bool", "dependencies": "list", "optionalDependencies": "list", "metadata": "object",
+    "engines": "object", "network": "object", "userConfig": "object", "settings": "object", "channels": "any",
+    "monitors": "any", "experimental": "any",
+    "commands": "path", "agents": "path", "skills": "path", "hooks": "path", "mcpServers": "path",
+    "outputStyles": "path", "themes": "path", "workflows": "path", "lspServers": "path",
+}
+# Hook handler fields beyond each type's required ones (hooks.json, settings.json, frontmatter).
+HOOK_HANDLER_FIELDS = ("type", "command", "url", "prompt", "server", "tool", "timeout", "async", "statusMessage",
+                       "headers", "allowedEnvVars", "model", "once", "args", "shell", "input")
 PERMISSION_MODES = ("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan")
 AGENT_COLORS = ("red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan", "magenta", "white")
 
