@@ -352,6 +352,8 @@ def name_format(ctx: RuntimeContext) -> None:
 
     ## Why is this bad?
     Clients that validate names refuse the skill; others derive a different command name from it.
+    Where the runtime takes the skill's name from its directory (Claude Code: `name` is only the
+    label it shows, and `claude plugin validate` accepts any) this is a warning.
     """
     fm = _fm(ctx)
     if fm is None:
@@ -361,6 +363,13 @@ def name_format(ctx: RuntimeContext) -> None:
     if rule_.pattern is None or not isinstance(value, str) or not value:
         return
     if not rule_.pattern.match(value):
+        if rule_.source == "directory":
+            # The runtime names the skill after its directory; `name` is a label it shows, never a
+            # reason to refuse the skill (`claude plugin validate` accepts `name: x:y`): a warning.
+            ctx.out.report(name_span(ctx.doc), f"name '{value}' is not valid for {ctx.runtime.title} (use "
+                           f"{rule_.pattern_text}); it still loads the skill as '{ctx.doc.dir_name}', named after "
+                           "its directory", severity=Severity.WARNING)
+            return
         ctx.out.report(name_span(ctx.doc), f"name '{value}' is not valid for {ctx.runtime.title}: use "
                        f"{rule_.pattern_text}")
 

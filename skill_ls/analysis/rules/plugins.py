@@ -16,6 +16,7 @@ from skill_ls.core.runtimes.claude_code import PLUGIN_MANIFEST_FIELDS
 # https://code.claude.com/docs/en/plugins-reference ("Plugin manifest schema") and `claude plugin validate`
 # (Claude Code 2.1.332), which is the referee: `name` is required and has no spaces (kebab-case is
 # preferred, a warning); component paths start with `./` (error) and never contain `..`.
+MARKETPLACE_ENTRY_FIELDS = ("category", "tags", "source", "strict")
 IGNORED_IN_PLUGIN_AGENTS = ("permissionMode", "hooks", "mcpServers")
 PLUGIN_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
@@ -38,6 +39,18 @@ def _text(path: str) -> str:
             return fh.read(1 << 20)
     except OSError:
         return ""
+
+
+RESERVED_PREFIXES = ("claude-", "anthropic-", "anthropics-", "cc-plugin-")
+RESERVED_NAMES = ("claude", "anthropic", "anthropics", "claude-code", "claude-mods")
+
+
+def _reserved(name: str) -> bool:
+    """A name `claude plugin validate` (2.1.332) reserves for Anthropic's own plugins."""
+    low = name.lower()
+    words = set(re.split(r"[-_\s]+", low))
+    return low.startswith(RESERVED_PREFIXES) or low in RESERVED_NAMES or (
+        "official" in words and bool(words & {"claude", "anthropic"}))
 
 
 def _kind_ok(kind: str, value: Any) -> bool:
@@ -64,7 +77,8 @@ def invalid_plugin_manifest(ctx: SidecarContext) -> None:
 
     ## What it does
     Checks the manifest as `claude plugin validate` does: a JSON object whose `name` is a non-empty
-    string without spaces (kebab-case is recommended: a warning otherwise); `author` is an object
+    string without spaces and not reserved for Anthropic's own plugins (`claude-*`, `anthropic-*`,
+    `cc-plugin-*`); kebab-case is recommended (a warning otherwise); `author` is an object
     with a non-empty `name` (not a string); `homepage` is a URL; `repository`, `version`,
     `description` and `license` are strings; `keywords` is a list of strings. A `version` that is not
     semantic (`1.2.0`) and a field Claude Code does not know (it is ignored at load time) are warnings.
@@ -94,6 +108,10 @@ def invalid_plugin_manifest(ctx: SidecarContext) -> None:
                        "plugin.json needs a 'name' (kebab-case): it is the plugin's namespace")
     elif " " in name:
         ctx.out.report(doc.at("name"), f"plugin name '{name}' cannot contain spaces: use kebab-case")
+    elif _reserved(name):
+        ctx.out.report(doc.at("name"), f"plugin name '{name}' is reserved for Anthropic's own plugins (names starting "
+                       "'claude-', 'anthropic-' or 'cc-plugin-', or 'official' beside 'claude'/'anthropic'): `claude "
+                       "plugin validate` and marketplaces refuse it; name the plugin for what it does")
     elif not PLUGIN_NAME.match(name):
         ctx.out.report(doc.at("name"), f"plugin name '{name}' is not kebab-case (lowercase letters, digits, single "
                        "hyphens); Claude Code accepts it, but it is the namespace users type",
@@ -101,8 +119,9 @@ def invalid_plugin_manifest(ctx: SidecarContext) -> None:
     for key, value in data.items():
         kind = PLUGIN_MANIFEST_FIELDS.get(key)
         if kind is None:
-            ctx.out.report(doc.key(key), f"unknown field '{key}' in plugin.json: Claude Code ignores it at load time",
-                           severity=Severity.WARNING)
+            where = " (it belongs in the plugin's marketplace.json entry)" if key in MARKETPLACE_ENTRY_FIELDS else ""
+            ctx.out.report(doc.key(key), f"unknown field '{key}' in plugin.json{where}: Claude Code ignores it at load "
+                           "time", severity=Severity.WARNING)
         elif key != "name" and not _kind_ok(kind, value):
             what = "an empty 'name'" if kind == "author" and isinstance(value, dict) else f"{type(value).__name__}"
             ctx.out.report(doc.at(key), f"'{key}' must be {KIND_WORDS.get(kind, kind)} (got {what}); "
@@ -233,3 +252,118 @@ def plugin_agent_ignored_field(ctx: AgentContext) -> None:
         if entry is not None:
             ctx.out.report(entry.key_span, f"'{key}' is ignored for plugin agents: Claude Code loads '{agent.name}' "
                            "without it (a project's .claude/agents/ honours it)")
+
+
+PLUGIN_ID = re.compile(r"^[A-Za-z0-9][-A-Za-z0-9._]*$")
+SOURCE_KINDS = {"github": ("repo",), "url": ("url",), "git-subdir": ("url", "path"), "git": ("url",),
+                "npm": ("package",), "archive": ()}
+
+
+def _id_problem(what: str, name: Any) -> str | None:
+    if not isinstance(name, str) or not name.strip():
+        return f"{what} needs a non-empty 'name'"
+    if " " in name:
+        return f"{what} name '{name}' cannot contain spaces: use kebab-case"
+    if not PLUGIN_ID.match(name) or ".." in name:
+        return (f"{what} name '{name}' cannot be installed: a plugin id (plugin@marketplace) uses only letters, "
+                "digits, '.', '_' and '-', starting with a letter or digit")
+    if _reserved(name):
+        return f"{what} name '{name}' is reserved for Anthropic's own (claude-*, anthropic-*, cc-plugin-*)"
+    return None
+
+
+@rule("PL004", Severity.ERROR, "sidecar", file_kinds=("marketplace",))
+def invalid_marketplace(ctx: SidecarContext) -> None:
+    """`.claude-plugin/marketplace.json` is not valid: not JSON, no valid `name` or `owner`, or a plugin entry Claude Code cannot install.
+
+    ## What it does
+    Checks the marketplace as `claude plugin validate` does: a JSON object with a `name` usable in
+    plugin ids (letters, digits, `.`, `_`, `-`; no spaces; not reserved for Anthropic), an `owner`
+    object with a non-empty `name`, and `plugins` as a list. Each entry has a valid `name` and a
+    `source`: a path starting with `./` (relative to the marketplace root, never with `..`; a bare
+    name only where `metadata.pluginRoot` is set) or an object whose `source` is `github` (with
+    `repo`), `url` or `git` (with `url`), `git-subdir` (with `url` and `path`) or `npm` (with
+    `package`). A local source that does not exist and a plugin name listed twice are warnings (the
+    validator does not check them; installing that entry fails, or the second is unreachable).
+
+    ## Why is this bad?
+    Claude Code refuses to add a marketplace that does not validate, so none of its plugins can be
+    installed; a bad entry cannot be installed.
+
+    ## Example
+    `{"name": "my tools", "plugins": [{"name": "fmt", "source": "plugins/fmt"}]}` — use
+    `{"name": "my-tools", "owner": {"name": "Ann"}, "plugins": [{"name": "fmt", "source": "./plugins/fmt"}]}`.
+
+    ## Source
+    https://code.claude.com/docs/en/plugin-marketplaces ("Marketplace schema", "Plugin sources");
+    `claude plugin validate` (Claude Code 2.1.332).
+    """
+    doc = json_doc(ctx)
+    if not doc.ok:
+        ctx.out.report(doc.problem_span, f"marketplace.json {doc.problem}; Claude Code cannot add this marketplace")
+        return
+    data = doc.value
+    if not isinstance(data, dict):
+        ctx.out.report(doc.at(), "marketplace.json must be a JSON object")
+        return
+    problem = _id_problem("the marketplace", data.get("name"))
+    if problem:
+        ctx.out.report(doc.at("name") if "name" in data else Span(0, 0, 0, 1), problem)
+    owner = data.get("owner")
+    if not (isinstance(owner, dict) and isinstance(owner.get("name"), str) and owner["name"].strip()):
+        ctx.out.report(doc.at("owner") if "owner" in data else Span(0, 0, 0, 1),
+                       "marketplace.json needs 'owner': an object with a non-empty 'name'")
+    plugins = data.get("plugins")
+    if not isinstance(plugins, list):
+        ctx.out.report(doc.at("plugins") if "plugins" in data else Span(0, 0, 0, 1),
+                       "marketplace.json needs 'plugins': a list of plugin entries")
+        return
+    root = os.path.dirname(os.path.dirname(ctx.path))
+    meta = data.get("metadata")
+    plugin_root = meta.get("pluginRoot") if isinstance(meta, dict) else None
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(plugins):
+        if not isinstance(entry, dict):
+            ctx.out.report(doc.at("plugins", i), "each plugin entry must be an object with 'name' and 'source'")
+            continue
+        name = entry.get("name")
+        problem = _id_problem("plugin", name)
+        if problem:
+            ctx.out.report(doc.at("plugins", i, "name") if "name" in entry else doc.at("plugins", i), problem)
+        elif isinstance(name, str):
+            if name in seen:
+                ctx.out.report(doc.at("plugins", i, "name"), f"plugin '{name}' is listed twice (also entry "
+                               f"{seen[name] + 1}); only one of them can be installed", severity=Severity.WARNING)
+            seen.setdefault(name, i)
+        _source(ctx, doc, i, entry, root, plugin_root)
+
+
+def _source(ctx: SidecarContext, doc: JsonDoc, i: int, entry: dict[str, Any], root: str, plugin_root: Any) -> None:
+    source = entry.get("source")
+    where = doc.at("plugins", i, "source") if "source" in entry else doc.at("plugins", i)
+    if isinstance(source, str):
+        if ".." in source.replace("\\", "/").split("/"):
+            ctx.out.report(where, f"source '{source}' contains '..': sources are relative to the marketplace root "
+                           "(the directory holding .claude-plugin/) and never leave it")
+            return
+        if not source.startswith("./"):
+            if isinstance(plugin_root, str) and PLUGIN_ID.match(source):
+                source = "./" + os.path.join(plugin_root.removeprefix("./"), source)
+            else:
+                ctx.out.report(where, f"source '{source}' must start with './' (a path from the marketplace root), "
+                               "or be a bare name with metadata.pluginRoot set")
+                return
+        if not os.path.exists(os.path.normpath(os.path.join(root, source))):
+            ctx.out.report(where, f"source '{source}' does not exist in this repository: installing "
+                           f"'{entry.get('name')}' fails", severity=Severity.WARNING)
+    elif isinstance(source, dict):
+        kind = source.get("source")
+        if kind not in SOURCE_KINDS:
+            ctx.out.report(where, f"source object needs 'source': one of {', '.join(SOURCE_KINDS)}")
+            return
+        for needed in SOURCE_KINDS[kind]:
+            if not (isinstance(source.get(needed), str) and source[needed].strip()):
+                ctx.out.report(where, f"a '{kind}' source needs '{needed}'")
+    else:
+        ctx.out.report(where, "each plugin entry needs a 'source': a './path' or an object like "
+                       "{\"source\": \"github\", \"repo\": \"owner/repo\"}")

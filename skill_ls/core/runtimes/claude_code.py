@@ -60,7 +60,7 @@ PLUGIN_MANIFEST_FIELDS: dict[str, str] = {
     "author": "author", "homepage": "url", "repository": "str", "license": "str", "keywords": "str_list",
     "defaultEnabled": "bool", "dependencies": "list", "optionalDependencies": "list", "metadata": "object",
     "engines": "object", "network": "object", "userConfig": "object", "settings": "object", "channels": "any",
-    "monitors": "any", "experimental": "any",
+    "monitors": "any", "experimental": "any", "icon": "str", "privacyPolicyUrl": "url",
     "commands": "path", "agents": "path", "skills": "path", "hooks": "path", "mcpServers": "path",
     "outputStyles": "path", "themes": "path", "workflows": "path", "lspServers": "path",
 }
