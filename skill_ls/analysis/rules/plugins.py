@@ -11,7 +11,7 @@ from skill_ls.analysis.rules.context import AgentContext, SidecarContext
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.plugins import PLUGIN_TIER, command_name, plugin_file_for
 from skill_ls.core.jsonpos import JsonDoc, parse_json
-from skill_ls.core.runtimes.claude_code import PLUGIN_MANIFEST_FIELDS
+from skill_ls.core.runtimes.claude_code import PLUGIN_MANIFEST_FIELDS, PLUGIN_RESERVED_NAMES, PLUGIN_RESERVED_PREFIXES
 
 # https://code.claude.com/docs/en/plugins-reference ("Plugin manifest schema") and `claude plugin validate`
 # (Claude Code 2.1.332), which is the referee: `name` is required and has no spaces (kebab-case is
@@ -41,15 +41,13 @@ def _text(path: str) -> str:
         return ""
 
 
-RESERVED_PREFIXES = ("claude-", "anthropic-", "anthropics-", "cc-plugin-")
-RESERVED_NAMES = ("claude", "anthropic", "anthropics", "claude-code", "claude-mods")
 
 
 def _reserved(name: str) -> bool:
     """A name `claude plugin validate` (2.1.332) reserves for Anthropic's own plugins."""
     low = name.lower()
     words = set(re.split(r"[-_\s]+", low))
-    return low.startswith(RESERVED_PREFIXES) or low in RESERVED_NAMES or (
+    return low.startswith(PLUGIN_RESERVED_PREFIXES) or low in PLUGIN_RESERVED_NAMES or (
         "official" in words and bool(words & {"claude", "anthropic"}))
 
 

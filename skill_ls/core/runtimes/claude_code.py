@@ -64,6 +64,10 @@ PLUGIN_MANIFEST_FIELDS: dict[str, str] = {
     "commands": "path", "agents": "path", "skills": "path", "hooks": "path", "mcpServers": "path",
     "outputStyles": "path", "themes": "path", "workflows": "path", "lspServers": "path",
 }
+# Plugin and marketplace names `claude plugin validate` reserves for Anthropic's own plugins (and any
+# name putting "official" beside "claude" or "anthropic").
+PLUGIN_RESERVED_PREFIXES = ("claude-", "anthropic-", "anthropics-", "cc-plugin-")
+PLUGIN_RESERVED_NAMES = ("claude", "anthropic", "anthropics", "claude-code", "claude-mods")
 # Hook handler fields beyond each type's required ones (hooks.json, settings.json, frontmatter).
 HOOK_HANDLER_FIELDS = ("type", "command", "url", "prompt", "server", "tool", "timeout", "async", "statusMessage",
                        "headers", "allowedEnvVars", "model", "once", "args", "shell", "input")
