@@ -36,6 +36,15 @@ def test_hk001_handlers(workspace):
     assert any("not a valid regex" in m for m in messages)
     [event] = [d for d in ds if "unknown hook event" in d.message]
     assert event.severity == Severity.WARNING and "did you mean 'PreToolUse'" in event.message
+    # a PreToolUse hook that cannot load may be the one guarding a permission: an error (as the validator)
+    assert sorted(d.severity for d in ds if "regex" not in d.message and d is not event) == [Severity.ERROR] * 4
+
+
+def test_hk001_broken_entries_of_other_events_are_warnings(workspace):
+    h = write(plugin(workspace) / "hooks" / "hooks.json",
+              '{"hooks": {"Stop": [{"hooks": [{"type": "command"}]}], "SessionStart": {"x": 1}}}')
+    ds = diags_for(check_tree(workspace), h, "HK001")
+    assert len(ds) == 2 and all(d.severity == Severity.WARNING and "ignores" in d.message for d in ds)
 
 
 def test_hk001_clean_and_not_json(workspace):

@@ -77,7 +77,15 @@ def test_commands_yaml_errors_are_reported(workspace):
     manifest(workspace, {"name": "p"})
     c = write(workspace / "p" / "commands" / "review.md", "---\ndescription: Review code: find bugs\n---\nGo.\n")
     [d] = diags_for(check_tree(workspace), c, "SK003")
+    # Claude Code quotes such a value itself and loads the command: a warning (with the safe quoting fix)
+    assert d.severity == Severity.WARNING and "quotes such values itself" in d.message and d.fix is not None
+    e = write(workspace / "p" / "commands" / "open.md", "---\ndescription: \"open\n---\nGo.\n")
+    [d] = diags_for(check_tree(workspace), e, "SK003")
     assert d.severity == Severity.ERROR
+    # In .claude/skills, Amp reads the file too and does not repair it: still a warning, naming Amp.
+    s = write(workspace / ".claude" / "skills" / "r" / "SKILL.md", "---\nname: r\ndescription: A: b\n---\nGo.\n")
+    [d] = diags_for(check_tree(workspace), s, "SK003")
+    assert d.severity == Severity.WARNING and "but Amp does not" in d.message
 
 
 def test_pl004_marketplace(workspace):

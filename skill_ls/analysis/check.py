@@ -420,7 +420,8 @@ class Checker:
             # Claude Code's value checks apply to it as to a skill, and its YAML is parsed the same way.
             doc = self.index.store.get(pf.path)
             frep = Reporter(pf.path, None, out)
-            run_rules(rules_for("file", "command"), FileContext(doc, self.index, self.config, frep, readers=()), frep)
+            run_rules(rules_for("file", "command"),
+                      FileContext(doc, self.index, self.config, frep, readers=(), kind="command"), frep)
             if doc.fm is not None and doc.fm.ok and doc.fm.fields:
                 decl = SkillDecl(pf.path, PLUGIN_RUNTIME, None, COMMAND_TIER, command_name(pf.path, pf.plugin), doc=doc)
                 rrep = Reporter(pf.path, PLUGIN_RUNTIME, out)

@@ -23,6 +23,7 @@ class FileContext:
     out: Reporter
     # Every declaration of this file (one per runtime that reads it); empty for a skill under no root.
     readers: tuple[SkillDecl, ...] = field(default=(), kw_only=True)
+    kind: str = field(default="skill", kw_only=True)  # skill | command (a command file's frontmatter)
 
     def key_span(self, key: str) -> Span:
         return key_span(self.doc, key)

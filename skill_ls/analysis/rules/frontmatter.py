@@ -7,12 +7,12 @@ import re
 
 from skill_ls.core.index import Document
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
-from skill_ls.core.parse.frontmatter import Problem
+from skill_ls.core.parse.frontmatter import Problem, quote_repair
 from skill_ls.core.parse.text import MAX_READ_BYTES
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.spans import header_span
 from skill_ls.analysis.rules.context import FileContext
-from skill_ls.core.runtimes import RUNTIMES, all_known_fields
+from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES, all_known_fields
 from skill_ls.analysis.readers import readers_of
 from skill_ls.core.runtimes.spec import STANDARD_NAME
 
@@ -119,7 +119,10 @@ def yaml_syntax_error(ctx: FileContext) -> None:
     value (`description: Use when: the user asks`).
 
     ## Why is this bad?
-    A runtime that cannot parse the frontmatter does not load the skill.
+    A runtime that cannot parse the frontmatter does not load the skill. Claude Code retries a block
+    that does not parse after quoting each top-level value that needs it (a value holding `: ` or
+    one of `{}[]*&#!|>%@`), so where only Claude Code reads the file (plugins, commands) and that
+    repair parses, this is a warning: the file loads there, but no other tool reads it.
 
     ## Example
     ```yaml
@@ -142,7 +145,13 @@ def yaml_syntax_error(ctx: FileContext) -> None:
         ctx.out.report(Span(line, col, line, col + 1),
                        f"file is not valid UTF-8 (first bad byte at offset {doc.src.invalid_utf8_at}); "
                        "save it as UTF-8")
+    repaired_by = _repairing_readers(ctx) if _problems(ctx, "syntax") else None
     for p in _problems(ctx, "syntax", "too_complex"):
+        if repaired_by is not None and p.kind == "syntax":
+            titles, refusing = repaired_by
+            p = Problem(p.kind, p.span, p.message + f"; {titles} quotes such values itself and loads the file"
+                        + (f", but {refusing} does not" if refusing else ""),
+                        p.fix_title, p.fix_span, p.fix_text)
         fix = None
         if p.fix_text is not None and p.fix_span is not None and not _repeats_a_top_level_key(doc):
             fix = _split_fix(doc, p.fix_span) or replace_fix(p.fix_title or "Quote the value", doc.path, p.fix_span,
@@ -150,7 +159,28 @@ def yaml_syntax_error(ctx: FileContext) -> None:
         message = p.message
         if fix is not None and not fix.safe:
             message = message.replace("; quote the value", "; a line break seems lost before the next key")
-        ctx.out.report(p.span, message, fix=fix)
+        ctx.out.report(p.span, message, fix=fix,
+                       severity=Severity.WARNING if repaired_by is not None and p.kind == "syntax" else None)
+
+
+def _repairing_readers(ctx: FileContext) -> tuple[str, str] | None:
+    """When every runtime that reads the file as its own repairs unquoted values (Claude Code) and the
+    repaired block parses: (their titles, the guests that do not repair it); else None. A command
+    file (no readers) is read by Claude Code alone."""
+    fm = ctx.doc.fm
+    if fm is None or fm.open_line is None or fm.close_line is None:
+        return None
+    readers = readers_of(ctx.readers)
+    hosts = [RUNTIMES[r.runtime] for r in readers if r.host is None] or (
+        [RUNTIMES[PLUGIN_RUNTIME]] if ctx.kind == "command" else [])
+    if not hosts or not all(rt.repairs_unquoted_values for rt in hosts):
+        return None
+    src = ctx.doc.src
+    block = "\n".join(src.line_text(n) for n in range(fm.open_line + 1, fm.close_line))
+    if quote_repair(block) is None:
+        return None
+    refusing = [RUNTIMES[r.runtime].title for r in readers if not RUNTIMES[r.runtime].repairs_unquoted_values]
+    return ", ".join(rt.title for rt in hosts), ", ".join(refusing)
 
 
 _TOP_LEVEL_KEY = re.compile(r"([A-Za-z0-9_.\-]+)[ \t]*:(?:[ \t]|$)")

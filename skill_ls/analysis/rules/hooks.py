@@ -11,8 +11,9 @@ from skill_ls.analysis.rules.claude_code import _close
 from skill_ls.analysis.rules.context import SidecarContext
 from skill_ls.analysis.rules.plugins import json_doc
 from skill_ls.core.jsonpos import JsonDoc
-from skill_ls.core.model import Severity
+from skill_ls.core.model import Severity, Span
 from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES
+from skill_ls.core.runtimes.claude_code import GUARD_HOOK_EVENTS
 
 
 @rule("HK001", Severity.ERROR, "sidecar", file_kinds=("hooks", "settings"))
@@ -26,7 +27,10 @@ def invalid_hooks_file(ctx: SidecarContext) -> None:
     (`command`, `url`, `prompt`, `server` and `tool`); a `timeout` is a positive number; a matcher is
     a valid regular expression. A file that is not JSON, a `hooks` that is a list instead of a map of
     events, and a `hooks.json` without `hooks` are errors (Claude Code drops every hook of the file);
-    a broken handler is an error for that hook, an unknown event a warning (Claude Code ignores it).
+    a broken entry (handler, matcher, group) is ignored at runtime while the rest loads, so it is a
+    warning, except under `PreToolUse` and `PermissionRequest`, where the hook that does not load may
+    be the one guarding a permission (an error, as `claude plugin validate` says); an unknown event
+    is a warning (Claude Code ignores it).
 
     ## Why is this bad?
     A hook that does not match the shape never runs, and nothing tells the author: a formatter or a
@@ -68,10 +72,11 @@ def invalid_hooks_file(ctx: SidecarContext) -> None:
             continue
         if not isinstance(groups, list):
             ctx.out.report(doc.at("hooks", event), f"hooks.{event} must be a list of matcher groups "
-                           "({matcher, hooks: [...]})")
+                           "({matcher, hooks: [...]}); Claude Code ignores it", severity=Severity.WARNING)
             continue
+        severity = Severity.ERROR if event in GUARD_HOOK_EVENTS else Severity.WARNING
         for gi, group in enumerate(groups):
-            _group(ctx, doc, event, gi, group, vocab.hook_types)
+            _group(ctx, doc, event, gi, group, vocab.hook_types, severity)
 
 
 def _json_kind(value: Any) -> str:
@@ -79,46 +84,55 @@ def _json_kind(value: Any) -> str:
 
 
 def _group(ctx: SidecarContext, doc: JsonDoc, event: str, gi: int, group: Any,
-           types: dict[str, tuple[str, ...]]) -> None:
+           types: dict[str, tuple[str, ...]], severity: Severity) -> None:
+    """One matcher group: a broken entry is ignored at runtime (a warning), but a PreToolUse or
+    PermissionRequest hook that cannot load may be what guards the permissions beside it (an error,
+    as `claude plugin validate` says)."""
     where = ("hooks", event, gi)
+
+    def report(span: Span, message: str) -> None:
+        ctx.out.report(span, message + ("" if severity == Severity.ERROR else "; Claude Code ignores this entry"),
+                       severity=severity)
+
     if not isinstance(group, dict):
-        ctx.out.report(doc.at(*where), f"each hooks.{event} entry must be an object with 'hooks' (and optionally "
+        report(doc.at(*where), f"each hooks.{event} entry must be an object with 'hooks' (and optionally "
                        "'matcher')")
         return
     matcher = group.get("matcher")
     if matcher is not None and not isinstance(matcher, str):
-        ctx.out.report(doc.at(*where, "matcher"), f"hooks.{event} 'matcher' must be a string (a tool name or a regex "
+        report(doc.at(*where, "matcher"), f"hooks.{event} 'matcher' must be a string (a tool name or a regex "
                        "like 'Edit|Write')")
     elif isinstance(matcher, str) and matcher not in ("", "*"):
         try:
             re.compile(matcher)
         except re.error as exc:
-            ctx.out.report(doc.at(*where, "matcher"), f"hooks.{event} matcher '{matcher}' is not a valid regex ({exc})")
+            ctx.out.report(doc.at(*where, "matcher"), f"hooks.{event} matcher '{matcher}' is not a valid regex "
+                           f"({exc}): it matches no tool name", severity=Severity.WARNING)
     handlers = group.get("hooks")
     if handlers == []:
         return  # an empty group runs nothing (Claude Code accepts it)
     if not isinstance(handlers, list):
-        ctx.out.report(doc.at(*where, "hooks") if "hooks" in group else doc.at(*where),
+        report(doc.at(*where, "hooks") if "hooks" in group else doc.at(*where),
                        f"hooks.{event} group needs a 'hooks' list of handlers "
                        "({\"type\": \"command\", \"command\": ...})")
         return
     for hi, handler in enumerate(handlers):
         span = doc.at(*where, "hooks", hi)
         if not isinstance(handler, dict):
-            ctx.out.report(span, f"each hooks.{event} handler must be an object like "
+            report(span, f"each hooks.{event} handler must be an object like "
                            "{\"type\": \"command\", \"command\": ...}")
             continue
         kind = handler.get("type")
         if kind is None:
-            ctx.out.report(span, f"hook handler has no 'type' (one of {', '.join(types)})")
+            report(span, f"hook handler has no 'type' (one of {', '.join(types)})")
             continue
         if kind not in types:
-            ctx.out.report(doc.at(*where, "hooks", hi, "type"), f"hook handler type {kind!r} is not one of "
+            report(doc.at(*where, "hooks", hi, "type"), f"hook handler type {kind!r} is not one of "
                            f"{', '.join(types)}")
             continue
         for needed in types[kind]:
             if not (isinstance(handler.get(needed), str) and handler[needed].strip()):
-                ctx.out.report(span, f"a '{kind}' hook handler needs '{needed}'")
+                report(span, f"a '{kind}' hook handler needs '{needed}'")
         timeout = handler.get("timeout")
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
-            ctx.out.report(doc.at(*where, "hooks", hi, "timeout"), "hook 'timeout' must be a positive number of seconds")
+            report(doc.at(*where, "hooks", hi, "timeout"), "hook 'timeout' must be a positive number of seconds")

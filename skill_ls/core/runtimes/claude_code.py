@@ -68,6 +68,9 @@ PLUGIN_MANIFEST_FIELDS: dict[str, str] = {
 # name putting "official" beside "claude" or "anthropic").
 PLUGIN_RESERVED_PREFIXES = ("claude-", "anthropic-", "anthropics-", "cc-plugin-")
 PLUGIN_RESERVED_NAMES = ("claude", "anthropic", "anthropics", "claude-code", "claude-mods")
+# Events whose broken hook entries `claude plugin validate` calls errors: such a hook may be what guards
+# the permissions declared beside it (other events' broken entries are ignored at runtime: warnings).
+GUARD_HOOK_EVENTS = ("PreToolUse", "PermissionRequest")
 # Hook handler fields beyond each type's required ones (hooks.json, settings.json, frontmatter).
 HOOK_HANDLER_FIELDS = ("type", "command", "url", "prompt", "server", "tool", "timeout", "async", "statusMessage",
                        "headers", "allowedEnvVars", "model", "once", "args", "shell", "input")
@@ -124,7 +127,7 @@ CLAUDE_CODE = Runtime(
     default_extra_tier="project",
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),
-    truthiness="words", frontmatter_optional=True,
+    truthiness="words", frontmatter_optional=True, repairs_unquoted_values=True,
     vocabulary=CLAUDE_VOCABULARY,  # !`cmd` lines run before the model sees the skill (executes_shell_lines)
     catalog_format="reference", catalog_order="name", catalog_cut=1536, catalog_appends=("when_to_use",),
 )

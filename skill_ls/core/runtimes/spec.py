@@ -254,6 +254,10 @@ class Runtime:
     # Whether the runtime loads a skill file that has no frontmatter at all (Claude Code: its first
     # paragraph becomes the description, with a warning), so SK001 is a warning where it alone reads it.
     frontmatter_optional: bool = False
+    # Whether the runtime retries a frontmatter that is not valid YAML after quoting the values that
+    # need it (`core.parse.frontmatter.quote_repair`; Claude Code): SK003 is then a warning where it
+    # alone reads the file and the repaired block parses.
+    repairs_unquoted_values: bool = False
     unknown_field_severity: Literal["warning", "information"] = "warning"
     file_limits: dict[str, int] = field(default_factory=dict)  # files, file_bytes, skill_bytes
     prompt_budget_setting: str | None = None  # Config attribute: the budget on enabled content
