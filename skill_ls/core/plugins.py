@@ -10,17 +10,19 @@ of public plugin marketplaces such as wshobson/agents). Reading only; nothing he
 """
 from __future__ import annotations
 
-import functools
 import os
+import stat as stat_module
 from dataclasses import dataclass, field
 from typing import Any
 
-from skill_ls.core.discovery import part_of
-from skill_ls.core.index import read_json
+from skill_ls.core.files import read_json
 from skill_ls.core.model import Span
+from skill_ls.core.paths import NEVER_ENTER
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 COMPONENT_DIRS = ("skills", "agents", "commands")
+PROJECT_COMMANDS = os.path.join(".claude", "commands")  # a project's own commands (not a plugin's)
+MARKETPLACE_DIR = "plugins"  # plugins/<name>/ with a component directory is a plugin without a manifest
 # The tier of a command file's declaration (checked with a skill's field rules, in no resolution).
 COMMAND_TIER = "command"
 PLUGIN_TIER = "plugin"  # the tier of a plugin's skills and agents (in no resolution: `plugin:name`)
@@ -64,15 +66,35 @@ class Manifest:
     span: Span = Span(0, 0, 0, 0)
 
 
-@functools.lru_cache(maxsize=4096)
+# Manifests read, by path: kept while the file's (size, mtime) stays the same, so no index has to clear
+# it and one workspace folder's rebuild never drops another's answers.
+_MANIFESTS: dict[str, tuple[tuple[int, int, int], Manifest]] = {}
+
+
+def _manifest_at(path: str) -> Manifest | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat_module.S_ISREG(st.st_mode):
+        return None
+    key = (st.st_ino, st.st_size, st.st_mtime_ns)
+    hit = _MANIFESTS.get(path)
+    if hit is None or hit[0] != key:
+        if len(_MANIFESTS) > 4096:
+            _MANIFESTS.clear()
+        hit = _MANIFESTS[path] = (key, read_manifest(path))
+    return hit[1]
+
+
 def _plugin_at(directory: str) -> Plugin | None:
     manifest = os.path.join(directory, MANIFEST)
-    if os.path.isfile(manifest):
-        m = read_manifest(manifest)
+    m = _manifest_at(manifest)
+    if m is not None:
         name = m.data.get("name") if m.ok else None
         return Plugin(directory, name if isinstance(name, str) and name.strip() else os.path.basename(directory),
                       manifest)
-    if os.path.basename(os.path.dirname(directory)) == "plugins" and any(
+    if os.path.basename(os.path.dirname(directory)) == MARKETPLACE_DIR and any(
             os.path.isdir(os.path.join(directory, d)) for d in COMPONENT_DIRS):
         return Plugin(directory, os.path.basename(directory), None)
     return None
@@ -92,10 +114,6 @@ def plugin_of(path: str, component: str) -> Plugin | None:
     return None
 
 
-def clear_cache() -> None:
-    _plugin_at.cache_clear()
-
-
 def read_manifest(path: str) -> Manifest:
     value, problem, span = read_json(path)
     if problem:
@@ -106,7 +124,6 @@ def read_manifest(path: str) -> Manifest:
 
 
 PLUGIN_DEPTH = 8  # how deep below a checked directory plugins and `.claude/commands` are looked for
-NEVER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 
 
 @dataclass(frozen=True)
@@ -143,7 +160,7 @@ def _may_be_plugin(directory: str, entries: list[tuple[str, str, bool]]) -> bool
     """False when the directory's listing rules out both kinds of plugin `_plugin_at` recognises
     (no `.claude-plugin/`; not a `plugins/<name>/` with a component directory): spares a stat per
     directory of the walk."""
-    if os.path.basename(os.path.dirname(directory)) == "plugins":
+    if os.path.basename(os.path.dirname(directory)) == MARKETPLACE_DIR:
         return True
     return any(is_dir and name == ".claude-plugin" for name, _, is_dir in entries)
 
@@ -153,8 +170,8 @@ def declared_paths(plugin: Plugin, key: str) -> list[str]:
     `commands`, `hooks`, `mcpServers`), resolved against the plugin root, never leaving it."""
     if not plugin.manifest:
         return []
-    m = read_manifest(plugin.manifest)
-    if not m.ok:
+    m = _manifest_at(plugin.manifest)
+    if m is None or not m.ok:
         return []
     value = m.data.get(key)
     items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
@@ -192,43 +209,37 @@ def _plugin_parts(listdir: Any, plugin: Plugin) -> list[PluginFile]:
     return out
 
 
-def plugin_files(listdir: Any, root: str, part: tuple[int, int, int] | None = None) -> list[PluginFile]:
+def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
     """Plugin agents, commands, manifests, hooks and `.mcp.json`; marketplaces; and a project's
     `.claude/commands`, `.claude/settings*.json` and `.mcp.json`, below `root` (`listdir` is the
-    walker's cached directory listing). With `part`, one share of them, cut as `discovery.WalkPart`
-    cuts a walk."""
+    walker's cached directory listing)."""
     out: list[PluginFile] = []
     stack: list[tuple[str, int]] = [(root, 0)]
-    cut, me, parts = part if part is not None else (-1, 0, 1)
     while stack:
         directory, depth = stack.pop()
         entries, error = listdir(directory)
         if error:
             continue
-        mine = me == 0 or depth >= cut  # above the cut, a directory is walked through; its files are part 0's
         plugin = _plugin_at(directory) if _may_be_plugin(directory, entries) else None
-        if plugin is not None and mine:
+        if plugin is not None:
             out += _plugin_parts(listdir, plugin)
         names = {name: is_dir for name, _, is_dir in entries}
-        if mine and plugin is None and names.get(MCP_JSON) is False and (depth == 0 or names.get(".claude")):
+        if plugin is None and names.get(MCP_JSON) is False and (depth == 0 or names.get(".claude")):
             out.append(PluginFile(os.path.join(directory, MCP_JSON), "project_mcp", None))
         for name, full, is_dir in entries:
-            if not is_dir or name in NEVER:
+            if not is_dir or name in NEVER_ENTER:
                 continue
             if name == ".claude":
-                if mine:
-                    commands = os.path.join(full, "commands")
-                    out += [PluginFile(p, "command", None) for p in _md_files(listdir, commands)]
-                    for settings in SETTINGS_FILES:
-                        if os.path.isfile(os.path.join(full, settings)):
-                            out.append(PluginFile(os.path.join(full, settings), "settings", None))
+                commands = os.path.join(full, "commands")
+                out += [PluginFile(p, "command", None) for p in _md_files(listdir, commands)]
+                for settings in SETTINGS_FILES:
+                    if os.path.isfile(os.path.join(full, settings)):
+                        out.append(PluginFile(os.path.join(full, settings), "settings", None))
                 continue
-            if name == ".claude-plugin" and mine and os.path.isfile(os.path.join(full, "marketplace.json")):
+            if name == ".claude-plugin" and os.path.isfile(os.path.join(full, "marketplace.json")):
                 out.append(PluginFile(os.path.join(full, "marketplace.json"), "marketplace", plugin))
             if depth + 1 <= PLUGIN_DEPTH and (not name.startswith(".") or name == ".claude-plugin"):
                 if plugin is not None and name in COMPONENT_DIRS:
-                    continue
-                if depth + 1 == cut and part_of(full, parts) != me:
                     continue
                 stack.append((full, depth + 1))
     return sorted(set(out), key=lambda f: f.path)

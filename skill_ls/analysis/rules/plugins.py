@@ -9,6 +9,7 @@ from typing import Any
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import AgentContext, SidecarContext
 from skill_ls.core.model import Severity, Span
+from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.plugins import PLUGIN_TIER, command_name, plugin_file_for
 from skill_ls.core.jsonpos import JsonDoc, parse_json
 from skill_ls.core.runtimes.claude_code import PLUGIN_MANIFEST_FIELDS, PLUGIN_RESERVED_NAMES, PLUGIN_RESERVED_PREFIXES
@@ -34,11 +35,8 @@ def json_doc(ctx: SidecarContext) -> JsonDoc:
 
 
 def _text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read(1 << 20)
-    except OSError:
-        return ""
+    data, _, _ = read_bytes(path)
+    return data.decode("utf-8", errors="replace")
 
 
 
@@ -166,7 +164,7 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
     data = doc.value
     root = os.path.dirname(os.path.dirname(ctx.path))
     for component in ("commands", "agents", "skills", "hooks"):
-        if os.path.isdir(os.path.join(root, ".claude-plugin", component)):
+        if ctx.disk.is_dir(os.path.join(root, ".claude-plugin", component)):
             ctx.out.report(Span(0, 0, 0, 1), f"'.claude-plugin/{component}/' is never loaded: component directories "
                            f"belong at the plugin root ('{component}/'), only plugin.json goes in .claude-plugin/")
     for key in PATH_FIELDS:
@@ -185,7 +183,7 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
                 ctx.out.report(span, f"'agents' path '{rel}' must name a .md file (list each agent file)")
                 continue
             target = os.path.normpath(os.path.join(root, rel))
-            if not os.path.exists(target):
+            if not ctx.disk.exists(target):
                 ctx.out.report(span, f"'{key}' path '{rel}' does not exist in the plugin")
 
 
@@ -351,7 +349,7 @@ def _source(ctx: SidecarContext, doc: JsonDoc, i: int, entry: dict[str, Any], ro
                 ctx.out.report(where, f"source '{source}' must start with './' (a path from the marketplace root), "
                                "or be a bare name with metadata.pluginRoot set")
                 return
-        if not os.path.exists(os.path.normpath(os.path.join(root, source))):
+        if not ctx.disk.exists(os.path.normpath(os.path.join(root, source))):
             ctx.out.report(where, f"source '{source}' does not exist in this repository: installing "
                            f"'{entry.get('name')}' fails", severity=Severity.WARNING)
     elif isinstance(source, dict):
