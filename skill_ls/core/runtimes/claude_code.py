@@ -83,7 +83,17 @@ CLAUDE_VOCABULARY = Vocabulary(
     permission_modes=PERMISSION_MODES, agent_colors=AGENT_COLORS, agent_isolation=("worktree",),
     substitutes_arguments=True, executes_shell_lines=True,
     skill_dir_variables=("${CLAUDE_SKILL_DIR}", "$CLAUDE_SKILL_DIR"),  # `${CLAUDE_PLUGIN_ROOT}` is the plugin's
-    listing_budget=8000, listing_overflow="shorten",
+    # The skill listing's budget, as Claude Code 2.1.332 computes it (its skill tool's listing: the
+    # budget is SLASH_COMMAND_TOOL_CHAR_BUDGET, else floor(context window x 4 x skillListingBudgetFraction),
+    # 1% of a 200,000-token context = 8,000 characters; each entry is `- name: description` with
+    # description + " - " + when_to_use cut at skillListingMaxDescChars (1,536); over the budget, the
+    # least-invoked skills are listed by name only). https://code.claude.com/docs/en/skills ("Claude
+    # doesn't see all my skills"), https://code.claude.com/docs/en/settings.
+    listing_budget=8000, listing_overflow="names_only", listing_context_tokens=200_000, listing_chars_per_token=4,
+    listing_budget_fraction=0.01, listing_budget_env="SLASH_COMMAND_TOOL_CHAR_BUDGET", listing_description_cap=1536,
+    listing_settings=("skillListingBudgetFraction", "skillListingMaxDescChars"),
+    listing_settings_files=("{home}/.claude/settings.json", "{workspace}/.claude/settings.json",
+                            "{workspace}/.claude/settings.local.json"),
 )
 
 CLAUDE_FIELDS: dict[str, FieldSpec] = {
@@ -123,7 +133,12 @@ CLAUDE_CODE = Runtime(
     ),
     fields=CLAUDE_FIELDS,
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and hyphens", 64, "warning", "directory"),
-    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths")},
+    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths"),
+              # The skill listing's budget inputs (BG002): the model's context window in tokens, the
+              # fraction of it the listing gets, or a fixed budget in characters.
+              "context_window": Setting("claude_context_window", "int"),
+              "listing_budget_fraction": Setting("claude_listing_budget_fraction", "fraction"),
+              "listing_budget": Setting("claude_listing_budget", "int")},
     default_extra_tier="project",
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),

@@ -28,7 +28,7 @@ YamlDialect = Literal["1.1", "1.2"]
 IdentityKey = Literal["name", "slug"]
 Truthiness = Literal["strict", "javascript", "words"]
 NameSource = Literal["frontmatter", "directory", "frontmatter_or_directory"]
-SettingKind = Literal["path", "paths", "str", "strs", "int", "draft", "roots"]
+SettingKind = Literal["path", "paths", "str", "strs", "int", "fraction", "draft", "roots"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,8 +88,21 @@ class Vocabulary:
     # runtime's sources yet: RF003 still warns, conservatively).
     executes_shell_lines: bool | None = None
     skill_dir_variables: tuple[str, ...] = ()  # templated paths resolved to the skill directory
-    listing_budget: int | None = None  # characters of the whole skill listing
-    listing_overflow: str = "drop"  # past the budget: drop (skills fall out) | shorten (descriptions cut)
+    listing_budget: int | None = None  # characters of the whole skill listing (the default, see below)
+    # past the budget: drop (skills fall out, in order) | names_only (Claude Code: skills keep their name
+    # and lose their description, the least invoked first; `analysis/rules/codex.listing`)
+    listing_overflow: str = "drop"
+    # Where a budget sized from the model's context comes from (Claude Code): the budget is
+    # floor(context tokens x characters per token x fraction), unless `listing_budget_env` holds a
+    # positive number of characters; `listing_settings` names the runtime's own settings keys for the
+    # fraction and the per-entry description cap, read from `listing_settings_files` (later files win).
+    listing_context_tokens: int | None = None
+    listing_chars_per_token: int = 4
+    listing_budget_fraction: float | None = None
+    listing_budget_env: str | None = None
+    listing_description_cap: int | None = None
+    listing_settings: tuple[str, str] | None = None  # (fraction key, description cap key)
+    listing_settings_files: tuple[str, ...] = ()  # templates: {home}, {workspace}
 
 
 @dataclass(frozen=True, eq=False)
