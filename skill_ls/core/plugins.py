@@ -143,6 +143,15 @@ SETTINGS_FILES = ("settings.json", "settings.local.json")
 MCP_JSON = ".mcp.json"
 
 
+def plugin_globs() -> tuple[list[str], list[str]]:
+    """The editors' patterns for the files of `KINDS`: (Markdown: commands and plugin agents; JSON:
+    manifests, marketplaces, hooks, settings, `.mcp.json`). The server decides per path what a file is."""
+    markdown = ["**/commands/**/*.md", "**/agents/*.md"]
+    json_files = [f"**/{MANIFEST}", f"**/{MARKETPLACE}", f"**/{HOOKS_FILE}",
+                  *(f"**/.claude/{name}" for name in SETTINGS_FILES), f"**/{MCP_JSON}"]
+    return markdown, [g.replace(os.sep, "/") for g in json_files]
+
+
 def _md_files(listdir: Any, directory: str, depth: int = 3) -> list[str]:
     out: list[str] = []
     entries, error = listdir(directory)
