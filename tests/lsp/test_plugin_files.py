@@ -38,3 +38,31 @@ async def test_plugin_files_have_the_checks_diagnostics(start, tree, profile):
     s.close(hooks) if hasattr(s, "close") else None
     s.open(hooks, hooks.read_text(), version=3)
     await s.diagnostics(hooks, lambda ds: "HK001" not in _codes(ds))
+
+
+async def test_plugin_json_paths_are_links_and_definitions(start, tree, profile):
+    root = tree.ws / "plugins" / "p"
+    agent = write(root / "custom" / "reviewer.md", "---\nname: reviewer\ndescription: Reviews.\n---\nReview.\n",
+                  dedent=False)
+    (root / "cmds").mkdir(parents=True)
+    manifest = write(root / ".claude-plugin" / "plugin.json",
+                     '{\n  "name": "p",\n  "agents": ["./custom/reviewer.md", "./missing.md"],\n  "commands": "./cmds"\n}\n',
+                     dedent=False)
+    market = write(tree.ws / ".claude-plugin" / "marketplace.json",
+                   '{"name": "m", "owner": {"name": "A"}, "plugins": [{"name": "p", "source": "./plugins/p"}]}\n',
+                   dedent=False)
+    s = await start(profile)
+    s.open(manifest)
+    links = await s.request(s.client.text_document_document_link_async(
+        types.DocumentLinkParams(types.TextDocumentIdentifier(uri(manifest)))))
+    assert [(l.range.start.line, l.range.start.character, l.target) for l in links] == [
+        (2, 14, uri(agent)), (3, 15, uri(root / "cmds"))]
+    locs = await s.request(s.client.text_document_definition_async(types.DefinitionParams(
+        types.TextDocumentIdentifier(uri(manifest)), types.Position(line=2, character=20))))
+    assert [loc.uri for loc in locs] == [uri(agent)]
+    assert not await s.request(s.client.text_document_definition_async(types.DefinitionParams(
+        types.TextDocumentIdentifier(uri(manifest)), types.Position(line=1, character=4))))
+    s.open(market)
+    links = await s.request(s.client.text_document_document_link_async(
+        types.DocumentLinkParams(types.TextDocumentIdentifier(uri(market)))))
+    assert [l.target for l in links] == [uri(manifest)]
