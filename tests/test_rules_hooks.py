@@ -75,3 +75,11 @@ def test_ms007_project_mcp(workspace):
     write(workspace / ".mcp.json", '{"mcpServers": {"srv": {"type": "http", "url": "${API_URL:-http://example.com}"}}}\n')
     ds = diags_for(check_tree(workspace), workspace / ".mcp.json")
     assert [d.code for d in ds] == ["MS002"]  # the default of ${VAR:-default} is read
+
+
+def test_ms003_literal_secret_under_a_secret_named_key(workspace):
+    root = plugin(workspace)
+    m = write(root / ".mcp.json", json.dumps({"s": {"command": "npx", "args": ["x@1.0.0"], "env": {
+        "API_KEY": "abc123def456", "TOKEN": "${TOKEN}", "PASSWORD": "changeme", "DEBUG": "1"}}}))
+    [d] = diags_for(check_tree(workspace), m, "MS003")
+    assert "env.API_KEY" in d.message and d.severity == Severity.WARNING

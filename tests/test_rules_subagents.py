@@ -115,7 +115,7 @@ def test_plugin_skill_name_is_namespaced_in_the_manifest(workspace):
 
 def test_clean_subagent_and_plugin_have_no_findings(workspace):
     a = agent(workspace, "r", "model: sonnet\npermissionMode: plan\ntools: Read, Grep, Bash(git diff *)\n"
-              "disallowedTools: Bash(git push *)\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n"
+              "disallowedTools: WebFetch\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n"
               "          command: ./notify.sh\n")
     root = workspace / "my-plugin"
     write(root / "agents" / "helper.md", "---\nname: helper\ndescription: Helps.\n---\nHelp.\n")
@@ -173,3 +173,9 @@ def test_mcp_tool_hook_needs_server_and_tool(workspace):
     a = agent(workspace, "r", "hooks:\n  PostToolUse:\n    - hooks:\n        - type: mcp_tool\n          server: s\n")
     [d] = diags_for(check_tree(workspace), a, "SA005")
     assert "needs 'tool'" in d.message and d.span.start_line == 6
+
+
+def test_sa004_scoped_denial_removes_the_whole_tool(workspace):
+    a = agent(workspace, "r", "tools: Read, Bash\ndisallowedTools: Bash(git push *)\n")
+    [d] = diags_for(check_tree(workspace), a, "SA004")
+    assert "takes all of Bash away" in d.message and d.severity == Severity.WARNING

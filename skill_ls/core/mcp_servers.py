@@ -35,6 +35,7 @@ TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 SECRET_NAME = re.compile(r"(?i)(?:^|[_-])(?:api[_-]?key|key|token|secret|password|passwd|pat|auth)$")
 PLACEHOLDER = re.compile(r"(?i)^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|changeme|example|"
                          r"placeholder|replace|dummy|redacted|\*\*\*|\.\.\.")
+WEAKER_SECRETS = ("a high-entropy literal", "a literal secret")  # warnings, not errors (MS003)
 RUNNERS = {"npx": "npm", "bunx": "npm", "pnpx": "npm", "uvx": "pypi"}
 
 
@@ -64,6 +65,9 @@ def secret_in(name: str, value: str) -> str | None:
     if SECRET_NAME.search(name) and len(v) >= 16 and " " not in v and not PLACEHOLDER.search(v) \
             and "$" not in v and entropy(v) >= 3.5:
         return "a high-entropy literal"
+    if SECRET_NAME.search(name) and len(v) >= 8 and " " not in v and not PLACEHOLDER.search(v) and "$" not in v \
+            and any(c.isdigit() for c in v) and any(c.isalpha() for c in v):
+        return "a literal secret"  # not a known token format, but a value where a reference belongs
     return None
 
 
@@ -140,7 +144,7 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True) -> li
                         out.append(ServerFinding("MS003", f"MCP server '{name}' has {kind_} written in "
                                                  f"{section}.{key}: reference an environment variable "
                                                  "(\"${VAR}\") instead of committing the secret", (section, str(key)),
-                                                 warning=kind_ == "a high-entropy literal"))
+                                                 warning=kind_ in WEAKER_SECRETS))
     args = server.get("args")
     arg_list = str_items(args)
     for i, arg in enumerate(arg_list):
@@ -149,7 +153,7 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True) -> li
         kind_ = secret_in(label, arg) if label else next((k for k, p in TOKEN_PATTERNS if p.search(arg)), None)
         if kind_:
             out.append(ServerFinding("MS003", f"MCP server '{name}' passes {kind_} in args: read it from the "
-                                     "environment instead", ("args", str(i)), warning=kind_ == "a high-entropy literal"))
+                                     "environment instead", ("args", str(i)), warning=kind_ in WEAKER_SECRETS))
     if has_command:
         pkg = unpinned_package(command.strip(), arg_list)
         if pkg:
