@@ -35,6 +35,7 @@ TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 SECRET_NAME = re.compile(r"(?i)(?:^|[_-])(?:api[_-]?key|key|token|secret|password|passwd|pat|auth)$")
 PLACEHOLDER = re.compile(r"(?i)^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|changeme|example|"
                          r"placeholder|replace|dummy|redacted|\*\*\*|\.\.\.")
+NOT_SECRETS = frozenset({"disabled", "enabled", "required", "optional", "inherit", "anonymous", "localhost"})
 WEAKER_SECRETS = ("a high-entropy literal", "a literal secret")  # warnings, not errors (MS003)
 RUNNERS = {"npx": "npm", "bunx": "npm", "pnpx": "npm", "uvx": "pypi"}
 
@@ -66,7 +67,7 @@ def secret_in(name: str, value: str) -> str | None:
             and "$" not in v and entropy(v) >= 3.5:
         return "a high-entropy literal"
     if SECRET_NAME.search(name) and len(v) >= 8 and " " not in v and not PLACEHOLDER.search(v) and "$" not in v \
-            and any(c.isdigit() for c in v) and any(c.isalpha() for c in v):
+            and v.lower() not in NOT_SECRETS and not v.startswith(("/", "./", "~", "http://", "https://")):
         return "a literal secret"  # not a known token format, but a value where a reference belongs
     return None
 

@@ -19,7 +19,7 @@ from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.frontmatter import Frontmatter
 from skill_ls.core.runtimes import Runtime
 from skill_ls.core.suggest import closest
-from skill_ls.core.runtimes.spec import Vocabulary
+from skill_ls.core.runtimes.spec import Vocabulary, flag_word
 
 _MCP_TOOL = re.compile(r"^mcp__[A-Za-z0-9_.-]+?(?:__[A-Za-z0-9_.*-]+)?$")
 _SCOPED = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\((.*)\)$", re.S)
@@ -599,3 +599,44 @@ def indexed_arguments_without_hint(ctx: RuntimeContext) -> None:
             ctx.out.report(Span(n, m.start(), n, m.end()), f"'{m.group(0)}' is used but the skill has no "
                            "'argument-hint' or 'arguments': users are not told which arguments to pass")
             return
+
+
+def has_invocation_flags(runtime: Any) -> bool:
+    """Runtimes whose skills can be kept from the user (`user-invocable`) and from the model
+    (`disable-model-invocation`), read as the runtime reads flags."""
+    return "user-invocable" in runtime.fields and "disable-model-invocation" in runtime.fields \
+        and runtime.truthiness == "words"
+
+
+@rule("CC009", Severity.WARNING, "runtime", runtimes=has_invocation_flags)
+def skill_invoked_by_nobody(ctx: RuntimeContext) -> None:
+    """A skill is hidden from the user (`user-invocable: false`) and from the model (`disable-model-invocation: true`).
+
+    ## What it does
+    Reads both flags as Claude Code does (booleans, or `true`/`false`, `yes`/`no`, `on`/`off`, `1`/`0`)
+    and reports a skill that neither the user (no slash command) nor the model (not in the listing,
+    refused by the Skill tool) can invoke.
+
+    ## Why is this bad?
+    The skill is loaded and never runs: it is dead weight, and the author usually meant only one of
+    the two flags.
+
+    ## Example
+    ```yaml
+    user-invocable: false
+    disable-model-invocation: true
+    ```
+    Use instead: keep one of them (a background-knowledge skill is `user-invocable: false`; a
+    user-only command is `disable-model-invocation: true`).
+
+    ## Source
+    https://code.claude.com/docs/en/skills ("Control who invokes a skill").
+    """
+    fm = _fm(ctx)
+    if fm is None:
+        return
+    user, model = fm.fields.get("user-invocable"), fm.fields.get("disable-model-invocation")
+    if user is None or model is None or flag_word(user.value) is not False or flag_word(model.value) is not True:
+        return
+    ctx.out.report(user.value_span, "this skill is hidden from the user (user-invocable: false) and from the model "
+                   "(disable-model-invocation: true): nobody can invoke it; keep one of the two")
