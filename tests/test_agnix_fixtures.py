@@ -46,9 +46,9 @@ DISAGREE: dict[str, str] = {
     "mcp/dangerous-stdio-command.mcp.json": "a security heuristic on the command text",
     "mcp/deprecated-sse.mcp.json": "Claude Code still starts `sse` servers",
     "mcp/valid-tool.mcp.json": "an MCP tool definition, not a configuration: as the project's .mcp.json Claude Code "
-                               "reads no server from it (MS007)",
+                               "reads no server from it (MS008)",
     "mcp/valid-multiple-tools.mcp.json": "MCP tool definitions, not a configuration: as the project's .mcp.json "
-                                         "Claude Code reads no server from it (MS007)",
+                                         "Claude Code reads no server from it (MS008)",
 }
 
 

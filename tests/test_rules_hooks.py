@@ -1,4 +1,4 @@
-"""Claude Code hooks in JSON (HK001) and MCP configs (MS007): a plugin's hooks/hooks.json, a project's
+"""Claude Code hooks in JSON (HK001) and MCP configs (MS008): a plugin's hooks/hooks.json, a project's
 .claude/settings.json hooks, the project's and a plugin's .mcp.json."""
 from __future__ import annotations
 
@@ -63,14 +63,14 @@ def test_ms007_plugin_mcp_both_shapes(workspace):
                                                  "rel": {"command": "./bin/server", "args": "--port 1"}}, indent=1))
     ds = diags_for(check_tree(workspace), flat)
     assert not [d for d in ds if d.code == "MC001"]  # a plugin's flat .mcp.json is Claude Code's shape
-    got = sorted(d.message.split(":")[0] for d in diags_for(check_tree(workspace), flat, "MS007"))
+    got = sorted(d.message.split(":")[0] for d in diags_for(check_tree(workspace), flat, "MS008"))
     assert len(got) == 2 and all("'rel'" in g for g in got)
 
 
 def test_ms007_project_mcp(workspace):
     (workspace / ".claude").mkdir()
     flat = write(workspace / ".mcp.json", '{"srv": {"command": "npx", "args": ["-y", "x@1.0.0"]}}\n')
-    [d] = diags_for(check_tree(workspace), flat, "MS007")
+    [d] = diags_for(check_tree(workspace), flat, "MS008")
     assert "needs 'mcpServers'" in d.message
     write(workspace / ".mcp.json", '{"mcpServers": {"srv": {"type": "http", "url": "${API_URL:-http://example.com}"}}}\n')
     ds = diags_for(check_tree(workspace), workspace / ".mcp.json")

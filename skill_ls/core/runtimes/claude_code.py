@@ -1,4 +1,4 @@
-"""Claude Code: enterprise > personal > project; the command name is the directory (SPEC §3.4)."""
+"""Claude Code: enterprise > personal > project; the command name is the directory."""
 from __future__ import annotations
 
 import re
@@ -82,6 +82,7 @@ CLAUDE_VOCABULARY = Vocabulary(
     builtin_agents=BUILTIN_AGENTS, hook_events=HOOK_EVENTS, hook_types=HOOK_TYPES,
     permission_modes=PERMISSION_MODES, agent_colors=AGENT_COLORS, agent_isolation=("worktree",),
     substitutes_arguments=True, executes_shell_lines=True,
+    substitution_event="when Claude Code runs the skill with arguments",
     skill_dir_variables=("${CLAUDE_SKILL_DIR}", "$CLAUDE_SKILL_DIR"),  # `${CLAUDE_PLUGIN_ROOT}` is the plugin's
     # The skill listing's budget, as Claude Code 2.1.332 computes it (its skill tool's listing: the
     # budget is SLASH_COMMAND_TOOL_CHAR_BUDGET, else floor(context window x 4 x skillListingBudgetFraction),
@@ -133,12 +134,19 @@ CLAUDE_CODE = Runtime(
     ),
     fields=CLAUDE_FIELDS,
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and hyphens", 64, "warning", "directory"),
-    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths"),
-              # The skill listing's budget inputs (BG002): the model's context window in tokens, the
-              # fraction of it the listing gets, or a fixed budget in characters.
-              "context_window": Setting("claude_context_window", "int"),
-              "listing_budget_fraction": Setting("claude_listing_budget_fraction", "fraction"),
-              "listing_budget": Setting("claude_listing_budget", "int")},
+    # Machine-wide roots belong in the project file, not in one person's editor settings. The skill
+    # listing's budget inputs (BG002): the model's context window in tokens, the fraction of it the
+    # listing gets, or a fixed budget in characters.
+    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths", editor=False),
+              "context_window": Setting("claude_context_window", "int", editor=False, doc=
+                                        "Claude Code: the model's context window in tokens, which sizes the skill "
+                                        "listing's budget (BG002; default 200000)."),
+              "listing_budget_fraction": Setting("claude_listing_budget_fraction", "fraction", editor=False, doc=
+                                                 "Claude Code: the fraction of the context window the skill listing "
+                                                 "gets (skillListingBudgetFraction; default 0.01)."),
+              "listing_budget": Setting("claude_listing_budget", "int", editor=False, doc=
+                                        "Claude Code: a fixed skill-listing budget in characters, as "
+                                        "SLASH_COMMAND_TOOL_CHAR_BUDGET (BG002).")},
     default_extra_tier="project",
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),
