@@ -190,7 +190,7 @@ def over_listing_budget(ctx: RuntimeContext) -> None:
     ## Source
     https://code.claude.com/docs/en/skills ("Claude doesn't see all my skills": the skill listing budget,
     `SLASH_COMMAND_TOOL_CHAR_BUDGET`), https://code.claude.com/docs/en/settings (`skillListingBudgetFraction`,
-    `skillListingMaxDescChars`); Claude Code 2.1.332's skill listing; SPEC §3.5 and
+    `skillListingMaxDescChars`); Claude Code 2.1.332's skill listing;
     https://developers.openai.com/codex/skills (Codex listing).
     """
     if ctx.index is None or ctx.decl.root is None:
