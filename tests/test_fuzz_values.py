@@ -184,6 +184,35 @@ def _write(root: Path, rel: str, text: str) -> None:
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
 
 
+def _value_class(value: tuple[str, object]) -> str:
+    kind, v = value
+    if kind == "raw" or (isinstance(v, str) and v in HUGE):
+        return "integers/exponents"
+    if isinstance(v, str) and v in URLS:
+        return "urls"
+    if isinstance(v, str) and v in REGEXES:
+        return "regexes"
+    if isinstance(v, str):
+        return "strings (NUL, surrogates, controls, huge)"
+    if isinstance(v, (list, dict)):
+        return "nesting and containers"
+    return "scalars of every type"
+
+
+def _tally(cases: list[tuple[str, str, tuple[str, object]]]) -> None:
+    """With SKILL_LS_FUZZ_TALLY=<file>, one JSON line per workspace: its cases by file kind and value
+    class (the per-class counts in docs/reliability.md)."""
+    target = os.environ.get("SKILL_LS_FUZZ_TALLY")
+    if not target:
+        return
+    counts: dict[str, int] = {}
+    for kind, _, value in cases:
+        for key in (f"kind:{kind}", f"class:{_value_class(value)}"):
+            counts[key] = counts.get(key, 0) + 1
+    with open(target, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(counts) + "\n")
+
+
 def _one_line(text: str) -> bool:
     return "\n" not in text and "\r" not in text
 
@@ -227,6 +256,7 @@ def test_hostile_values_in_every_field_of_every_file_kind(tmp_path_factory, case
     format_text(diags, 1).encode("utf-8")
     for line in format_github(diags).splitlines():
         assert line.startswith("::"), line
+    _tally(cases)
     # Hover and completion at every field of every file; every command.
     state = WorkspaceState(str(ws))
     state.load_config()

@@ -30,7 +30,7 @@ class DataError(ValueError):
         self.message, self.line, self.column = message, line, column
 
 
-def _int(text: str) -> int | float:
+def json_int(text: str) -> int | float:
     """JSON integers: past MAX_INT_DIGITS digits, the float a JavaScript reader would make of them."""
     if len(text) <= MAX_INT_DIGITS:
         return int(text)
@@ -40,7 +40,7 @@ def _int(text: str) -> int | float:
 def json_value(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
     """`json.loads(text)` that raises only `DataError` (one line, with a position)."""
     try:
-        return json.loads(text, parse_int=_int, object_pairs_hook=object_pairs_hook)
+        return json.loads(text, parse_int=json_int, object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError as exc:
         raise DataError(f"not valid JSON: {exc.msg}", exc.lineno - 1, exc.colno - 1) from None
     except RecursionError:

@@ -703,7 +703,7 @@ def quote_repair(block: str) -> str | None:
             key, value = m.group(1), m.group(2)
             quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
             flow_list = False
-            if value.startswith("[") and value.endswith("]"):
+            if value.startswith("[") and value.endswith("]") and not nesting_too_deep(value):
                 try:
                     flow_list = isinstance(yaml.load(value, Loader=_Loader), list)
                 except (yaml.YAMLError, RecursionError, ValueError):
