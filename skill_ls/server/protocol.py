@@ -108,6 +108,7 @@ class SkillProtocol(LanguageServerProtocol):
         if not future.cancelled() and isinstance(future.exception(), JsonRpcException):
             exc = future.exception()
             self._request_futures.pop(msg_id, None)
+            self._methods.pop(msg_id, None)
             log.info("request %s failed: %s", msg_id, exc)
             self._send_response(msg_id, error=exc.to_response_error())
             return
