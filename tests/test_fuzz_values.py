@@ -27,7 +27,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-FILES = 50  # cases per workspace (one index build serves them all)
+FILES = int(os.environ.get("SKILL_LS_FUZZ_FILES", "50"))  # cases per workspace (one index build serves them all)
 
 # -- values ----------------------------------------------------------------------------------------
 BIG = "1" * 4301
@@ -174,7 +174,10 @@ CASE = st.sampled_from(KINDS).flatmap(lambda k: st.tuples(st.just(k), st.sampled
 
 
 def scaled(factor: float):
-    return settings(max_examples=max(2, int(settings.default.max_examples * factor)),
+    """Examples from the profile (`ci`, `long`), or exactly SKILL_LS_FUZZ_WORKSPACES (a long run split
+    over several processes, each with its own `--hypothesis-seed`)."""
+    fixed = os.environ.get("SKILL_LS_FUZZ_WORKSPACES")
+    return settings(max_examples=int(fixed) if fixed else max(2, int(settings.default.max_examples * factor)),
                     suppress_health_check=list(HealthCheck), deadline=None)
 
 
@@ -266,11 +269,11 @@ def test_hostile_values_in_every_field_of_every_file_kind(tmp_path_factory, case
             lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()[:12]
         except OSError:
             continue
-        for ln, text in enumerate(lines):
-            for col in {0, min(len(text), text.find(":") + 2 if ":" in text else 0), len(text)}:
-                h = hover(state, path, ln, col)
-                assert h is None or isinstance(h.markdown, str)
-                completions(state, path, ln, col)
+        for ln, text in enumerate(lines):  # each field: its value (hover: the key's documentation or the name)
+            col = min(len(text), text.find(":") + 2) if ":" in text else len(text)
+            h = hover(state, path, ln, col)
+            assert h is None or isinstance(h.markdown, str)
+            completions(state, path, ln, col)
     index = state.index
     for rid in RUNTIMES:
         try:
