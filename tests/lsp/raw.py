@@ -127,6 +127,17 @@ class RawServer:
             self.wait(lambda m: m.get("method") == "skillLs/indexChanged", 60)
         return result
 
+    def idle(self, timeout: float = 20.0) -> dict[str, Any]:
+        """Wait until the server has nothing scheduled at all (`skillLs.status`), the release of the
+        texts of files that are not open included."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.call("workspace/executeCommand", {"command": "skillLs.status", "arguments": [{}]})["result"]
+            if not status["scheduled"]:
+                return status
+            assert time.monotonic() < deadline, f"the server never became idle: {status}"
+            time.sleep(0.02)
+
     def rss_kb(self) -> int:
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
