@@ -38,7 +38,7 @@ CONCERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "XML tag in description (upload)": (("PT003",), ("CC-SK-031",)),
     "unknown tool name": (("CC003", "SA003"), ("CC-SK-008", "CC-AG-009")),
     "model value": (("CC001", "SA001"), ("CC-SK-001", "CC-AG-003")),
-    "MCP server definitions": (("MS001", "MS002", "MS003", "MS004", "MS005", "MS006"), ("MCP-027",)),
+    "MCP server definitions": (("MS001", "MS002", "MS003", "MS004", "MS005", "MS006", "MS008"), ("MCP-027",)),
     "literal credentials": (("MS003",), ("XP-SK-003",)),
 }
 
@@ -54,7 +54,9 @@ VERDICTS: dict[str, str] = {
                                         "(`requires` in 832 Composio skills: ignored by every runtime) and gives a "
                                         "note naming the runtimes for keys some runtime knows (`argument-hint`, "
                                         "`version`); agnix gives every non-standard key the same note. skill-ls is "
-                                        "more precise here: `requires` really does nothing anywhere.",
+                                        "more precise here: `requires` really does nothing anywhere. The 14 files only agnix flags are "
+                                        "plugin skills only Claude Code reads, whose `version` Claude Code 2.1.332 "
+                                        "reads: nothing to report.",
     "field type / metadata shape": "Agree (2): the standard's `metadata` maps strings to strings.",
     "body too long": "Same 500-line/5,000-token guidance; agnix splits lines and tokens into two codes.",
     "missing reference": "Agree on the 3 skills with missing files. agnix's extra findings are `@john.doe` and "
@@ -116,14 +118,16 @@ AGNIX_ONLY_NOTES: dict[str, str] = {
 RULES_TSV = ROOT / "tests" / "data" / "agnix" / "rules-0.59.3.tsv"
 
 # Exactly which files skill-ls reads for the concerns of agnix's hook and MCP rules (issue 25).
-HOOK_FILES = ("`hooks` in a Claude Code skill's frontmatter (CC004) and in a subagent's frontmatter (SA005); at "
-              "this commit not the hooks of `.claude/settings.json`, `.claude/settings.local.json`, "
-              "`~/.claude/settings.json` or a plugin's `hooks/hooks.json`")
-MCP_FILES = ("a Claude Code plugin's `.mcp.json`, a subagent's `mcpServers`, a skill's `mcp.json` (AGH, Amp), "
-             "`metadata.agh.mcp_servers` and AGH `AGENT.md` `mcp_servers`; at this commit not the project's root "
-             "`.mcp.json`, `mcpServers` written inside `plugin.json`, or `~/.claude.json`")
-HK = "files: hook frontmatter of skills and subagents"
-MS = "files: plugin `.mcp.json`, subagent `mcpServers`, skill `mcp.json`"
+HOOK_FILES = ("the hooks of a project's `.claude/settings.json` and `.claude/settings.local.json`, a plugin's "
+              "`hooks/hooks.json` and the hook files its `plugin.json` names (HK001), and `hooks` in a Claude Code "
+              "skill's frontmatter (CC004) and a subagent's frontmatter (SA005); not `~/.claude/settings.json` "
+              "(personal settings), managed settings, or a `hooks` object written inside `plugin.json`")
+MCP_FILES = ("the project's root `.mcp.json` and a Claude Code plugin's `.mcp.json` (both shapes; MS008, MS001-MS006), "
+             "a subagent's `mcpServers`, a skill's `mcp.json` (AGH, Amp), `metadata.agh.mcp_servers` and AGH "
+             "`AGENT.md` `mcp_servers`; not `mcpServers` written inside `plugin.json`, `~/.claude.json` (local and "
+             "user scope) or managed MCP settings")
+HK = "files: project settings hooks, plugin hooks.json (HK001); skill and subagent frontmatter (CC004, SA005)"
+MS = "files: project and plugin `.mcp.json`, subagent `mcpServers`, skill `mcp.json`"
 
 # agnix rule -> (skill-ls status, codes, decision). Status: "full" (the same concern, decided on the
 # runtime's documentation), "partial", "no" (not checked, with the reason), "n/a" (a file kind or runtime
@@ -149,7 +153,8 @@ COVERAGE: dict[str, tuple[str, str, str]] = {
     "CC-SK-006": ("no", "", "heuristic on the name"), "CC-SK-007": ("no", "", "advisory"),
     "CC-SK-008": ("full", "CC003", ""), "CC-SK-010": ("full", "CC004", HK),
     "CC-SK-013": ("no", "", "heuristic about prose"),
-    "CC-SK-014": ("full", "SK006", ""), "CC-SK-015": ("full", "SK006", ""), "CC-SK-016": ("full", "CC008", ""),
+    "CC-SK-014": ("full", "SK006", "flag words as Claude Code reads them (\"true\", yes, on, 1 accepted)"),
+    "CC-SK-015": ("full", "SK006", "flag words as Claude Code reads them"), "CC-SK-016": ("full", "CC008", ""),
     "CC-SK-017": ("full", "SK007, PT001", "only when no reading runtime knows the key"),
     "CC-SK-018": ("full", "SK006", ""), "CC-SK-019": ("full", "CC005", ""), "CC-SK-020": ("full", "SK006", ""),
     "CC-SK-021": ("no", "", "advisory"), "CC-SK-022": ("no", "", "built-in command names change often"),
@@ -170,47 +175,52 @@ COVERAGE: dict[str, tuple[str, str, str]] = {
     "CC-AG-022": ("no", "", "documented default behaviour"), "CC-AG-023": ("full", "SA006", "project beats user"),
     "CC-AG-024": ("full", "SA004", ""),
     # ---- Claude Code hooks (HOOK_FILES)
-    "CC-HK-001": ("partial", "CC004, SA005", HK), "CC-HK-002": ("no", "", "which handler types an event takes"),
+    "CC-HK-001": ("full", "HK001, CC004, SA005", HK),
+    "CC-HK-002": ("no", "", "which handler types an event takes is not checked (a gap; the validator accepts it)"),
     "CC-HK-003": ("no", "", "no matcher matches every tool (documented)"),
-    "CC-HK-005": ("partial", "CC004, SA005", HK), "CC-HK-006": ("partial", "CC004, SA005", HK),
-    "CC-HK-007": ("partial", "CC004, SA005", HK),
+    "CC-HK-005": ("full", "HK001, CC004, SA005", HK), "CC-HK-006": ("full", "HK001, CC004, SA005", HK),
+    "CC-HK-007": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-008": ("no", "", "skill-ls does not resolve hook command lines"),
     "CC-HK-009": ("no", "", "advice about what a command does"),
-    "CC-HK-010": ("no", "", "not checked"), "CC-HK-011": ("partial", "CC004, SA005", "a positive number; " + HK),
-    "CC-HK-012": ("partial", "SK003, AG001", "as YAML of the frontmatter; " + HK),
+    "CC-HK-010": ("no", "", "not checked"), "CC-HK-011": ("full", "HK001, CC004, SA005", "a positive number; " + HK),
+    "CC-HK-012": ("full", "HK001, SK003, AG001", "JSON of hooks files, YAML of frontmatter; " + HK),
     "CC-HK-013": ("no", "", "finer handler fields not checked"), "CC-HK-014": ("no", "", "finer handler fields not checked"),
-    "CC-HK-015": ("no", "", "finer handler fields not checked"), "CC-HK-016": ("partial", "CC004, SA005", HK),
+    "CC-HK-015": ("no", "", "finer handler fields not checked"), "CC-HK-016": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-018": ("no", "", "Claude Code ignores such a matcher silently: advisory"),
-    "CC-HK-020": ("partial", "CC004, SA005", HK), "CC-HK-021": ("no", "", "finer handler fields not checked"),
+    "CC-HK-020": ("full", "HK001, CC004, SA005", HK), "CC-HK-021": ("no", "", "finer handler fields not checked"),
     "CC-HK-022": ("no", "", "finer handler fields not checked"), "CC-HK-023": ("no", "", "finer handler fields not checked"),
     "CC-HK-024": ("no", "", "finer handler fields not checked"),
-    "CC-HK-025": ("partial", "CC004, SA005", "not a string, or not a regular expression; " + HK),
-    "CC-HK-026": ("partial", "CC004, SA005", HK), "CC-HK-027": ("partial", "CC004, SA005", HK),
+    "CC-HK-025": ("full", "HK001, CC004, SA005", "not a string, or not a regular expression; " + HK),
+    "CC-HK-026": ("full", "HK001, CC004, SA005", HK), "CC-HK-027": ("full", "HK001, CC004, SA005", HK),
     **{f"CC-HK-{n:03d}": ("no", "", "finer hook semantics not checked") for n in range(28, 36)},
     # ---- Claude Code plugins and marketplaces
     "CC-PL-001": ("no", "", "skill-ls reads the manifest where Claude Code does; a plugin.json elsewhere is no manifest"),
     "CC-PL-002": ("partial", "PL002", "a component path that points inside .claude-plugin/"),
     "CC-PL-003": ("full", "PL001", "a warning"), "CC-PL-004": ("full", "PL001", "name"),
     "CC-PL-005": ("full", "PL001", ""), "CC-PL-006": ("full", "PL001", ""), "CC-PL-007": ("full", "PL002", ""),
-    "CC-PL-008": ("full", "PL002", ""), "CC-PL-009": ("no", "", "field types of plugin.json not checked at this commit"),
-    "CC-PL-010": ("no", "", "field types of plugin.json not checked at this commit"),
+    "CC-PL-008": ("full", "PL002", ""), "CC-PL-009": ("full", "PL001", "as `claude plugin validate`"),
+    "CC-PL-010": ("full", "PL001", "as `claude plugin validate`"),
     "CC-PL-011": ("no", "", "LSP servers of plugins not read"), "CC-PL-012": ("no", "", "userConfig not read"),
-    "CC-PL-013": ("no", "", "channels not read"), "CC-PL-014": ("no", "", "not checked at this commit"),
+    "CC-PL-013": ("no", "", "channels not read"), "CC-PL-014": ("full", "PL005", "permissionMode, hooks, mcpServers"),
     "CC-PL-015": ("no", "", "not checked"), "CC-PL-016": ("full", "PL001", ""),
-    "CC-PL-017": ("no", "", "not checked at this commit"), "CC-PL-018": ("no", "", "not checked at this commit"),
+    "CC-PL-017": ("full", "PL001", "a warning: Claude Code ignores the field"),
+    "CC-PL-018": ("full", "PL001, PL004", "claude-*, anthropic-*, cc-plugin-*"),
     "CC-PL-019": ("no", "", "dependencies not read"), "CC-PL-020": ("no", "", "not checked"),
     "CC-PL-021": ("no", "", "plugin settings not read"), "CC-PL-022": ("no", "", "monitors not read"),
-    "CC-PL-023": ("no", "", "not checked at this commit"),
-    **{f"CC-MP-{n:03d}": ("no", "", "marketplace.json not read at this commit") for n in range(1, 6)},
+    "CC-PL-023": ("partial", "PL001", "field types of the manifest"),
+    "CC-MP-001": ("full", "PL004", ""), "CC-MP-002": ("full", "PL004", "names usable in plugin ids, reserved names"),
+    "CC-MP-003": ("full", "PL004", "sources; a plugin listed twice"),
+    "CC-MP-004": ("partial", "PL004", "a local source that does not exist"),
+    "CC-MP-005": ("no", "", "metadata advice"),
     # ---- MCP configurations (MCP_FILES); the other MCP-* rules are about protocol data
     "MCP-007": ("full", "MC001", MS), "MCP-009": ("full", "MS001", MS), "MCP-010": ("full", "MS001", MS),
     "MCP-011": ("full", "MS001", MS), "MCP-012": ("no", "", "Claude Code still connects to SSE servers: advisory"),
-    "MCP-017": ("full", "MS002", MS), "MCP-018": ("partial", "MS003", "known token formats; " + MS),
+    "MCP-017": ("full", "MS002", MS), "MCP-018": ("full", "MS003", "known token formats, and literal values under secret-named keys; " + MS),
     "MCP-019": ("no", "", "advice about what a command does"), "MCP-021": ("full", "MS005", MS),
-    "MCP-022": ("partial", "AG004", "AGH `mcp_servers` only; string `args` in a `.mcp.json` not reported at this commit"),
+    "MCP-022": ("full", "MS008, AG004", "Claude Code drops the server; AGH `mcp_servers`; " + MS),
     "MCP-023": ("full", "MS006", MS), "MCP-024": ("full", "MS006", MS), "MCP-027": ("full", "MS004", MS),
     "MCP-028": ("full", "MS003", "headers; " + MS), "MCP-029": ("no", "", "advice about a server's arguments"),
-    "CC-MCP-001": ("no", "", "not checked"), "CC-MCP-002": ("no", "", "the project's `.mcp.json` not read at this commit"),
+    "CC-MCP-001": ("no", "", "not checked"), "CC-MCP-002": ("no", "", "not checked (`${VAR:-default}` defaults are read)"),
     "CC-MCP-003": ("n/a", "", "what a server sends (protocol data)"), "CC-MCP-004": ("no", "", "not checked"),
     "CC-MCP-005": ("no", "", "not checked"),
     # ---- skills of runtimes skill-ls models (Amp, Codex)

@@ -277,8 +277,14 @@ MCP_DOC = "https://code.claude.com/docs/en/mcp"
 PLUGINS_DOC = "https://code.claude.com/docs/en/plugins-reference"
 
 VALIDATOR_OK = "`claude plugin validate` accepts the file"
-NOT_READ = ("skill-ls at this commit does not read {what}, so it reports nothing here (issue 25 adds it); "
-            "Claude Code's validator: {verdict}")
+ACCEPTED = VALIDATOR_OK + " (no error, no warning)"
+FINER = ("skill-ls's HK001 checks events, group and handler shapes, handler types with their required field, "
+         "timeouts and matchers, not which optional fields each handler type or event takes")
+
+
+def _hooks_reason(text: str) -> str:
+    return f"{text} {ACCEPTED}; {FINER}."
+
 
 # Keys: "<fixture>" (every placement) or "<fixture> @<placement>".
 DISAGREE: dict[str, str] = {
@@ -300,93 +306,83 @@ DISAGREE: dict[str, str] = {
         f"{VALIDATOR_OK}.",
     "invalid/skills/fork-no-instructions/SKILL.md":
         "Advice about prose (CC-SK-013: a forked skill whose body reads like reference text): the skill loads "
-        f"and forks as written; skill-ls does not judge prose. {VALIDATOR_OK}.",
-    "invalid/skills/unreachable-skill/SKILL.md":
-        "agnix is right and skill-ls misses it at this commit: with `user-invocable: false` and "
-        "`disable-model-invocation: true` neither the user nor the model can invoke the skill "
-        f"({SKILLS_DOC}, the invocation table). {VALIDATOR_OK}.",
+        f"and forks as written, the body is the subagent's task; skill-ls does not judge prose. {VALIDATOR_OK}.",
+    **{f"invalid/skills/{d}/SKILL.md":
+        f"skill-ls is right: Claude Code 2.1.332 reads the string `\"{v}\"` as the flag {v} (it reads "
+        "true/false, yes/no, on/off and 1/0 in any case; docs/claude-code-validator.md), so the skill behaves as "
+        f"meant; agnix 0.59.3 reports nothing either. {VALIDATOR_OK}."
+       for d, v in (("string-boolean-disable", "true"), ("string-boolean-invocable", "false"))},
     "skills/deep-reference/SKILL.md":
         "The body names `references/deep/nested/guide.md` in prose, not as a Markdown link: skill-ls reads "
         "references from links (RF001/RF004), and the model reads a named file only when it chooses to. "
         f"agnix 0.59.3 no longer reports AS-013 here either. {VALIDATOR_OK}.",
     "skills/windows-path/SKILL.md":
-        "Advice (agnix's XP-SK-004 is information): `references\\guide.md` in prose works for a model on "
-        f"Windows and is a hint elsewhere; skill-ls does not check paths in prose. {VALIDATOR_OK}.",
-    # ---- plugin manifests
-    "invalid/plugins/empty-author/.claude-plugin/plugin.json":
-        NOT_READ.format(what="the type of `author`", verdict="error `author.name: Author name cannot be empty`")
-        + ". agnix is right.",
-    "invalid/plugins/invalid-homepage/.claude-plugin/plugin.json":
-        NOT_READ.format(what="the type of `homepage`", verdict="error `homepage: Invalid URL`") + ". agnix is right.",
-    # ---- hooks: not read at this commit
-    **{f"invalid/hooks/{d}/settings.json": NOT_READ.format(
-        what="hooks in `.claude/settings.json` or a plugin's `hooks/hooks.json`", verdict=v) for d, v in (
-        ("async-on-non-command", VALIDATOR_OK),
-        ("dangerous-commands", VALIDATOR_OK),
-        ("deprecated-setup-event", VALIDATOR_OK + " (`Setup` is an event of Claude Code 2.1.332)"),
-        ("invalid-event", "warnings, unknown events ignored at runtime"),
-        ("invalid-timeout", "a timeout of 0 is refused (an error under PreToolUse)"),
-        ("matcher-on-ignored-event", VALIDATOR_OK),
-        ("matcher-on-wrong-event", VALIDATOR_OK),
-        ("missing-command-field", "error, a command hook without `command`"),
-        ("missing-matcher", VALIDATOR_OK + " (no matcher matches every tool)"),
-        ("missing-prompt-field", "warning, a prompt hook without `prompt` is ignored at runtime"),
-        ("missing-type-field", "errors and warnings, entries without `type`"),
-        ("model-on-command", VALIDATOR_OK),
-        ("no-timeout", VALIDATOR_OK + " (a handler without `timeout` gets the default)"),
-        ("once-in-settings", VALIDATOR_OK),
-        ("prompt-missing-arguments", VALIDATOR_OK),
-        ("prompt-on-wrong-event", VALIDATOR_OK),
-        ("script-not-found", VALIDATOR_OK),
-        ("unknown-hook-type", "warning, unknown type `webhook` ignored at runtime"),
-    )},
+        "Advice (agnix's XP-SK-004 is information): `references\\guide.md` in prose is a hint to the model, "
+        f"not a path any runtime opens; skill-ls does not check paths in prose. {VALIDATOR_OK}.",
+    # ---- hooks (the same verdict in .claude/settings.json and in a plugin's hooks/hooks.json)
+    "invalid/hooks/async-on-non-command/settings.json": _hooks_reason(
+        f"`async` is documented for command hooks ({HOOKS_DOC}); on a prompt or agent handler it has no effect "
+        "and the handler runs."),
+    "invalid/hooks/dangerous-commands/settings.json":
+        "Advice about what a command does (`rm -rf /`, `curl … | bash`, `chmod 777`): the hooks load and run as "
+        f"written. {ACCEPTED}; skill-ls does not judge command lines.",
+    "invalid/hooks/deprecated-setup-event/settings.json":
+        "skill-ls is right: `Setup` is an event of Claude Code 2.1.332 (in its list of events; the validator "
+        "accepts it); agnix 0.59.3 reports nothing either.",
+    "invalid/hooks/matcher-on-ignored-event/settings.json": _hooks_reason(
+        f"`Stop` and `UserPromptSubmit` take no matcher: Claude Code ignores it and runs the hook on every "
+        f"occurrence ({HOOKS_DOC}); agnix's CC-HK-018 is information."),
+    "invalid/hooks/matcher-on-wrong-event/settings.json": _hooks_reason(
+        f"A matcher on `Stop`, `SubagentStop`, `UserPromptSubmit` or `SessionStart` is ignored or is that event's "
+        f"own filter, and the hook runs ({HOOKS_DOC}); agnix's own test expects only CC-HK-018 (information)."),
+    "invalid/hooks/missing-matcher/settings.json":
+        f"skill-ls is right: a group without `matcher` matches every tool ({HOOKS_DOC}); agnix's CC-HK-003 is a "
+        f"hint (information). {ACCEPTED}.",
+    "invalid/hooks/model-on-command/settings.json": _hooks_reason(
+        f"`model` is a field of prompt and agent hooks ({HOOKS_DOC}); a command hook has no model and runs as "
+        "written."),
+    "invalid/hooks/no-timeout/settings.json":
+        f"skill-ls is right: `timeout` is optional, each handler type has a default ({HOOKS_DOC}); agnix 0.59.3 "
+        f"reports nothing either. {ACCEPTED}.",
+    "invalid/hooks/once-in-settings/settings.json": _hooks_reason(
+        f"`once` is documented for hooks in a skill's frontmatter ({HOOKS_DOC}); in settings the hook still "
+        "runs (on every occurrence)."),
+    "invalid/hooks/prompt-missing-arguments/settings.json":
+        "A prompt hook that does not quote the hook input with `$ARGUMENTS` can be intended; agnix 0.59.3 "
+        f"reports nothing either. {ACCEPTED}.",
+    "invalid/hooks/prompt-on-wrong-event/settings.json": _hooks_reason(
+        f"agnix is right on the documentation: prompt and agent hooks are documented for some events only, not "
+        f"`SessionStart` or `Notification` ({HOOKS_DOC}). A gap of skill-ls (candidate for HK001)."),
+    "invalid/hooks/script-not-found/settings.json":
+        "agnix is right that the hook fails when it runs: the command line names a script that does not exist "
+        f"(`scripts/nonexistent-hook.sh`). {ACCEPTED}; skill-ls does not resolve command lines (a shell runs "
+        "them, in the session's directory, with `$CLAUDE_PROJECT_DIR`): a gap.",
     # ---- MCP
-    **{f"mcp/{f}.mcp.json @project": NOT_READ.format(what="the project's root `.mcp.json`", verdict=v) for f, v in (
-        ("dangerous-stdio-command", "no finding"),
-        ("deprecated-sse", "no finding"),
-        ("duplicate-server-names", "no finding (JSON keeps the last of two equal keys)"),
-        ("empty-description", "errors, not an MCP configuration (an MCP tool definition)"),
-        ("empty-server-config", "error, a server without `command`"),
-        ("insecure-http-server", "warning, `http://` to a remote host"),
-        ("invalid-args-type", "error, `args` must be an array (the server is dropped)"),
-        ("invalid-capability-key", "error, not an MCP configuration"),
-        ("invalid-input-schema", "errors, not an MCP configuration (an MCP tool definition)"),
-        ("invalid-jsonrpc-version", "errors, not an MCP configuration (a JSON-RPC message)"),
-        ("invalid-output-schema", "error, not an MCP configuration"),
-        ("invalid-server-type", "error, unknown server type `websocket`"),
-        ("invalid-tool-name", "error, not an MCP configuration"),
-        ("missing-command-no-type", "error, a server without `command`"),
-        ("missing-command-stdio", "error, a stdio server without `command`"),
-        ("missing-consent", "errors, not an MCP configuration (an MCP tool definition)"),
-        ("missing-prompt-name", "error, not an MCP configuration"),
-        ("missing-required-fields", "error, not an MCP configuration"),
-        ("missing-resource-required-fields", "error, not an MCP configuration"),
-        ("missing-url-http", "error, an HTTP server without `url`"),
-        ("plaintext-env-secret", "no finding"),
-        ("protocol-version-mismatch", "errors, not an MCP configuration (a JSON-RPC message)"),
-        ("untrusted-annotations", "errors, not an MCP configuration (an MCP tool definition)"),
-        ("wildcard-http-binding", "warning, `http://` to a remote host"),
-    )},
-    "mcp/dangerous-stdio-command.mcp.json @plugin":
-        "Advice: skill-ls does not judge what a server's `command` does (a `curl | sh` command line); "
-        f"{VALIDATOR_OK}.",
-    "mcp/deprecated-sse.mcp.json @plugin":
+    "mcp/dangerous-stdio-command.mcp.json":
+        "Advice about what a server's `command` does (a `curl … | sh` command line); skill-ls does not judge "
+        f"commands. {ACCEPTED}.",
+    "mcp/deprecated-sse.mcp.json":
         "agnix's MCP-012 is advice: Claude Code still connects to `type: sse` servers, and its documentation "
-        f"calls the transport deprecated in favour of HTTP ({MCP_DOC}); skill-ls has no such note. {VALIDATOR_OK}.",
-    "mcp/invalid-args-type.mcp.json @plugin":
-        "agnix is right and skill-ls misses it at this commit: `args` given as a string; Claude Code's "
-        "validator: error, the plugin loader drops the server.",
-    "mcp/plaintext-env-secret.mcp.json @plugin":
-        "skill-ls at this commit reports a literal secret only when it has a known token format (MS003); "
-        f"`API_KEY: \"hardcoded-secret\"` is not one. {VALIDATOR_OK}.",
-    "mcp/valid-multiple-tools.mcp.json @plugin":
-        "skill-ls is right: the file is a list of MCP tool definitions (protocol data), not a configuration of "
-        "servers; as a plugin's `.mcp.json` Claude Code's validator refuses it (`server config must be an "
-        "object`, the server is dropped), and so does skill-ls (MC001).",
-    "mcp/valid-tool.mcp.json @plugin":
-        "skill-ls is right: the file is one MCP tool definition (protocol data), not a configuration of servers; "
-        "as a plugin's `.mcp.json` Claude Code's validator refuses it (`server config must be an object`), and so "
-        "does skill-ls (MC001).",
+        f"calls the transport deprecated in favour of HTTP ({MCP_DOC}); skill-ls has no such note. {ACCEPTED}.",
+    "mcp/valid-multiple-tools.mcp.json":
+        "skill-ls is right: the file is a list of MCP tool definitions (protocol data a server sends), not a "
+        "configuration of servers; as a `.mcp.json` Claude Code loads no server from it (the validator: "
+        "`server config must be an object`, the server is dropped), and skill-ls says so (MS008).",
+    "mcp/valid-tool.mcp.json":
+        "skill-ls is right: the file is one MCP tool definition (protocol data a server sends), not a "
+        "configuration of servers; as a `.mcp.json` Claude Code loads no server from it (the validator: "
+        "`server config must be an object`), and skill-ls says so (MS008).",
+}
+
+
+# Agreements worth a word (a valid fixture with a warning).
+NOTES: dict[str, str] = {
+    "valid/skills/with-hooks/SKILL.md":
+        "a warning (CC004): the handler sits directly under `PreToolUse`, without a matcher group's `hooks` list; "
+        "as a plugin's `hooks/hooks.json` the validator refuses the same shape (`Hook matcher \"hooks\" must be an "
+        "array of hook entries`)",
+    "valid/skills/with-custom-agent/SKILL.md":
+        "a warning (CC002): `agent: my-custom-agent` names a subagent the fixture does not ship",
 }
 
 
@@ -481,7 +477,8 @@ def render(results: list[Result]) -> str:
         "# agnix's fixtures, placed where Claude Code reads them",
         "",
         "Generated by `python -m tests.agnix_fixtures` from `tests/agnix_fixtures.py`; checked by "
-        "`tests/test_agnix_fixtures.py` (issue 25). agnix's fixtures for skills, subagents, plugin manifests, "
+        "`tests/test_agnix_fixtures.py` (issue 25). agnix's fixtures (https://github.com/agent-sh/agnix, "
+        "`tests/fixtures/`) for skills, subagents, plugin manifests, "
         "hooks and MCP configurations (vendored unchanged in `tests/data/agnix/`, MIT/Apache-2.0) are each "
         "placed where Claude Code reads them, in a workspace of their own with a private HOME, and checked by "
         "skill-ls: a skill in `.claude/skills/<name>/SKILL.md`, a subagent in `.claude/agents/`, a manifest "
@@ -524,7 +521,9 @@ def render(results: list[Result]) -> str:
                  "; ".join([f"error: {_short(e)}" for e in v["errors"]] + [f"warning: {_short(w)}" for w in v["warnings"]])
                  or "ok")
         agnix_now = ", ".join(ran[r.key]) or "nothing" if r.key in ran else "—"
-        verdict = "agree" if r.agrees else f"**differs**: {reason(r) or 'not reviewed'}"
+        note = NOTES.get(c.fixture)
+        verdict = (("agree" + (f"; {note}" if note else "")) if r.agrees
+                   else f"**differs**: {reason(r) or 'not reviewed'}")
         lines.append(f"| `{c.fixture}` | {r.placement} | {_cell(expects)} | {c.source} | {_cell(agnix_now)} | "
                      f"{_cell(found)} | {_cell(wanted or '—')} | {_cell(vtext)} | {_cell(verdict)} |")
     return "\n".join(lines) + "\n"
