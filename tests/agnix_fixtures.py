@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -321,8 +322,8 @@ DISAGREE: dict[str, str] = {
         f"not a path any runtime opens; skill-ls does not check paths in prose. {VALIDATOR_OK}.",
     # ---- hooks (the same verdict in .claude/settings.json and in a plugin's hooks/hooks.json)
     "invalid/hooks/async-on-non-command/settings.json": _hooks_reason(
-        f"`async` is documented for command hooks ({HOOKS_DOC}); on a prompt or agent handler it has no effect "
-        "and the handler runs."),
+        f"Claude Code documents `async` for command hooks ({HOOKS_DOC}); on a prompt or agent handler the key is "
+        "accepted and the handler loads."),
     "invalid/hooks/dangerous-commands/settings.json":
         "Advice about what a command does (`rm -rf /`, `curl … | bash`, `chmod 777`): the hooks load and run as "
         f"written. {ACCEPTED}; skill-ls does not judge command lines.",
@@ -339,14 +340,14 @@ DISAGREE: dict[str, str] = {
         f"skill-ls is right: a group without `matcher` matches every tool ({HOOKS_DOC}); agnix's CC-HK-003 is a "
         f"hint (information). {ACCEPTED}.",
     "invalid/hooks/model-on-command/settings.json": _hooks_reason(
-        f"`model` is a field of prompt and agent hooks ({HOOKS_DOC}); a command hook has no model and runs as "
-        "written."),
+        f"`model` is documented for prompt and agent hooks ({HOOKS_DOC}); a command hook calls no model, and the "
+        "key is accepted."),
     "invalid/hooks/no-timeout/settings.json":
         f"skill-ls is right: `timeout` is optional, each handler type has a default ({HOOKS_DOC}); agnix 0.59.3 "
         f"reports nothing either. {ACCEPTED}.",
     "invalid/hooks/once-in-settings/settings.json": _hooks_reason(
-        f"`once` is documented for hooks in a skill's frontmatter ({HOOKS_DOC}); in settings the hook still "
-        "runs (on every occurrence)."),
+        f"Claude Code documents `once` for hooks in a skill's frontmatter ({HOOKS_DOC}); in settings the key is "
+        "accepted and the hook loads."),
     "invalid/hooks/prompt-missing-arguments/settings.json":
         "A prompt hook that does not quote the hook input with `$ARGUMENTS` can be intended; agnix 0.59.3 "
         f"reports nothing either. {ACCEPTED}.",
@@ -491,18 +492,42 @@ def render(results: list[Result]) -> str:
         "where no test names the fixture, from its name. The fixtures predate agnix 0.59.3, which no longer "
         "reports some of them. Where skill-ls differs, the last column gives Claude Code's behaviour as the "
         "evidence: its documentation and `claude plugin validate` (Claude Code "
-        + (json.loads(VALIDATOR.read_text(encoding="utf-8"))["validator"].split("(")[-1].rstrip(")")
+        + (re.sub(r".*\((\d[\d.]*) .*", r"\1", json.loads(VALIDATOR.read_text(encoding="utf-8"))["validator"])
            if VALIDATOR.is_file() else "not recorded")
         + ", the fixture placed in a plugin; its errors and warnings on that file are in the validator column).",
         "",
-        "| family | placed | agree | disagree |",
-        "|---|---|---:|---:|",
+        "| family | placed | fixtures | agree | differ | placements: agree | differ |",
+        "|---|---|---:|---:|---:|---:|---:|",
     ]
+    fixtures: dict[str, dict[str, bool]] = {}
+    for r in results:
+        fixtures.setdefault(r.case.family, {})
+        fixtures[r.case.family][r.case.fixture] = fixtures[r.case.family].get(r.case.fixture, True) and r.agrees
     for family, counts in by_family.items():
         where = ", ".join(PLACEMENTS[family])
-        lines.append(f"| {family} | {where} | {counts['agree']} | {counts['disagree']} |")
+        fx = fixtures[family]
+        agree = sum(fx.values())
+        lines.append(f"| {family} | {where} | {len(fx)} | {agree} | {len(fx) - agree} | {counts['agree']} | "
+                     f"{counts['disagree']} |")
     total = Counter(r.agrees for r in results)
-    lines.append(f"| **all** | | **{total[True]}** | **{total[False]}** |")
+    n_fx = sum(len(fx) for fx in fixtures.values())
+    n_agree = sum(sum(fx.values()) for fx in fixtures.values())
+    lines.append(f"| **all** | | **{n_fx}** | **{n_agree}** | **{n_fx - n_agree}** | **{total[True]}** | "
+                 f"**{total[False]}** |")
+    lines += ["", "## Where they differ", "",
+              "Each differing fixture once (both placements of a hooks or MCP fixture differ alike), by what the "
+              "evidence says:", ""]
+    seen: dict[str, str] = {}
+    for r in results:
+        if not r.agrees:
+            seen.setdefault(r.case.fixture, reason(r) or "not reviewed")
+    classes = (("skill-ls is right (Claude Code loads or runs the file as skill-ls says)", "skill-ls is right"),
+               ("agnix is right: gaps of skill-ls", "agnix is right"),
+               ("advice, style or heuristics agnix reports and skill-ls decided not to", ""))
+    for title, prefix in classes:
+        group = [f for f, why in seen.items()
+                 if (why.startswith(prefix) if prefix else not why.startswith(("skill-ls is right", "agnix is right")))]
+        lines.append(f"- **{title}** ({len(group)}): " + (", ".join(f"`{f}`" for f in group) or "none") + ".")
     ran = agnix_results()
     lines += ["", "## Every fixture", "",
               "`from`: where agnix says what the fixture is about. `agnix 0.59.3`: what agnix itself reports on the "
