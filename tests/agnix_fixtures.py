@@ -328,8 +328,8 @@ DISAGREE: dict[str, str] = {
         "Advice about what a command does (`rm -rf /`, `curl … | bash`, `chmod 777`): the hooks load and run as "
         f"written. {ACCEPTED}; skill-ls does not judge command lines.",
     "invalid/hooks/deprecated-setup-event/settings.json":
-        "skill-ls is right: `Setup` is an event of Claude Code 2.1.332 (in its list of events; the validator "
-        "accepts it); agnix 0.59.3 reports nothing either.",
+        "skill-ls is right: `Setup` is an event of Claude Code 2.1.332 (the validator accepts it, and skill-ls's "
+        "list of events, taken from that version, has it); agnix 0.59.3 reports nothing either.",
     "invalid/hooks/matcher-on-ignored-event/settings.json": _hooks_reason(
         f"`Stop` and `UserPromptSubmit` take no matcher: Claude Code ignores it and runs the hook on every "
         f"occurrence ({HOOKS_DOC}); agnix's CC-HK-018 is information."),
