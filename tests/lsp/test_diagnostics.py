@@ -1,7 +1,6 @@
 """Diagnostics end to end: shadowing with related info, push vs pull, version tags, live updates."""
 from __future__ import annotations
 
-
 import pytest
 from lsprotocol import types
 
