@@ -53,7 +53,9 @@ VERDICTS: dict[str, str] = {
                                         "(`requires` in 832 Composio skills: ignored by every runtime) and gives a "
                                         "note naming the runtimes for keys some runtime knows (`argument-hint`, "
                                         "`version`); agnix gives every non-standard key the same note. skill-ls is "
-                                        "more precise here: `requires` really does nothing anywhere.",
+                                        "more precise here: `requires` really does nothing anywhere. The 14 "
+                                        "files only agnix flags set `version` in plugin skills, which Claude Code "
+                                        "reads (its skill loader keeps `version`), so skill-ls says nothing there.",
     "field type / metadata shape": "Agree (2): the standard's `metadata` maps strings to strings.",
     "body too long": "Same 500-line/5,000-token guidance; agnix splits lines and tokens into two codes.",
     "missing reference": "Agree on the 3 skills with missing files. agnix's extra findings are `@john.doe` and "
@@ -80,7 +82,10 @@ VERDICTS: dict[str, str] = {
     "model value": "Both accept `fable` (Claude Fable); neither finds an invalid model in the corpus's Claude Code "
                    "files.",
     "MCP server definitions": "agnix's MCP-027 findings are in Copilot `*.agent.md` files (`mcp-servers:`), which "
-                              "no runtime skill-ls models reads; the corpus has no skill `mcp.json`.",
+                              "no runtime skill-ls models reads; the corpus has no skill `mcp.json`. skill-ls reads "
+                              "MCP definitions in skill `mcp.json`, `metadata.agh.mcp_servers`, AGENT.md "
+                              "`mcp_servers`, subagent `mcpServers`, plugin and project `.mcp.json` (MS008 for "
+                              "Claude Code's shapes).",
     "literal credentials": "agnix scans every file (XP-SK-003: a secret-pattern catalogue in a security-review "
                            "skill is documentation, a false positive); skill-ls looks for secrets only where a "
                            "runtime passes them to a server (MCP definitions).",
@@ -169,16 +174,103 @@ COVERAGE: dict[str, tuple[str, str, str]] = {
     "XP-SK-003": ("partial", "MS003", "only where a runtime passes the value to a server"),
 }
 
+# Issue 25: Claude Code's plugin and project files (hooks.json and settings hooks, plugin.json's full schema,
+# marketplace.json, plugin agents, project and plugin .mcp.json), as Claude Code 2.1.332 reads them.
+HOOK_FILES = ("skill frontmatter `hooks` (CC004), subagent `hooks` (SA005), a plugin's `hooks/hooks.json` and the "
+              "hook files its plugin.json names, `.claude/settings.json` and `.claude/settings.local.json` (HK001)")
+MCP_FILES = ("skill `mcp.json`, `metadata.agh.mcp_servers`, AGENT.md `mcp_servers`, subagent `mcpServers`, a "
+             "plugin's `.mcp.json` (both shapes) and the files its plugin.json names, the project's `.mcp.json`")
+_ISSUE_25: dict[str, tuple[str, str, str]] = {
+    **{rid: ("full", "CC004, SA005, HK001", "in " + HOOK_FILES) for rid in (
+        "CC-HK-001", "CC-HK-005", "CC-HK-006", "CC-HK-007", "CC-HK-011", "CC-HK-016", "CC-HK-020", "CC-HK-025",
+        "CC-HK-026", "CC-HK-027")},
+    "CC-HK-012": ("full", "HK001", "hooks.json / settings.json that is not JSON, `hooks` not a map of events"),
+    "CC-HK-002": ("no", "", "`claude plugin validate` accepts it; the hook runs"),
+    "CC-HK-003": ("no", "", "advisory"), "CC-HK-008": ("no", "", "the script is resolved when the hook runs"),
+    "CC-HK-009": ("no", "", "heuristic on the command text"), "CC-HK-010": ("no", "", "advisory"),
+    "CC-HK-013": ("no", "", "the validator accepts it; the key is ignored"),
+    "CC-HK-014": ("no", "", "the validator accepts it"), "CC-HK-015": ("no", "", "the validator accepts it"),
+    "CC-HK-018": ("no", "", "the matcher is ignored; the hook runs"),
+    "CC-PL-009": ("full", "PL001", "an object with a non-empty `name`"), "CC-PL-010": ("full", "PL001", "a URL"),
+    "CC-PL-014": ("full", "PL005", "permissionMode, hooks, mcpServers"),
+    "CC-PL-015": ("no", "", "a declared path replaces the folder: skill-ls reads the declared files (followed)"),
+    "CC-PL-017": ("full", "PL001", "a warning, as the validator's"),
+    "CC-PL-018": ("full", "PL001, PL004", "as `claude plugin validate` reserves them"),
+    "CC-PL-023": ("partial", "PL001", "field types of the manifest"),
+    "CC-MP-001": ("full", "PL004", ""), "CC-MP-002": ("full", "PL004", "spaces, plugin-id characters, reserved"),
+    "CC-MP-003": ("full", "PL004", "sources (./, .., object kinds), duplicates"),
+    "CC-MP-004": ("partial", "PL004", "a local source that does not exist"),
+    "CC-MP-005": ("no", "", "metadata advice"),
+    "MCP-022": ("full", "MS008, AG004", "in " + MCP_FILES),
+    "MCP-012": ("no", "", "Claude Code still starts `sse` servers"),
+    "MCP-019": ("no", "", "heuristic on the command text"),
+    **{rid: ("full", COVERAGE[rid][1], "in " + MCP_FILES) for rid in (
+        "MCP-009", "MCP-010", "MCP-011", "MCP-017", "MCP-018", "MCP-021", "MCP-023", "MCP-024", "MCP-027", "MCP-028")},
+    "MCP-007": ("full", "MC001, MS008", "a skill `mcp.json` (MC001); a Claude Code `.mcp.json` (MS008)"),
+    **{rid: ("n/a", "", "MCP protocol messages (tool definitions, JSON-RPC), not configuration files") for rid in (
+        "MCP-001", "MCP-002", "MCP-003", "MCP-004", "MCP-006", "MCP-008", "MCP-013", "MCP-014", "MCP-015",
+        "MCP-016", "MCP-020", "MCP-030", "MCP-031", "MCP-032", "MCP-033")},
+    "CC-SK-025": ("full", "BG002", "Claude Code's budget as 2.1.332 computes it (context x 4 x fraction, "
+                                  "SLASH_COMMAND_TOOL_CHAR_BUDGET), grouped; and Codex's"),
+    "CC-SK-014": ("full", "SK006", "flag words as Claude Code reads them (\"true\", yes/no, on/off, 1/0 accepted)"),
+    "CC-SK-015": ("full", "SK006", "flag words as Claude Code reads them"),
+    "CC-AG-024": ("full", "SA004", "a scoped disallowedTools entry removes the whole tool"),
+    "AMP-SK-001": ("full", "SK007, PT001", ""), "AMP-SK-002": ("full", "SH001, SH002", "Amp's precedence"),
+    "AMP-SK-003": ("no", "", "Amp's source walks its roots fully"),
+    "CX-SK-001": ("full", "SK007, PT001", ""), "CX-SK-004": ("full", "BG002", ""),
+    "CX-SK-006": ("full", "CX001", ""), "CX-SK-007": ("no", "", "advisory"),
+    "REF-001": ("partial", "RF001", "references in skills"), "REF-002": ("full", "RF001, RF002", "in skills"),
+    "REF-003": ("no", "", "imports (CLAUDE.md): not skill files"),
+}
+COVERAGE.update(_ISSUE_25)
+COVERAGE.setdefault("XP-SK-004", ("no", "", "a backslash path in prose is not read as a reference by any runtime"))
+for _rid in ("CC-MCP-001", "CC-MCP-002", "CC-MCP-003", "CC-MCP-004", "CC-MCP-005"):
+    COVERAGE.setdefault(_rid, ("no", "", "not reviewed against Claude Code 2.1.332 yet"))
+for _rid in ("CC-HK-021", "CC-HK-022", "CC-HK-023", "CC-HK-024", "CC-HK-028", "CC-HK-029", "CC-HK-030", "CC-HK-031",
+             "CC-HK-032", "CC-HK-033", "CC-HK-034", "CC-HK-035"):
+    COVERAGE.setdefault(_rid, ("no", "", "finer hook fields: `claude plugin validate` does not refuse them; not checked"))
+for _rid in ("CC-PL-011", "CC-PL-012", "CC-PL-013", "CC-PL-019", "CC-PL-020", "CC-PL-021", "CC-PL-022"):
+    COVERAGE.setdefault(_rid, ("no", "", "plugin fields outside skills, commands, agents, hooks and MCP: not checked"))
 
-def agnix_titles() -> dict[str, str]:
-    """Every agnix rule id with its title (`agnix explain`), for the checklist."""
-    out: dict[str, str] = {}
-    for prefix in ("AS", "CC-SK", "CC-AG", "CC-HK", "CC-PL", "MCP", "CDX", "XP-SK"):
-        for n in range(1, 61):
-            rid = f"{prefix}-{n:03d}"
-            text = subprocess.run(["agnix", "explain", rid], capture_output=True, text=True).stdout
-            if text.startswith(rid):
-                out[rid] = text.splitlines()[0].split(" - ", 1)[-1]
+# Categories skill-ls does not model, with the reason (every rule of such a category is "n/a").
+CATEGORY_READING: dict[str, str] = {
+    "claude-settings": "settings.json keys other than `hooks` (HK001) and the listing budget's "
+                       "`skillListingBudgetFraction`/`skillListingMaxDescChars` (BG002): not skill or agent files",
+    "claude-memory": "CLAUDE.md memory files: not skills", "claude-output-styles": "output styles: not skills",
+    "agents-md": "AGENTS.md instructions: not skills", "prompt-engineering": "prompt style advice",
+    "xml": "XML-like tags in bodies: advisory", "cross-platform": "instruction files (AGENTS.md, CLAUDE.md)",
+    "version-awareness": "tool version pinning in .agnix.toml",
+    "amp-checks": "Amp's check files, settings and MCP permission rules: Amp configuration, not skill files",
+    "codex": "Codex's config.toml, AGENTS.md, plugins and hooks: not skill files",
+    "opencode": "opencode's configuration: a runtime skill-ls does not model",
+    "cursor": "Cursor rules and configuration", "copilot": "GitHub Copilot instructions and agents",
+    "gemini-cli": "Gemini CLI configuration", "gemini-agents": "Gemini CLI agents", "windsurf": "Windsurf rules",
+    "cline": "Cline rules", "roo-code": "Roo Code rules",
+    **{k: "Kiro's configuration" for k in ("kiro-agents", "kiro-hooks", "kiro-powers", "kiro-steering", "kiro-mcp",
+                                          "kiro-permissions", "kiro-settings", "kiro-workflows", "kiro-ignore",
+                                          "kiro-skills")},
+    **{k: "skills placed for a runtime skill-ls does not model" for k in (
+        "cline-skills", "copilot-skills", "cursor-skills", "opencode-skills", "windsurf-skills")},
+}
+
+
+def agnix_rules() -> dict[str, tuple[str, str]]:
+    """Every rule of the installed agnix, id -> (title, category): the ids its binary holds, each confirmed
+    by `agnix explain ID --format json` (agnix 0.59.3: 701 rules, not a subset)."""
+    import re
+    import shutil
+
+    binary = shutil.which("agnix")
+    exe = Path(sys.executable).parent / "agnix"
+    data = (exe if exe.is_file() else Path(binary or "agnix")).read_bytes()
+    ids = sorted({m.decode() for m in re.findall(rb"\b[A-Z]{2,5}(?:-[A-Z]{2,5})?-[0-9]{3}\b", data)})
+    out: dict[str, tuple[str, str]] = {}
+    for rid in ids:
+        proc = subprocess.run(["agnix", "explain", rid, "--format", "json"], capture_output=True, text=True)
+        if proc.returncode == 0 and proc.stdout.strip().startswith("{"):
+            info = json.loads(proc.stdout)
+            if info.get("id") == rid:
+                out[rid] = (str(info.get("name", "")), str(info.get("category", "")))
     return out
 
 
@@ -259,17 +351,30 @@ def main() -> None:
         if len(diff) > 12:
             lines.append(f"| … {len(diff) - 12} more | | |")
         lines.append("")
-    titles = agnix_titles()
-    counts = collections.Counter(COVERAGE.get(r, ("n/a", "", ""))[0] for r in titles)
+    rules = agnix_rules()
+    status_of = {rid: COVERAGE.get(rid, ("n/a", "", CATEGORY_READING.get(cat, "not reviewed")))
+                 for rid, (_, cat) in rules.items()}
+    counts = collections.Counter(st for st, _, _ in status_of.values())
     lines += ["", "## agnix's rule list as a checklist", "",
-              f"{len(titles)} agnix rules; skill-ls: {counts['full']} covered, {counts['partial']} partly, "
-              f"{counts['no']} decided against (each with the reason); the other {counts['n/a']} concern files "
-              "skill-ls does not model (hooks in settings files, MCP servers' own protocol, AGENTS.md, Codex "
-              "config) or finer hook/plugin fields not reviewed yet.", "",
+              f"All {len(rules)} rule ids of {version} (every id its binary holds that `agnix explain` answers: its "
+              "701 rules and one more id it still explains); "
+              f"skill-ls: {counts['full']} covered, {counts['partial']} partly, {counts['no']} decided against "
+              f"(each with the reason), {counts['n/a']} about files skill-ls does not model (the reason is their "
+              "category's, below). Hook rules are checked in " + HOOK_FILES + "; MCP rules in " + MCP_FILES + ".",
+              "", "| agnix category | rules | covered | partly | decided against | not modelled: why |",
+              "|---|---:|---:|---:|---:|---|"]
+    by_cat: dict[str, list[str]] = collections.defaultdict(list)
+    for rid, (_, cat) in rules.items():
+        by_cat[cat].append(rid)
+    for cat in sorted(by_cat, key=lambda c: (-len(by_cat[c]), c)):
+        c = collections.Counter(status_of[r][0] for r in by_cat[cat])
+        lines.append(f"| {cat} | {len(by_cat[cat])} | {c['full']} | {c['partial']} | {c['no']} | "
+                     f"{CATEGORY_READING.get(cat, '—') if c['n/a'] else '—'} |")
+    lines += ["", "Every rule that skill-ls covers, partly covers or decided against:", "",
               "| agnix rule | title | skill-ls | codes | decision |", "|---|---|---|---|---|"]
-    for rid, title in titles.items():
-        if rid in COVERAGE:
-            status, codes, note = COVERAGE[rid]
+    for rid, (title, _) in sorted(rules.items()):
+        status, codes, note = status_of[rid]
+        if status != "n/a":
             lines.append(f"| {rid} | {title} | {status} | {codes} | {note} |")
     OUT.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     print(f"wrote {OUT.relative_to(ROOT)}")
