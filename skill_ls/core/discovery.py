@@ -61,6 +61,7 @@ class RootDir:
     agent: str | None = None  # agent_local roots belong to one agent
     # A root the runtime never scans, kept so its files are explained (a shadowed agent's skills/).
     unused: str | None = None
+    activates: bool = True  # its existing makes the runtime active (`RootSpec.activates`)
 
     @property
     def runtime_def(self) -> Runtime:
@@ -107,7 +108,30 @@ def _expand(template: str, workspace: str, env: Environment, config: Config) -> 
         bases = [str(p) for p in getattr(config, key.split(":", 1)[1])]
     else:  # pragma: no cover - a template typo in a descriptor (skill_ls/core/runtimes/)
         raise ValueError(f"unknown root placeholder {key}")
-    return [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
+    paths = [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
+    return [g for p in paths for g in _glob_dirs(p)] if "*" in rest else paths
+
+
+def expand_template(template: str, workspace: str, env: Environment, config: Config) -> list[str]:
+    """The paths a root (or settings file) template names for this workspace, environment and
+    configuration (`RootSpec`'s placeholders and `*` segments)."""
+    return _expand(template, workspace, env, config)
+
+
+def _glob_dirs(path: str) -> list[str]:
+    """`path` with each `*` segment replaced by every directory there, in name order (a missing or
+    unreadable directory gives none)."""
+    head, sep, tail = path.partition(os.sep + "*")
+    if not sep:
+        return [path]
+    try:
+        names = sorted(e.name for e in os.scandir(head) if e.is_dir())
+    except OSError:
+        return []
+    out: list[str] = []
+    for name in names:
+        out.extend(_glob_dirs(head + os.sep + name + tail))
+    return out
 
 
 def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str) -> list[str]:
@@ -143,7 +167,7 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
         for i, path in enumerate(paths):
             roots.append(RootDir(os.path.normpath(path), runtime.id, spec.tier, start + i if spec.ordered else 0,
-                                 spec.origin))
+                                 spec.origin, activates=spec.activates))
         if spec.ordered:
             next_rank[spec.tier] = start + len(paths)
     for extra in config.roots:
@@ -178,7 +202,7 @@ def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[st
         roots = runtime_roots(runtime, workspace, env, config)
         if rid in config.runtimes:
             out[rid] = roots
-        elif auto and not runtime.active_by_config_only and any(os.path.isdir(r.path) for r in roots):
+        elif auto and not runtime.active_by_config_only and any(r.activates and os.path.isdir(r.path) for r in roots):
             out[rid] = roots
         elif auto and runtime.active_by_config_only and roots:
             out[rid] = roots

@@ -1,9 +1,12 @@
-"""The file patterns the editors need, generated from the descriptors into the editors' sources.
+"""What the editors need from the descriptors, generated into the editors' sources.
 
 VS Code (`editors/vscode/src/logic.ts`) and Neovim (`editors/nvim/lsp/skill_ls.lua`,
 `editors/nvim/lua/skill_ls/init.lua`) each hold a block between `BEGIN GENERATED` and `END
-GENERATED` markers with these patterns; `python -m skill_ls.core.editor_patterns --write`
-rewrites the blocks and tests/test_editor_patterns.py fails when one is stale. The server's file
+GENERATED` markers with the file patterns; Neovim's `lsp/skill_ls.lua` a second block with the
+directories that hold skills inside a workspace and below `$HOME` (its root detection); VS Code's
+`package.json` the `skillLs.runtimes` setting's enum (every runtime id). `python -m
+skill_ls.core.editor_patterns --write` rewrites them all and tests/test_editor_patterns.py fails
+when one is stale. The server's file
 watcher registers the same patterns (plus `pyproject.toml`); the test also checks that they cover
 every file `skill-ls check` reads.
 """
@@ -17,6 +20,7 @@ from skill_ls.core.capabilities import CAPABILITIES_FILE
 from skill_ls.core.config import CONFIG_FILE
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER
 from skill_ls.core.discovery import SKILL_FILE
+from skill_ls.core.runtimes import RUNTIMES
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +54,76 @@ def editor_patterns() -> dict[str, list[str]]:
     }
 
 
+def _templates() -> list[tuple[str, str]]:
+    """(template, origin) of every skill root and agent directory the descriptors name."""
+    return ([(s.template, s.origin) for rt in RUNTIMES.values() for s in rt.roots]
+            + [(d.template, d.origin) for f in AGENT_FAMILIES.values() for d in f.dirs])
+
+
+def skill_dirs() -> list[str]:
+    """The hidden directories that hold skills or agents inside a workspace (`.agh`, `.claude`, …)."""
+    out: list[str] = []
+    for template, origin in _templates():
+        rest = template.split("}/", 1)[1] if "}/" in template else ""
+        if origin == "workspace" and rest.startswith(".") and rest.split("/")[0] not in out:
+            out.append(rest.split("/")[0])
+    return out
+
+
+def user_env_vars() -> list[str]:
+    return list(dict.fromkeys(h.env_var for rt in RUNTIMES.values() for h in rt.home_dirs))
+
+
+def user_dirs() -> list[str]:
+    """Directories below `$HOME` holding user skills, agents or a runtime's own files: each user
+    template's directory (up to a `*` segment), the home directories' defaults, without one that an
+    earlier entry already contains."""
+    candidates = [h.default for rt in RUNTIMES.values() for h in rt.home_dirs]
+    for template, origin in _templates():
+        if origin == "user" and template.startswith("{home}/"):
+            parts = template.removeprefix("{home}/").split("/")
+            parts = parts[:parts.index("*")] if "*" in parts else parts
+            candidates.append("/".join(parts[:-1]) or parts[0])
+    out: list[str] = []
+    for c in sorted(candidates, key=lambda c: c.count("/")):
+        if not any(c == d or c.startswith(d + "/") for d in out):
+            out.append(c)
+    return out
+
+
+def _lua_roots_block() -> str:
+    def strings(items: list[str]) -> str:
+        return ", ".join(f"'{i}'" for i in items)
+
+    return "\n".join([
+        f"-- {BEGIN}.",
+        "--- Directories that hold skills/agents *inside* a workspace; an ancestor inside one of them is never",
+        "--- the workspace root (a skill checked out as a git submodule must not become its own workspace).",
+        "local skill_dirs = { " + ", ".join(f"['{d}'] = true" for d in skill_dirs()) + " }",
+        "",
+        "--- User-level roots: the directories the runtimes locate through the environment, and the ones",
+        "--- below $HOME that hold user skills and agents.",
+        f"local user_env_vars = {{ {strings(user_env_vars())} }}",
+        f"local user_dirs = {{ {strings(user_dirs())} }}",
+        f"-- {END}"])
+
+
+def runtimes_enum() -> list[str]:
+    """The values of VS Code's `skillLs.runtimes` setting: `auto` and every runtime id."""
+    return ["auto", *RUNTIMES]
+
+
+def _package_json(text: str) -> str:
+    """VS Code's package.json with the `skillLs.runtimes` enum set to `runtimes_enum()` (JSON has no
+    comments for markers: the array after the setting's `"enum": [` is replaced in place)."""
+    key = text.index('"skillLs.runtimes"')
+    start = text.index('"enum": [', key) + len('"enum": [')
+    end = text.index("]", start)
+    indent = text[text.rindex("\n", 0, start) + 1:start - len('"enum": [')]
+    items = ",\n".join(f"{indent}  {json.dumps(v)}" for v in runtimes_enum())
+    return text[:start] + "\n" + items + "\n" + indent + text[end:]
+
+
 def _ts_block() -> str:
     p = editor_patterns()
     lines = [f"// {BEGIN}.",
@@ -68,20 +142,28 @@ def _lua_block() -> str:
                       f"local skill_file_globs = {{ {globs} }}", f"-- {END}"])
 
 
-TARGETS: dict[str, tuple[str, str]] = {  # path -> (comment marker, block renderer name)
+TARGETS: dict[str, tuple[str, str]] = {  # path -> (comment marker, block renderer names)
     "editors/vscode/src/logic.ts": ("//", "ts"),
-    "editors/nvim/lsp/skill_ls.lua": ("--", "lua"),
+    "editors/nvim/lsp/skill_ls.lua": ("--", "lua_roots lua"),
     "editors/nvim/lua/skill_ls/init.lua": ("--", "lua"),
+    "editors/vscode/package.json": ("", "package_json"),
 }
+_BLOCKS = {"ts": _ts_block, "lua": _lua_block, "lua_roots": _lua_roots_block}
 
 
 def render(path: str, text: str) -> str:
-    """`text` with its generated block replaced by the current one."""
-    marker, kind = TARGETS[path]
-    block = _ts_block() if kind == "ts" else _lua_block()
-    start = text.index(f"{marker} BEGIN GENERATED")
-    end = text.index(f"{marker} {END}", start) + len(f"{marker} {END}")
-    return text[:start] + block + text[end:]
+    """`text` with its generated blocks replaced by the current ones, in order."""
+    marker, kinds = TARGETS[path]
+    pos = 0
+    for kind in kinds.split():
+        if kind == "package_json":
+            return _package_json(text)
+        block = _BLOCKS[kind]()
+        start = text.index(f"{marker} BEGIN GENERATED", pos)
+        end = text.index(f"{marker} {END}", start) + len(f"{marker} {END}")
+        text = text[:start] + block + text[end:]
+        pos = start + len(block)
+    return text
 
 
 def stale(root: Path = ROOT) -> list[str]:

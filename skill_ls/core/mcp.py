@@ -126,18 +126,6 @@ def default_provider(agh_config: dict[str, Any]) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
-def skills_switched_off(runtime_switch: tuple[str, str] | None, index: Index | None) -> str | None:
-    """Why the runtime's skill system is off (its configuration says `enabled = false`), or None."""
-    if runtime_switch is None:
-        return None
-    table, key = runtime_switch
-    section = agh_config(index).get(table)
-    if isinstance(section, dict) and section.get(key) is False:
-        where = os.path.join((index.env.agh_home if index else None) or "$AGH_HOME", AGH_CONFIG_FILE)
-        return f"{table}.{key} = false in {where}: no catalog, no skill MCP servers"
-    return None
-
-
 def allowed_marketplace_mcp(agh_config: dict[str, Any]) -> set[str]:
     skills = agh_config.get("skills")
     allowed = skills.get("allowed_marketplace_mcp") if isinstance(skills, dict) else None

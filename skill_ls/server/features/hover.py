@@ -65,9 +65,11 @@ def skill_hover(ls, name: str, path: str) -> str:
                 fields = ", ".join(f"{k} `{meta.data[k]}`" for k in ("slug", "registry", "version", "installed_at")
                                    if k in meta.data)
                 lines.append(f"- provenance: {fields}")
-        disabled = RUNTIMES[res.runtime].operator_disabled
-        if disabled is not None and name in getattr(state.config, disabled):
-            lines.append(f"- disabled by the operator (`{RUNTIMES[res.runtime].setting_key(disabled)}`): omitted from catalogs")
+        from skill_ls.core.own_settings import disabled_names
+
+        disabled_by = disabled_names(RUNTIMES[res.runtime], state.index).get(name)
+        if disabled_by is not None:
+            lines.append(f"- disabled (`{disabled_by}`): omitted from catalogs")
         from skill_ls.analysis.effective import skills_off
 
         off = skills_off(state.index, RUNTIMES[res.runtime])

@@ -1,0 +1,98 @@
+"""A runtime's own settings files (`Runtime.own_settings`), read only: whether its skill system is
+switched off, and which skill names its user disabled.
+
+AGH: `[skills] enabled` in `$AGH_HOME/config.toml`. Gemini CLI: `skills.enabled` and `skills.disabled`
+in `~/.gemini/settings.json` and the workspace's `.gemini/settings.json`. What each file says is read
+once per index state (kept in `Index.derived`, dropped whenever the index learns that a file changed).
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from skill_ls.core.discovery import expand_template
+from skill_ls.core.index import Index, read_bytes
+from skill_ls.core.runtimes import Runtime
+
+
+def _parse(data: bytes, fmt: str) -> dict[str, Any]:
+    text = data.decode("utf-8", errors="replace")
+    try:
+        if fmt == "toml":
+            import tomllib
+
+            value: Any = tomllib.loads(text)
+        else:
+            value = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def settings_files(index: Index | None, runtime: Runtime) -> list[tuple[str, dict[str, Any]]]:
+    """(path, contents) of each of the runtime's settings files that exists, lowest precedence first
+    (an unreadable or malformed file counts as empty: the runtime falls back to its defaults)."""
+    spec = runtime.own_settings
+    if spec is None or index is None:
+        return []
+    key = ("own_settings", runtime.id)
+    cached = index.derived.get(key)
+    if cached is None:
+        cached = []
+        for template in spec.files:
+            for path in expand_template(template, index.workspace, index.env, index.config):
+                data, error, _ = read_bytes(path)
+                if error is None:
+                    cached.append((path, _parse(data, spec.format)))
+        index.derived[key] = cached
+    return list(cached)
+
+
+def _at(data: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    value: Any = data
+    for k in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(k)
+    return value
+
+
+def skills_switched_off(runtime: Runtime, index: Index | None) -> str | None:
+    """Why the runtime's whole skill system is off (the last of its settings files that sets the
+    switch says `false`), or None."""
+    spec = runtime.own_settings
+    if spec is None or spec.switch is None:
+        return None
+    off: str | None = None
+    for path, data in settings_files(index, runtime):
+        value = _at(data, spec.switch)
+        if isinstance(value, bool):
+            off = None if value else f"{'.'.join(spec.switch)} = false in {path}: {spec.switch_effect}"
+    return off
+
+
+def disabled_names(runtime: Runtime, index: Index | None) -> dict[str, str]:
+    """Skill names turned off for this runtime -> where: skill-ls's own setting for the operator
+    (`Runtime.operator_disabled`) and the runtime's settings files (`OwnSettings.disabled`)."""
+    out: dict[str, str] = {}
+    if runtime.operator_disabled is not None and index is not None:
+        where = runtime.setting_key(runtime.operator_disabled)
+        for name in getattr(index.config, runtime.operator_disabled):
+            out.setdefault(name, where)
+    spec = runtime.own_settings
+    if spec is not None and spec.disabled is not None:
+        for path, data in settings_files(index, runtime):
+            value = _at(data, spec.disabled)
+            if isinstance(value, list):
+                for name in value:
+                    if isinstance(name, str):
+                        out.setdefault(name, f"{'.'.join(spec.disabled)} in {_home_relative(path, index)}")
+    return out
+
+
+def _home_relative(path: str, index: Index | None) -> str:
+    home = index.env.home if index is not None else None
+    if home and path.startswith(home.rstrip(os.sep) + os.sep):
+        return "~" + path[len(home.rstrip(os.sep)):]
+    return path

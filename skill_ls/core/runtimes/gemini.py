@@ -1,0 +1,48 @@
+"""Gemini CLI: built-in < extension < user < workspace; within the user and workspace tiers the
+`.agents/skills` alias wins over `.gemini/skills`; `skills.enabled` / `skills.disabled` in its
+settings files.
+
+Sources (read 2026-11): https://geminicli.com/docs/cli/skills/ (tiers, precedence and aliases, how
+it works), https://geminicli.com/docs/cli/using-agent-skills/ (disable), 
+https://geminicli.com/docs/cli/creating-skills/ (the built-in `skill-creator`, `name` should match
+the directory), https://geminicli.com/docs/reference/configuration (`skills.enabled`,
+`skills.disabled`, settings files). docs/fidelity.md quotes each one. Not documented: the exact
+system-prompt text ("injects the name and description of all enabled skills"), a name pattern or
+length, a prompt budget; the extensions directory (`~/.gemini/extensions/<extension>/skills`) is
+where installed extensions keep their skills (a reading).
+"""
+from __future__ import annotations
+
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, NameRule, OwnSettings, RootSpec, \
+    Runtime
+
+GEMINI_FIELDS: dict[str, FieldSpec] = {
+    "name": FieldSpec("str", NAME_DOC + " A unique identifier; should match the directory name.", required=True,
+                      min_len=1),
+    "description": FieldSpec("str", DESCRIPTION_DOC + " Gemini CLI decides from it when to activate the skill.",
+                             required=True, min_len=1),
+}
+
+GEMINI = Runtime(
+    id="gemini", title="Gemini CLI",
+    tiers=("builtin", "extension", "user", "workspace"),
+    roots=(
+        # "Within the same tier (user or workspace), the `.agents/skills/` alias takes precedence
+        # over the `.gemini/skills/` directory": ordered, the alias first.
+        RootSpec("workspace", "{workspace}/.agents/skills", ordered=True, activates=False),
+        RootSpec("workspace", "{workspace}/.gemini/skills", ordered=True),
+        RootSpec("user", "{home}/.agents/skills", origin="user", ordered=True, activates=False),
+        RootSpec("user", "{home}/.gemini/skills", origin="user", ordered=True),
+        RootSpec("extension", "{home}/.gemini/extensions/*/skills", origin="user", title="installed extensions"),
+    ),
+    fields=GEMINI_FIELDS,
+    # "A unique identifier for the skill. This should match the directory name." No pattern, no length.
+    name_rule=NameRule(None, "", None, "warning", "frontmatter"),
+    default_extra_tier="workspace",
+    # "The recommended way to create a new skill is to use the built-in `skill-creator` skill."
+    builtin_names=("skill-creator",),
+    own_settings=OwnSettings(("{home}/.gemini/settings.json", "{workspace}/.gemini/settings.json"), "json",
+                             switch=("skills", "enabled"), switch_effect="no skills in the system prompt",
+                             disabled=("skills", "disabled")),
+    catalog_format="undocumented", catalog_order="name",
+)
