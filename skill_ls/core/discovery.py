@@ -134,9 +134,10 @@ def _glob_dirs(path: str) -> list[str]:
     return out
 
 
-def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str) -> list[str]:
+def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace") -> list[str]:
     """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
-    is one path); relative paths are taken from the workspace, `~` is expanded. Unreadable: none."""
+    is one path; a dotted key is also looked up nested); relative paths are taken from the workspace
+    or, with `json_base="file"`, from the file's directory; `~` is expanded. Unreadable: none."""
     try:
         if not os.path.isfile(settings_file) or os.path.getsize(settings_file) > 1024 * 1024:
             return []
@@ -146,12 +147,17 @@ def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str) -> li
         return []
     if not isinstance(data, dict):
         return []
+    base = workspace if json_base == "workspace" else os.path.dirname(settings_file)
     for key in keys:
         value = data.get(key)
+        if value is None and "." in key:  # a nested key (OpenCode's `{"skills": {"paths": [...]}}`)
+            value = data
+            for part in key.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
         if value is None:
             continue
         items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-        return [os.path.join(workspace, os.path.expanduser(v)) for v in items if isinstance(v, str) and v]
+        return [os.path.join(base, os.path.expanduser(v)) for v in items if isinstance(v, str) and v]
     return []
 
 
@@ -163,7 +169,7 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             continue
         paths = _expand(spec.template, workspace, env, config)
         if spec.json_keys:
-            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace)]
+            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base)]
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
         for i, path in enumerate(paths):
             roots.append(RootDir(os.path.normpath(path), runtime.id, spec.tier, start + i if spec.ordered else 0,

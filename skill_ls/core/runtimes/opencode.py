@@ -12,7 +12,7 @@ directories (OpenCode's `skill.ts` scans them last) and, walking up, the outermo
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, STANDARD_FIELDS, STANDARD_NAME, FieldSpec, NameRule, RootSpec, \
-    Runtime, Setting
+    Runtime
 
 OPENCODE_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", "The skill's identifier: 1-64 lowercase letters and digits with single hyphens, equal "
@@ -28,8 +28,12 @@ OPENCODE = Runtime(
     id="opencode", title="OpenCode",
     tiers=("global", "project", "paths"),
     roots=(
-        # `skills.paths` of opencode.json, mirrored by skill-ls's `[opencode] skills_paths`.
-        RootSpec("paths", "{config:opencode_skills_paths}", origin="config", ordered=True),
+        # `skills.paths` of opencode.json ("resolved relative to the config file location"): the
+        # project's, then the global one (reading: the project file's paths are loaded last).
+        RootSpec("paths", "{workspace}/opencode.json", ordered=True, json_keys=("skills.paths",),
+                 json_base="file"),
+        RootSpec("paths", "{home}/.config/opencode/opencode.json", origin="user", ordered=True,
+                 json_keys=("skills.paths",)),
         # Walking up from the workspace to the worktree, the directory loaded last (the outermost)
         # wins; `.opencode/skills` is loaded after `.agents/skills` and `.claude/skills`.
         RootSpec("project", "{repo_chain}/.opencode/skills", ordered=True),
@@ -43,7 +47,6 @@ OPENCODE = Runtime(
     # "`name` must: Be 1–64 characters; Be lowercase alphanumeric with single hyphen separators; ...
     # Match the directory name that contains `SKILL.md`": a copy that breaks it is not loaded.
     name_rule=NameRule(STANDARD_NAME, "^[a-z0-9]+(-[a-z0-9]+)*$", 64, "error", "frontmatter", refuses=True),
-    settings={"skills_paths": Setting("opencode_skills_paths", "paths")},
     default_extra_tier="paths",
     # "Unknown frontmatter fields are ignored.": a note, not a warning.
     unknown_field_severity="information",

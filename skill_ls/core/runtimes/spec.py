@@ -66,6 +66,7 @@ class RootSpec:
     # The template names a JSON settings file of the runtime's own; the roots are the paths listed
     # under the first of these keys it has (Amp: `~/.config/amp/settings.json`, "amp.skills.path").
     json_keys: tuple[str, ...] = ()
+    json_base: Literal["workspace", "file"] = "workspace"  # what a relative path in that file is relative to
     title: str = ""
     # Whether this directory existing makes the runtime active (`runtimes = ["auto"]`). A directory
     # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
