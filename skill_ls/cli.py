@@ -365,7 +365,8 @@ def _where(args: argparse.Namespace) -> int:
     obj = where(index, runtime, args.name, agent)
     # No --runtime and no --agent: every active runtime that declares the name, runtime by runtime
     # (the winner, the shadowed copies and the refused ones with the rule that refuses them).
-    views = [where(index, rid, args.name, None) for rid in index.active] if not args.runtime and not agent else []
+    explicit = bool(args.runtime) and args.runtime != ["auto"]
+    views = [where(index, rid, args.name, None) for rid in index.active] if not explicit and not agent else []
     views = [v for v in views if v["entries"]]
     if len(views) > 1:
         obj["runtimes"] = views

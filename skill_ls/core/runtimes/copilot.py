@@ -44,6 +44,8 @@ COPILOT = Runtime(
     # spaces. Typically, this matches the name of the skill's directory."
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and hyphens", 64, "warning", "frontmatter"),
     default_extra_tier="project",
+    # The documentation says nothing of unknown keys being refused: a key no reader knows is a note.
+    unknown_field_severity="information",
     catalog_format="undocumented", catalog_order="name",
     catalog_hides=(("disable-model-invocation", True),),
 )

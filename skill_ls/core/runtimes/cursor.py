@@ -33,6 +33,8 @@ CURSOR = Runtime(
     # than the directory is a warning (not documented as a refusal).
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and single hyphens", 64, "warning", "frontmatter"),
     default_extra_tier="project",
+    # The documentation says nothing of unknown keys being refused: a key no reader knows is a note.
+    unknown_field_severity="information",
     # "Cursor includes a small set of built in skills ... managed by Cursor and appear alongside the
     # skills you add yourself": the two the page's table opens with.
     builtin_names=("automate", "babysit"),

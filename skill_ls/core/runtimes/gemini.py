@@ -39,6 +39,8 @@ GEMINI = Runtime(
     # "A unique identifier for the skill. This should match the directory name." No pattern, no length.
     name_rule=NameRule(None, "", None, "warning", "frontmatter"),
     default_extra_tier="workspace",
+    # The documentation says nothing of unknown keys being refused: a key no reader knows is a note.
+    unknown_field_severity="information",
     # "The recommended way to create a new skill is to use the built-in `skill-creator` skill."
     builtin_names=("skill-creator",),
     own_settings=OwnSettings(("{home}/.gemini/settings.json", "{workspace}/.gemini/settings.json"), "json",

@@ -33,7 +33,7 @@ OPENCODE = Runtime(
         RootSpec("paths", "{workspace}/opencode.json", ordered=True, json_keys=("skills.paths",),
                  json_base="file"),
         RootSpec("paths", "{home}/.config/opencode/opencode.json", origin="user", ordered=True,
-                 json_keys=("skills.paths",)),
+                 json_keys=("skills.paths",), json_base="file"),
         # Walking up from the workspace to the worktree, the directory loaded last (the outermost)
         # wins; `.opencode/skills` is loaded after `.agents/skills` and `.claude/skills`.
         RootSpec("project", "{repo_chain}/.opencode/skills", ordered=True),
