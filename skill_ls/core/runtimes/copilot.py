@@ -3,6 +3,7 @@
 `~/.claude/skills` or `~/.agents/skills`.
 
 Sources (read 2026-11): https://docs.github.com/en/copilot/concepts/agents/about-agent-skills,
+https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/create-skills and
 https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-skills (the shared
 "Creating and adding a skill" steps), https://code.visualstudio.com/docs/copilot/customization/agent-skills
 (field limits), and the skill reference VS Code ships to its own agent,

@@ -3,10 +3,11 @@
 settings files.
 
 Sources (read 2026-11): https://geminicli.com/docs/cli/skills/ (tiers, precedence and aliases, how
-it works), https://geminicli.com/docs/cli/using-agent-skills/ (disable), 
-https://geminicli.com/docs/cli/creating-skills/ (the built-in `skill-creator`, `name` should match
-the directory), https://geminicli.com/docs/reference/configuration (`skills.enabled`,
-`skills.disabled`, settings files). docs/fidelity.md quotes each one. Not documented: the exact
+it works), https://geminicli.com/docs/cli/using-agent-skills/ (disable),
+https://geminicli.com/docs/cli/creating-skills/ (the built-in `skill-creator`),
+https://geminicli.com/docs/reference/configuration (`skills.enabled`,
+`skills.disabled`, settings files), https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/skills.md
+(the repository's page: the required fields). docs/fidelity.md quotes each one. Not documented: the exact
 system-prompt text ("injects the name and description of all enabled skills"), a name pattern or
 length, a prompt budget; the extensions directory (`~/.gemini/extensions/<extension>/skills`) is
 where installed extensions keep their skills (a reading).
