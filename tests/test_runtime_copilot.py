@@ -119,3 +119,10 @@ def test_catalog_text_is_not_documented(workspace, capsys):
     assert obj["documented"] is False and obj["text"] == "" and [s["name"] for s in obj["skills"]] == ["review"]
     assert main(["catalog", "--workspace", str(workspace), "--runtime", "copilot"]) == 0
     assert "does not document the text" in capsys.readouterr().err
+
+
+def test_the_standards_optional_fields_are_known(workspace):
+    """Reading: "The Agent Skills specification is an open standard"; the page lists name, description
+    and license "in their simplest form", so the standard's other fields are not reported."""
+    path = skill(workspace / ".github" / "skills", "x", extra="compatibility: node\nmetadata:\n  a: b\n")
+    assert "SK007" not in codes(diags_for(check_tree(workspace, runtimes=["copilot"]), path))

@@ -129,3 +129,10 @@ def test_system_prompt_text_is_not_documented(workspace, capsys):
     assert main(["catalog", "--workspace", str(workspace), "--runtime", "gemini", "--format", "json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj["documented"] is False and obj["text"] == "" and [s["name"] for s in obj["skills"]] == ["review"]
+
+
+def test_the_standards_optional_fields_are_known(workspace):
+    """Reading: Gemini CLI is "Based on the Agent Skills open standard"; its optional fields are not
+    reported as unknown."""
+    path = skill(workspace / ".gemini" / "skills", "x", extra="license: MIT\nmetadata:\n  a: b\n")
+    assert "SK007" not in codes(diags_for(check_tree(workspace, runtimes=["gemini"]), path))

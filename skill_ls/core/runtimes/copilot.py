@@ -14,9 +14,12 @@ SH003), the catalog text, a prompt budget.
 """
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, STANDARD_NAME, FieldSpec, NameRule, RootSpec, Runtime
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, STANDARD_FIELDS, STANDARD_NAME, FieldSpec, NameRule, RootSpec, Runtime
 
+# "The Agent Skills specification is an open standard": the standard's fields are read (reading: the
+# page lists name, description and license "in their simplest form", not every field).
 COPILOT_FIELDS: dict[str, FieldSpec] = {
+    **STANDARD_FIELDS,
     "name": FieldSpec("str", "A unique identifier for the skill: lowercase, hyphens for spaces; typically the name of "
                       "the skill's directory. At most 64 characters.", required=True, max_len=64, min_len=1),
     "description": FieldSpec("str", DESCRIPTION_DOC + " At most 1,024 characters.", required=True, max_len=1024,

@@ -14,10 +14,13 @@ where installed extensions keep their skills (a reading).
 """
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, NameRule, OwnSettings, RootSpec, \
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, FieldSpec, NameRule, OwnSettings, RootSpec, \
     Runtime
 
+# "Based on the Agent Skills open standard": the standard's optional fields are known (reading: the
+# pages document only `name` and `description`, and no limits).
 GEMINI_FIELDS: dict[str, FieldSpec] = {
+    **{k: v for k, v in STANDARD_FIELDS.items() if k not in ("name", "description")},
     "name": FieldSpec("str", NAME_DOC + " A unique identifier; should match the directory name.", required=True,
                       min_len=1),
     "description": FieldSpec("str", DESCRIPTION_DOC + " Gemini CLI decides from it when to activate the skill.",
