@@ -96,3 +96,33 @@ def _home_relative(path: str, index: Index | None) -> str:
     if home and path.startswith(home.rstrip(os.sep) + os.sep):
         return "~" + path[len(home.rstrip(os.sep)):]
     return path
+
+
+def settings_paths(index: Index) -> set[str]:
+    """Every settings file of a runtime that the index reads (its `OwnSettings` files and the JSON
+    files whose keys list roots: Amp's settings, OpenCode's `opencode.json`), existing or not: a
+    change to one of them changes what the runtimes load (the server rebuilds the index)."""
+    from skill_ls.core.runtimes import RUNTIMES
+
+    out: set[str] = set()
+    for runtime in RUNTIMES.values():
+        templates = [*(runtime.own_settings.files if runtime.own_settings else ()),
+                     *(spec.template for spec in runtime.roots if spec.json_keys)]
+        for template in templates:
+            out.update(os.path.normpath(p) for p in expand_template(template, index.workspace, index.env, index.config))
+    return out
+
+
+def workspace_settings_globs() -> list[str]:
+    """Glob patterns of the settings files that live in a workspace (`.gemini/settings.json`,
+    `opencode.json`), for the file watcher."""
+    from skill_ls.core.runtimes import RUNTIMES
+
+    out: list[str] = []
+    for runtime in RUNTIMES.values():
+        templates = [*(runtime.own_settings.files if runtime.own_settings else ()),
+                     *(spec.template for spec in runtime.roots if spec.json_keys)]
+        for template in templates:
+            if template.startswith("{workspace}/") and "**/" + template.removeprefix("{workspace}/") not in out:
+                out.append("**/" + template.removeprefix("{workspace}/"))
+    return out
