@@ -11,6 +11,7 @@ every skill of its roots, by name, and its budget line is `Skills budget: USED/M
 from __future__ import annotations
 
 import abc
+import functools
 import dataclasses
 import re
 from dataclasses import dataclass
@@ -100,10 +101,18 @@ _MARKDOWN_LINE = re.compile(r"\n[ \t]*(#|[-*+][ \t]|\d+[.)][ \t]|>|```|~~~|\*\*)
 
 
 def _control_reason(what: str, text: str) -> str | None:
-    m = _CONTROL.search(text)
-    if m is None:
+    ch = _first_control(text)
+    if ch is None:
         return None
-    return f"its {what} contains the control character U+{ord(m.group()):04X}"
+    return f"its {what} contains the control character U+{ord(ch):04X}"
+
+
+@functools.lru_cache(maxsize=64)
+def _first_control(text: str) -> str | None:
+    """The first control character of `text` (one search per text, however many runtimes' catalogs
+    and rules ask about the same description: eleven runtimes read `.agents/skills`)."""
+    m = _CONTROL.search(text)
+    return m.group() if m is not None else None
 
 
 def name_refusal(name: str) -> str | None:
