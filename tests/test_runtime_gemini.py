@@ -136,3 +136,15 @@ def test_the_standards_optional_fields_are_known(workspace):
     reported as unknown."""
     path = skill(workspace / ".gemini" / "skills", "x", extra="license: MIT\nmetadata:\n  a: b\n")
     assert "SK007" not in codes(diags_for(check_tree(workspace, runtimes=["gemini"]), path))
+
+
+def test_activate_skill_adds_the_body_and_the_folder_structure(workspace):
+    """"The `SKILL.md` body and folder structure is added to the conversation history" — the exact
+    text is not documented (`exact` is false)."""
+    from skill_ls.analysis.preview import preview_skill
+
+    skill(workspace / ".gemini" / "skills", "review", body="Review it.\n")
+    write(workspace / ".gemini" / "skills" / "review" / "scripts" / "run.sh", "echo\n")
+    preview = preview_skill(index_for(workspace, ["gemini"]), "gemini", "review")
+    assert preview.tool == "activate_skill" and preview.exact is False
+    assert preview.text.startswith("Review it.\n") and "scripts/run.sh" in preview.text

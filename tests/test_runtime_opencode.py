@@ -177,3 +177,15 @@ def test_a_refused_copy_is_not_in_the_listing_and_where_shows_every_runtime(work
     out = capsys.readouterr().out
     assert "Claude Code (claude-code)" in out and "OpenCode (opencode)" in out
     assert "refuses the name 'Review'" in out
+
+
+def test_the_skill_tool_returns_the_skill_without_substitution(workspace):
+    """"The agent calls `skill({ name: \"...\" })` … The `SKILL.md` content is returned as tool output. No
+    argument substitution occurs." (its framing is not documented: `exact` is false)."""
+    from skill_ls.analysis.preview import preview_skill
+    from tests.runtime_helpers import index_for
+
+    skill(workspace / ".opencode" / "skills", "analyze-logs", body="Analyze the $1 logs.\n")
+    preview = preview_skill(index_for(workspace, ["opencode"]), "opencode", "analyze-logs", arguments="production")
+    assert preview.text == "Analyze the $1 logs.\n" and preview.exact is False and preview.tool == "skill"
+    assert "substitutes no arguments" in preview.notes[0]

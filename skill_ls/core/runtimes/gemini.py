@@ -50,5 +50,7 @@ GEMINI = Runtime(
     own_settings=OwnSettings(("{home}/.gemini/settings.json", "{workspace}/.gemini/settings.json"), "json",
                              switch=("skills", "enabled"), switch_effect="no skills in the system prompt",
                              disabled=("skills", "disabled")),
+    # "When Gemini identifies a task matching a skill's description, it calls the `activate_skill` tool."
+    skill_tool="activate_skill",
     catalog_format="undocumented", catalog_order="name",
 )

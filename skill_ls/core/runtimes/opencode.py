@@ -51,5 +51,6 @@ OPENCODE = Runtime(
     # "Unknown frontmatter fields are ignored.": a note, not a warning.
     unknown_field_severity="information",
     catalog_format="opencode_xml", catalog_order="discovery", escapes_catalog=False,
-    skill_tool=None,
+    # "The agent loads a skill by calling the tool: skill({ name: \"git-release\" })"
+    skill_tool="opencode_skill",
 )
