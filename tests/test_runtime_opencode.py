@@ -189,3 +189,20 @@ def test_the_skill_tool_returns_the_skill_without_substitution(workspace):
     preview = preview_skill(index_for(workspace, ["opencode"]), "opencode", "analyze-logs", arguments="production")
     assert preview.text == "Analyze the $1 logs.\n" and preview.exact is False and preview.tool == "skill"
     assert "substitutes no arguments" in preview.notes[0]
+
+
+def test_permission_deny_hides_skills(workspace, private_home):
+    """"Control which skills agents can access using pattern-based permissions in `opencode.json`" —
+    "`deny`: Skill hidden from agent, access rejected"; patterns support wildcards, the last match wins."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.core.labels import where
+
+    for name in ("internal-docs", "internal-tools", "pr-review"):
+        skill(workspace / ".opencode" / "skills", name)
+    write(private_home / ".config" / "opencode" / "opencode.json",
+          json.dumps({"permission": {"skill": {"*": "allow", "internal-*": "deny"}}}))
+    write(workspace / "opencode.json", json.dumps({"permission": {"skill": {"internal-tools": "allow"}}}))
+    index = index_for(workspace, ["opencode"])
+    assert [s["name"] for s in catalog_object(index, "opencode")["skills"]] == ["internal-tools", "pr-review"]
+    obj = where(index, "opencode", "internal-docs")
+    assert obj["disabled"] is True and '"internal-*": "deny"' in obj["disabled_by"]

@@ -88,6 +88,33 @@ def disabled_names(runtime: Runtime, index: Index | None) -> dict[str, str]:
                 for name in value:
                     if isinstance(name, str):
                         out.setdefault(name, f"{'.'.join(spec.disabled)} in {_home_relative(path, index)}")
+    if spec is not None and spec.permissions is not None and index is not None:
+        out.update({name: where for name, where in _denied(runtime, index).items() if name not in out})
+    return out
+
+
+def _denied(runtime: Runtime, index: Index) -> dict[str, str]:
+    """Names of the runtime's skills whose last matching permission pattern says `denied_value`."""
+    import fnmatch
+
+    spec = runtime.own_settings
+    assert spec is not None and spec.permissions is not None
+    rules: list[tuple[str, object, str]] = []
+    for path, data in settings_files(index, runtime):
+        value = _at(data, spec.permissions)
+        if isinstance(value, dict):
+            rules.extend((p, action, path) for p, action in value.items() if isinstance(p, str))
+    if not rules:
+        return {}
+    out: dict[str, str] = {}
+    for name in index.by_name.get(runtime.id, {}):
+        verdict = None
+        for pattern, action, path in rules:
+            if fnmatch.fnmatchcase(name, pattern):
+                verdict = (action, pattern, path)
+        if verdict is not None and verdict[0] == spec.denied_value:
+            out[name] = (f"{'.'.join(spec.permissions)} \"{verdict[1]}\": \"{spec.denied_value}\" in "
+                         f"{_home_relative(verdict[2], index)}")
     return out
 
 

@@ -11,8 +11,8 @@ directories (OpenCode's `skill.ts` scans them last) and, walking up, the outermo
 """
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, STANDARD_FIELDS, STANDARD_NAME, FieldSpec, NameRule, RootSpec, \
-    Runtime
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, STANDARD_FIELDS, STANDARD_NAME, FieldSpec, NameRule, OwnSettings, \
+    RootSpec, Runtime
 
 OPENCODE_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", "The skill's identifier: 1-64 lowercase letters and digits with single hyphens, equal "
@@ -50,6 +50,10 @@ OPENCODE = Runtime(
     default_extra_tier="paths",
     # "Unknown frontmatter fields are ignored.": a note, not a warning.
     unknown_field_severity="information",
+    # "Control which skills agents can access using pattern-based permissions in `opencode.json`" —
+    # "`deny`: Skill hidden from agent, access rejected"; the global file first, the project's last.
+    own_settings=OwnSettings(("{home}/.config/opencode/opencode.json", "{workspace}/opencode.json"), "json",
+                             permissions=("permission", "skill")),
     catalog_format="opencode_xml", catalog_order="discovery", escapes_catalog=False,
     # "The agent loads a skill by calling the tool: skill({ name: \"git-release\" })"
     skill_tool="opencode_skill",

@@ -81,13 +81,19 @@ class OwnSettings:
     the key path of a boolean whose `false` turns the whole skill system off (AGH `skills.enabled` in
     `$AGH_HOME/config.toml`, Gemini CLI `skills.enabled` in `settings.json`), `switch_effect` what
     that costs; `disabled` the key path of a list of skill names the user disabled (Gemini CLI
-    `skills.disabled`: every file's list counts)."""
+    `skills.disabled`: every file's list counts); `permissions` a map of name patterns to
+    permissions (OpenCode's `permission.skill`)."""
 
     files: tuple[str, ...]
     format: Literal["toml", "json"]
     switch: tuple[str, ...] | None = None
     switch_effect: str = "no catalog"
     disabled: tuple[str, ...] | None = None
+    # The key path of a map from name patterns (`*` wildcards) to an action; a name whose last
+    # matching pattern (files in order, keys in order) maps to `denied_value` is disabled (OpenCode's
+    # `permission.skill`: `"internal-*": "deny"` hides those skills from the agent).
+    permissions: tuple[str, ...] | None = None
+    denied_value: str = "deny"
 
 
 @dataclass(frozen=True, eq=False)
