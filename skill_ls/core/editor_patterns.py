@@ -5,8 +5,7 @@ one place where the Neovim plugin decides which files start a client and where a
 each hold a block between `BEGIN GENERATED` and `END GENERATED` markers with these patterns (and,
 for Neovim, the project markers and directory names of `skill_ls.core.config.project_root` and the
 user-level directories of the runtime descriptors); `python -m skill_ls.core.editor_patterns --write`
-rewrites the blocks, and VS Code's `package.json` `skillLs.runtimes` enum (every runtime id), and
-tests/test_editor_patterns.py fails when one is stale. The server's file
+rewrites the blocks and tests/test_editor_patterns.py fails when one is stale. The server's file
 watcher registers the same patterns (plus `pyproject.toml`); the test also checks that they cover
 every file `skill-ls check` reads.
 """
@@ -110,36 +109,15 @@ def _lua_block() -> str:
     return "\n".join(lines)
 
 
-def runtimes_enum() -> list[str]:
-    """The values of VS Code's `skillLs.runtimes` setting: `auto` and every runtime id."""
-    from skill_ls.core.runtimes import RUNTIMES
-
-    return ["auto", *RUNTIMES]
-
-
-def _package_json(text: str) -> str:
-    """VS Code's package.json with the `skillLs.runtimes` enum set to `runtimes_enum()` (JSON has no
-    comments for markers: the array after the setting's `"enum": [` is replaced in place)."""
-    key = text.index('"skillLs.runtimes"')
-    start = text.index('"enum": [', key) + len('"enum": [')
-    end = text.index("]", start)
-    indent = text[text.rindex("\n", 0, start) + 1:start - len('"enum": [')]
-    items = ",\n".join(f"{indent}  {json.dumps(v)}" for v in runtimes_enum())
-    return text[:start] + "\n" + items + "\n" + indent + text[end:]
-
-
 TARGETS: dict[str, tuple[str, str]] = {  # path -> (comment marker, block renderer name)
     "editors/vscode/src/logic.ts": ("//", "ts"),
     "editors/nvim/lua/skill_ls/project.lua": ("--", "lua"),
-    "editors/vscode/package.json": ("", "package_json"),  # no comments in JSON: the enum is replaced
 }
 
 
 def render(path: str, text: str) -> str:
     """`text` with its generated block replaced by the current one."""
     marker, kind = TARGETS[path]
-    if kind == "package_json":
-        return _package_json(text)
     block = _ts_block() if kind == "ts" else _lua_block()
     start = text.index(f"{marker} BEGIN GENERATED")
     end = text.index(f"{marker} {END}", start) + len(f"{marker} {END}")
@@ -164,7 +142,22 @@ def main(argv: list[str]) -> int:
         target = ROOT / path
         text = target.read_text(encoding="utf-8")
         target.write_text(render(path, text), encoding="utf-8")
+    write_settings(ROOT)
     return 0
+
+
+def write_settings(root: Path) -> None:
+    """editors/vscode/package.json's settings, generated from the configuration schema
+    (skill_ls.core.settings_schema); the rest of the file is kept as it is."""
+    import json
+
+    from skill_ls.core.settings_schema import package_json_path, updated_properties
+
+    path = package_json_path(root)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    conf = data["contributes"]["configuration"]
+    conf["properties"] = updated_properties(conf["properties"])
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

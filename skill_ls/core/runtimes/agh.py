@@ -1,4 +1,4 @@
-"""AGH: tiers bundled < marketplace < user < additional < workspace < agent-local (sources/agh-skills-overview.txt)."""
+"""AGH: tiers bundled < marketplace < user < additional < workspace < agent-local (https://agh.network/runtime/core/skills/)."""
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
@@ -24,12 +24,14 @@ AGH = Runtime(
     roots=(
         RootSpec("bundled", "{config:agh_bundled_roots}/skills", origin="config"),
         RootSpec("user", "{agh_home}/skills", origin="user"),  # marketplace when .agh-meta.json is present
-        RootSpec("additional", "{config:agh_additional_roots}/.agh/skills", origin="config"),
+        # Reading: the registered order decides between additional roots, as it does for agent definitions
+        # ("Additional roots, in the registered order"); the skills overview states no order of its own.
+        RootSpec("additional", "{config:agh_additional_roots}/.agh/skills", origin="config", ordered=True),
         RootSpec("workspace", "{workspace}/.agh/skills"),
     ),
     fields=AGH_SKILL_FIELDS,
     # Reading: no AGH source states a name pattern or length ("The frontmatter gives AGH the skill
-    # name, description, version", agh-skills-overview.txt); the name is the catalog key and the
+    # name, description, version", AGH Skills Overview); the name is the catalog key and the
     # `agh__skill_view` argument, so any non-empty string is accepted. Names outside the standard's
     # pattern are flagged where the standard's rules apply, not under AGH.
     name_rule=NameRule(None, "", None, "warning", "frontmatter"),
@@ -51,11 +53,11 @@ AGH = Runtime(
     builtin_skills=(BuiltinSkill(
         "agh", "Operate and extend AGH, the local-first agent operating system...",
         description_setting="agh_bundled_skill_description",
-        source="the excerpt in the catalog example of sources/agh-skills-overview.txt (the binary's full text is "
+        source="the excerpt in the catalog example of https://agh.network/runtime/core/skills/ (the binary's full text is "
                "not documented; set [agh] bundled_skill_description to it)"),),
     builtin_tier="bundled",
     # "skills.enabled = false: The registry, catalog provider, skill MCP resolver, watcher, and skill
-    # hooks are not wired." (sources/agh-skills-overview.txt, Reload And Failure Behavior)
+    # hooks are not wired." (https://agh.network/runtime/core/skills/, Reload And Failure Behavior)
     own_settings=OwnSettings(("{agh_home}/config.toml",), "toml", switch=("skills", "enabled"),
                              switch_effect="no catalog, no skill MCP servers"),
     # The winning AGENT.md's skills/ directory is an overlay for that agent; skills.disabled tombstones;
@@ -66,7 +68,12 @@ AGH = Runtime(
     yaml_dialect="1.1",
     catalog_format="agh_lines", catalog_order="name", catalog_cut=200,
     mcp_merge="agh_layers",
+    # "env values are sent as literal strings; AGH does not expand shell placeholders inside MCP server
+    # definitions" (agent definitions, Sidecar behavior): a secret belongs in the operator's own
+    # configuration, whose servers merge first ("top-level config MCP servers").
+    mcp_literal_values="declare the server in $AGH_HOME/config.toml's mcp_servers (the operator's configuration, "
+                       "not committed with the skill or agent)",
     # The skill body reaches the model as written: AGH's sources describe no `!`command`` injection
-    # ("The Markdown body is procedural guidance for the agent", agh-skills-overview.txt).
+    # ("The Markdown body is procedural guidance for the agent", AGH Skills Overview).
     vocabulary=Vocabulary(executes_shell_lines=False),
 )
