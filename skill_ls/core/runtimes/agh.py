@@ -21,6 +21,7 @@ AGH = Runtime(
     skill_tool="skill_view",
     id="agh", title="AGH",
     tiers=("bundled", "marketplace", "user", "additional", "workspace", "agent_local"),
+    tier_labels={"agent_local": "agent-local"},
     roots=(
         RootSpec("bundled", "{config:agh_bundled_roots}/skills", origin="config"),
         RootSpec("user", "{agh_home}/skills", origin="user"),  # marketplace when .agh-meta.json is present
