@@ -111,13 +111,11 @@ def agh_config(index: Index | None) -> dict[str, Any]:
     it is kept in `index.derived`, which the index drops whenever it learns that a file changed, and
     the server re-indexes when the file itself changes, so hover, `where`, effective sets and the
     rules read the file as `skill-ls check` would."""
-    if index is None:
+    if index is None or not index.env.agh_home:
         return {}
-    key = ("agh_config", index.env.agh_home)
-    config = index.derived.get(key)
-    if config is None:
-        config = index.derived[key] = read_agh_config(index.env.agh_home)
-    return cast("dict[str, Any]", config)
+    from skill_ls.core.own_settings import settings_file  # the one cache of the file (the skills switch too)
+
+    return settings_file(index, os.path.join(index.env.agh_home, AGH_CONFIG_FILE), "toml") or {}
 
 
 def default_provider(agh_config: dict[str, Any]) -> str | None:

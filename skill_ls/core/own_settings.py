@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, cast
 
 from skill_ls.core.discovery import expand_template
 from skill_ls.core.index import Index, read_bytes
@@ -30,23 +30,31 @@ def _parse(data: bytes, fmt: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def settings_file(index: Index, path: str, fmt: str) -> dict[str, Any] | None:
+    """One settings file's contents (None when it cannot be read; {} when malformed), read once per
+    index state: kept in `Index.derived` under its path, so every reader of the file (AGH's
+    `config.toml`: its skills switch here, its providers and consent in core/mcp.py) sees the same
+    text until the index learns of a change."""
+    key = ("settings_file", path)
+    if key not in index.derived:
+        data, error, _ = read_bytes(path)
+        index.derived[key] = None if error is not None else _parse(data, fmt)
+    return cast("dict[str, Any] | None", index.derived[key])
+
+
 def settings_files(index: Index | None, runtime: Runtime) -> list[tuple[str, dict[str, Any]]]:
     """(path, contents) of each of the runtime's settings files that exists, lowest precedence first
     (an unreadable or malformed file counts as empty: the runtime falls back to its defaults)."""
     spec = runtime.own_settings
     if spec is None or index is None:
         return []
-    key = ("own_settings", runtime.id)
-    cached = index.derived.get(key)
-    if cached is None:
-        cached = []
-        for template in spec.files:
-            for path in expand_template(template, index.workspace, index.env, index.config):
-                data, error, _ = read_bytes(path)
-                if error is None:
-                    cached.append((path, _parse(data, spec.format)))
-        index.derived[key] = cached
-    return list(cached)
+    out = []
+    for template in spec.files:
+        for path in expand_template(template, index.workspace, index.env, index.config):
+            data = settings_file(index, path, spec.format)
+            if data is not None:
+                out.append((path, data))
+    return out
 
 
 def _at(data: dict[str, Any], keys: tuple[str, ...]) -> Any:

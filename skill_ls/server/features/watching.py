@@ -162,6 +162,9 @@ class RootWatchers:
                     parents.add(parent)
         if not self.ls.client_watches_workspace and state.broad_workspace() is None:
             recursive.add(state.workspace)  # (not a workspace too large to list: `/`, `$HOME`)
+        # A directory watched recursively already sees its own files: one watch per directory (a
+        # settings file's directory, e.g. $AGH_HOME for config.toml, is often a root's parent too).
+        parents = {p for p in parents if not any(is_under(p, r) for r in recursive)}
         return recursive, parents
 
     def update(self, states) -> None:
