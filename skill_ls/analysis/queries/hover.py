@@ -88,6 +88,7 @@ def catalog_cost_line(decl: SkillDecl, config: Config) -> str | None:
 def skill_hover(state: WorkspaceState, name: str, path: str) -> str:
     """Every copy of `name` per active runtime that declares it, with its label, and what turns it off."""
     from skill_ls.analysis.effective import skills_off
+    from skill_ls.core.own_settings import disabled_names
 
     index = index_of(state)
     lines = [f"**skill `{name}`**", ""]
@@ -117,9 +118,9 @@ def skill_hover(state: WorkspaceState, name: str, path: str) -> str:
                 fields = ", ".join(f"{k} `{meta.data[k]}`" for k in ("slug", "registry", "version", "installed_at")
                                    if k in meta.data)
                 lines.append(f"- provenance: {fields}")
-        disabled = RUNTIMES[res.runtime].operator_disabled
-        if disabled is not None and name in getattr(state.config, disabled):
-            lines.append(f"- disabled by the operator (`{RUNTIMES[res.runtime].setting_key(disabled)}`): omitted from catalogs")
+        disabled_by = disabled_names(RUNTIMES[res.runtime], index).get(name)
+        if disabled_by is not None:
+            lines.append(f"- disabled (`{disabled_by}`): omitted from catalogs")
         off = skills_off(index, RUNTIMES[res.runtime])
         if off:
             lines.append(f"- {runtime_title(res.runtime)} skills are disabled: `{off}`")
