@@ -158,6 +158,12 @@ class WorkspaceState:
                     self._loose.add(path)  # (a copy under a root is a declaration: skill_dirs reads both)
         if base in CONFIG_NAMES and os.path.dirname(path) == self.workspace:
             return None
+        from skill_ls.core.own_settings import settings_paths
+
+        if os.path.normpath(path) in settings_paths(self.index):
+            # A runtime's own settings (Gemini CLI's settings.json, OpenCode's opencode.json, Amp's
+            # settings): what they switch off or add as roots is read once per index state.
+            return None
         if base == AGH_CONFIG_FILE:
             # $AGH_HOME/config.toml (provider defaults, marketplace consent, the skills switch) is
             # read from disk even when open, once per index state: a new index reads it again.
@@ -497,7 +503,13 @@ class WorkspaceState:
 
     def relevant(self, path: str) -> bool:
         base = os.path.basename(path)
-        return base in RELEVANT_NAMES or self._is_agent_path(path)
+        if base in RELEVANT_NAMES or self._is_agent_path(path):
+            return True
+        if self.index is None:
+            return False
+        from skill_ls.core.own_settings import settings_paths
+
+        return os.path.normpath(path) in settings_paths(self.index)  # a runtime's own settings file
 
 
 def _listing_cost(decl: SkillDecl, doc: Document | None) -> int | None:

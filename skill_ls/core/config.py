@@ -68,6 +68,22 @@ class Config:
     agentcy_max_prompt_chars: int = 16_000
     source: str | None = None  # the file the configuration came from
 
+    def __getattr__(self, name: str) -> Any:
+        """A runtime setting with no field above (`Setting` of a descriptor added later): its
+        default until the configuration sets it (setattr stores it on the instance)."""
+        if name in RUNTIME_SETTING_DEFAULTS:
+            return RUNTIME_SETTING_DEFAULTS[name]
+        raise AttributeError(name)
+
+
+_KIND_DEFAULTS: dict[str, Any] = {"path": None, "paths": (), "str": "", "strs": (), "draft": "warning", "roots": ()}
+# Settings that descriptors declare and `Config` has no field for: a new runtime's settings are data
+# (its `settings`), never a change here.
+RUNTIME_SETTING_DEFAULTS: dict[str, Any] = {
+    s.attr: s.default if s.default is not None else _KIND_DEFAULTS.get(s.kind)
+    for rt in RUNTIMES.values() for s in rt.settings.values() if s.attr not in Config.__dataclass_fields__
+}
+
 
 # (section, key) -> (attribute, kind). kind: str | bool | int | paths | strs | runtimes | draft
 _SCHEMA: dict[tuple[str, str], tuple[str, str]] = {
@@ -313,9 +329,12 @@ def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspa
     if not settings:
         return base
     overlay = config_from_mapping(settings, base=workspace, source="client settings", camel=True)
+    names = [*base.__dataclass_fields__, *RUNTIME_SETTING_DEFAULTS]
     merged = Config(**{k: getattr(base, k) for k in base.__dataclass_fields__})
+    for name in RUNTIME_SETTING_DEFAULTS:
+        setattr(merged, name, getattr(base, name))
     defaults = Config()
-    for name in base.__dataclass_fields__:
+    for name in names:
         value = getattr(overlay, name)
         if name != "source" and value != getattr(defaults, name):
             setattr(merged, name, value)
