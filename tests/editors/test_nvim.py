@@ -134,6 +134,58 @@ def fx(tmp_path) -> Fixture:
 # ---------------------------------------------------------------------------------------------
 # Running Neovim
 
+IDLE_LUA = r"""
+--- Run what is already scheduled on the event loop (twice: a callback may schedule another).
+function drain()
+  for _ = 1, 2 do
+    local done = false
+    vim.schedule(function() done = true end)
+    vim.wait(WAIT_MS, function() return done end, 1)
+  end
+end
+
+--- The server's skillLs.status: what it has scheduled and how many changes on disk it has seen.
+function server_status(c)
+  local resp = c:request_sync('workspace/executeCommand', { command = 'skillLs.status', arguments = { vim.empty_dict() } }, WAIT_MS)
+  return resp and resp.result
+end
+
+--- client id -> changes on disk its server has seen (before a change made on disk: `idle(seen)`).
+function changes_seen()
+  local out = {}
+  for _, c in ipairs(vim.lsp.get_clients({ name = 'skill_ls' })) do
+    local s = server_status(c)
+    out[c.id] = s and s.changes_seen or 0
+  end
+  return out
+end
+
+--- Wait until every skill_ls server has nothing scheduled (with `after`, from changes_seen(): and
+--- has seen a change on disk since), then handle what it sent before saying so: from then on nothing
+--- arrives that the edits, changes or requests so far could have caused. The idle signal replaces
+--- waiting a fixed time for "nothing more".
+function idle(after, ms)
+  local deadline = vim.uv.now() + (ms or WAIT_MS)
+  repeat
+    local all = true
+    for _, c in ipairs(vim.lsp.get_clients({ name = 'skill_ls' })) do
+      local s = c.initialized and server_status(c)
+      if not s or #s.scheduled > 0 or (after and after[c.id] and s.changes_seen <= after[c.id]) then
+        all = false
+        break
+      end
+    end
+    if all then
+      drain()
+      return true
+    end
+    vim.wait(20)
+  until vim.uv.now() > deadline
+  return false
+end
+
+"""
+
 LUA_PRELUDE = r"""
 local OUT = __OUT__
 local WAIT_MS = __WAIT_MS__
@@ -195,55 +247,7 @@ function request(bufnr, method, params, ms)
   return out
 end
 
---- Run what is already scheduled on the event loop (twice: a callback may schedule another).
-function drain()
-  for _ = 1, 2 do
-    local done = false
-    vim.schedule(function() done = true end)
-    vim.wait(WAIT_MS, function() return done end, 1)
-  end
-end
-
---- The server's skillLs.status: what it has scheduled and how many changes on disk it has seen.
-function server_status(c)
-  local resp = c:request_sync('workspace/executeCommand', { command = 'skillLs.status', arguments = { vim.empty_dict() } }, WAIT_MS)
-  return resp and resp.result
-end
-
---- client id -> changes on disk its server has seen (before a change made on disk: `idle(seen)`).
-function changes_seen()
-  local out = {}
-  for _, c in ipairs(vim.lsp.get_clients({ name = 'skill_ls' })) do
-    local s = server_status(c)
-    out[c.id] = s and s.changes_seen or 0
-  end
-  return out
-end
-
---- Wait until every skill_ls server has nothing scheduled (with `after`, from changes_seen(): and
---- has seen a change on disk since), then handle what it sent before saying so: from then on nothing
---- arrives that the edits, changes or requests so far could have caused. The idle signal replaces
---- waiting a fixed time for "nothing more".
-function idle(after, ms)
-  local deadline = vim.uv.now() + (ms or WAIT_MS)
-  repeat
-    local all = true
-    for _, c in ipairs(vim.lsp.get_clients({ name = 'skill_ls' })) do
-      local s = c.initialized and server_status(c)
-      if not s or #s.scheduled > 0 or (after and after[c.id] and s.changes_seen <= after[c.id]) then
-        all = false
-        break
-      end
-    end
-    if all then
-      drain()
-      return true
-    end
-    vim.wait(20)
-  until vim.uv.now() > deadline
-  return false
-end
-
+__IDLE__
 function buf_text(bufnr)
   return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
 end
@@ -314,7 +318,7 @@ def run_nvim(fx: Fixture, body: str, *, enable: bool = True, init_extra: str = "
     out = base / "result.json"
     driver = base / "driver.lua"
     driver.write_text(
-        LUA_PRELUDE.replace("__OUT__", _lua_str(out)).replace("__WAIT_MS__", str(WAIT_MS)).replace("__BODY__", body),
+        LUA_PRELUDE.replace("__OUT__", _lua_str(out)).replace("__WAIT_MS__", str(WAIT_MS)).replace("__IDLE__", IDLE_LUA).replace("__BODY__", body),
         encoding="utf-8",
     )
     argv = [NVIM, "--headless", "-n", "-i", "NONE", "-u", str(init), "-c", f"luafile {driver}"]
