@@ -10,6 +10,7 @@ is a TUI matter: tests/editors/test_nvim_tmux.py.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -337,23 +338,42 @@ def _bare_path(tmp: Path) -> str:
 
 
 @pytest.fixture(scope="session")
-def install_options(tmp_path_factory: pytest.TempPathFactory) -> str:
+def install_options() -> str:
     """Lua setting the plugin's documented install options (g:skill_ls_venv_args, g:skill_ls_pip_args)
     so that :SkillInstall and the lazy.nvim build run their own steps (`python -m venv`, then `pip
     install <checkout>` into it) offline and in seconds: the venv reuses this Python's packages (the
     server's dependencies, pip) and pip builds the checkout from a wheelhouse of its build requirements
-    downloaded once per session. Without the wheelhouse (no package index): no options, the install
-    as a user runs it."""
-    import tomllib
-
-    wheels = tmp_path_factory.mktemp("wheelhouse")
-    requires = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"]
-    proc = subprocess.run([sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q",
-                           "-d", str(wheels), *requires], capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0:
+    (downloaded once, kept in the temporary directory for later sessions). Without the wheelhouse (no
+    package index): no options, the install as a user runs it."""
+    wheels = _build_wheelhouse()
+    if wheels is None:
         return ""
     return (f"vim.g.skill_ls_venv_args = {{ '--system-site-packages', '--without-pip' }}\n"
             f"vim.g.skill_ls_pip_args = {{ '--no-index', '--find-links', {_lua_str(wheels)} }}\n")
+
+
+def _build_wheelhouse() -> Path | None:
+    """The checkout's build requirements as wheels, in a directory named by those requirements."""
+    import hashlib
+    import tempfile
+    import tomllib
+
+    requires = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"]
+    key = hashlib.sha256(json.dumps([sys.version_info[:2], requires]).encode()).hexdigest()[:12]
+    wheels = Path(tempfile.gettempdir()) / f"skill-ls-test-wheelhouse-{key}"
+    if wheels.is_dir():
+        return wheels
+    partial = Path(tempfile.mkdtemp(prefix=wheels.name + "."))
+    proc = subprocess.run([sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q",
+                           "-d", str(partial), *requires], capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        shutil.rmtree(partial, ignore_errors=True)
+        return None
+    try:
+        partial.rename(wheels)  # complete or absent, also with two sessions at once
+    except OSError:
+        shutil.rmtree(partial, ignore_errors=True)
+    return wheels
 
 
 def _readme_lazy_spec() -> str:
