@@ -285,6 +285,29 @@ def plugin_file_for(path: str) -> PluginFile | None:
         plugin = _plugin_of_component(parts, component)
         if plugin is not None:
             return PluginFile(path, kind, plugin)
+    if base.lower() in ("skill.md", "agent.md"):
+        return None  # skills and AGH agents are never a plugin's declared agents or commands
+    return _declared_file(os.path.abspath(path))
+
+
+def _declared_file(path: str) -> PluginFile | None:
+    """An agent or command file a plugin's `plugin.json` declares by a custom path (`"agents":
+    ["./custom/x.md"]`), looked up in the manifests of the directories above it."""
+    directory = os.path.dirname(path)
+    for _ in range(PLUGIN_DEPTH):
+        parent = os.path.dirname(directory)
+        if os.path.isfile(os.path.join(directory, MANIFEST)):
+            plugin = _plugin_at(directory)
+            if plugin is None:
+                return None
+            for key, kind in (("agents", "agent"), ("commands", "command")):
+                for target in declared_paths(plugin, key):
+                    if target == path or (os.path.isdir(target) and path.startswith(target + os.sep)):
+                        return PluginFile(path, kind, plugin)
+            return None
+        if parent == directory:
+            break
+        directory = parent
     return None
 
 
