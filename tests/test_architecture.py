@@ -161,3 +161,81 @@ def test_every_catalog_format_named_by_a_runtime_exists() -> None:
     from skill_ls.analysis.catalog import FORMATS
 
     assert {rt.catalog_format for rt in RUNTIMES.values()} <= set(FORMATS)
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Every `skill_ls` module and the `skill_ls` modules it imports anywhere (top level, inside a
+    function, or under TYPE_CHECKING: a lazy import is still a dependency)."""
+    graph: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("skill_ls"):
+                deps.add(node.module)
+                deps.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name.startswith("skill_ls"))
+        graph[name] = deps
+    return {m: {d for d in deps if d in graph and d != m} for m, deps in graph.items()}
+
+
+# Circles that are known and being taken apart (issue: architecture step two). Empty is the goal.
+KNOWN_CIRCLES: set[frozenset[str]] = set()
+
+
+def test_no_import_circles() -> None:
+    """No module imports (even lazily) a module that imports it back, directly or through others;
+    a package's `__init__` re-exporting its modules is not a circle of its own."""
+    graph = _module_graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    circles: list[frozenset[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w.startswith(v + "."):
+                continue  # a package importing its own modules (the registry loads its rule families)
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                circles.append(frozenset(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    assert [sorted(c) for c in circles if c not in KNOWN_CIRCLES] == []
+
+
+FS_CALLS = re.compile(r"\b(?:os\.(?:walk|stat|lstat|listdir|scandir|access|open|readlink)|os\.path\.(?:exists|lexists|"
+                      r"isfile|isdir|islink|getsize|getmtime)|open)\(")
+
+
+def test_rules_ask_the_index_not_the_disk() -> None:
+    """A rule reads what the index gives it: documents through the store, sidecars through the core's
+    readers, stats and listings through `ctx.disk` (cached per index, dropped when the disk changes)."""
+    offending = []
+    for path in sorted((PACKAGE / "analysis" / "rules").glob("*.py")):
+        if path.name == "__init__.py":
+            continue  # the registry lists its own package to load the families
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if FS_CALLS.search(line.split("#", 1)[0]):
+                offending.append(f"{path.name}:{n}: {line.strip()}")
+    assert offending == []

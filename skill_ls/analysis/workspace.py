@@ -23,7 +23,6 @@ from skill_ls.core.model import Diagnostic
 from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path
 from skill_ls.core.paths import is_under
-from skill_ls.core.plugins import clear_cache as clear_plugin_cache
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
 # Files whose change on disk can change analysis results.
@@ -143,8 +142,7 @@ class WorkspaceState:
         self._walker_stale = True
         # A reference target may have appeared, vanished, changed (RF004 reads its links) or become a
         # symlink; a plugin manifest may have come or gone.
-        self.index.references.clear()
-        clear_plugin_cache()
+        self.index.forget_disk()
         base = os.path.basename(path)
         if path not in self.overlays:
             self.index.store.invalidate(path)
@@ -162,7 +160,7 @@ class WorkspaceState:
             return None
         if path in self.overlays:
             return set()
-        if self._is_agent_path(path) and not any(a.path == path for a in self.index.agents):
+        if self._is_agent_path(path) and self.index.agent_at(path) is None:
             return None  # a new agent file: discovery must run again
         if os.path.isdir(path) or (not os.path.exists(path) and base not in RELEVANT_NAMES):
             return self._directory_changed(path)
@@ -256,7 +254,7 @@ class WorkspaceState:
 
     def _update(self, path: str) -> set[tuple[str, str]]:
         index = self._index
-        agent = next((a for a in index.agents if a.path == path), None)
+        agent = index.agent_at(path)
         if agent is not None:
             index.store.invalidate(path)
             doc = index.store.get(path, agent=True)
@@ -455,14 +453,14 @@ class WorkspaceState:
     def reads(self, path: str) -> bool:
         """Whether this workspace's index declares the file (a skill of one of its roots, or an agent)."""
         index = self.index
-        return index is not None and (bool(index.decls_for_path(path)) or any(a.path == path for a in index.agents))
+        return index is not None and (bool(index.decls_for_path(path)) or index.agent_at(path) is not None)
 
     def is_skill_file(self, path: str) -> bool:
-        return os.path.basename(path) in (SKILL_FILE, SKILL_FILE_LOWER) and not any(
-            a.path == path for a in (self.index.agents if self.index else ()))
+        return os.path.basename(path) in (SKILL_FILE, SKILL_FILE_LOWER) and (
+            self.index is None or self.index.agent_at(path) is None)
 
     def is_agent_file(self, path: str) -> bool:
-        if self.index is not None and any(a.path == path for a in self.index.agents):
+        if self.index is not None and self.index.agent_at(path) is not None:
             return True
         return os.path.basename(path) == AGENT_FILE
 

@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.config import Config
+from skill_ls.core.files import read_inside as read_inside, read_json as read_json
 from skill_ls.core.discovery import SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes, \
     agent_dirs
 from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
+from skill_ls.core.disk import Disk
 from skill_ls.core.references import ReferenceResolver
 from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family
 from skill_ls.core.shape import shape_refusal
@@ -113,32 +115,6 @@ class DocumentStore:
         src = SourceText.from_bytes(data, path if error is None and not truncated else None)
         fm = parse_frontmatter(src, allow_toml=agent) if error is None else None
         return Document(path, src, fm, read_error=error, truncated=truncated, size=len(data), is_agent=agent)
-
-
-def read_inside(path: str, base: str) -> tuple[bytes, str | None, bool]:
-    """`read_bytes`, refusing a file that a symlink leads out of `base` (a sidecar of a skill is read
-    only while it stays inside the skill directory, like the references the body makes)."""
-    try:
-        real, real_base = os.path.realpath(path), os.path.realpath(base)
-    except (OSError, ValueError):
-        return b"", "cannot resolve the path", False
-    if not (real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)):
-        return b"", "is a symlink that leads outside the skill directory (not read)", False
-    return read_bytes(path)
-
-
-def read_json(path: str, encoding: str = "utf-8-sig", *, inside: str | None = None) -> tuple[Any, str | None, Span]:
-    """Read and parse a JSON file: (value, problem, where the problem is). Never raises; the value is
-    None when there is a problem (unreadable, undecodable, not JSON, or, with `inside`, a symlink
-    that leads out of that directory)."""
-    data, error, _ = read_bytes(path) if inside is None else read_inside(path, inside)
-    if error:
-        return None, error, Span(0, 0, 0, 0)
-    try:
-        return json.loads(data.decode(encoding)), None, Span(0, 0, 0, 0)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        line, col = getattr(exc, "lineno", 1) - 1, getattr(exc, "colno", 1) - 1
-        return None, f"not valid JSON: {getattr(exc, 'msg', exc)}", Span(line, col, line, col + 1)
 
 
 @dataclass
@@ -296,10 +272,16 @@ class Index:
         self.by_name: dict[str, dict[str, list[SkillDecl]]] = {}
         self._path_decls: dict[str, list[SkillDecl]] | None = None  # decls_for_path's table
         self.agents: list[AgentDecl] = []
+        # The agents by path and the winning definition of each (family, name) and of each name: the
+        # one owner of "which definition wins" (first found, bases visited in precedence order).
+        self._agent_at: dict[str, AgentDecl] = {}
+        self._agent_winner: dict[tuple[str, str], AgentDecl] = {}
+        self._agent_winner_by_name: dict[str, AgentDecl] = {}
         self.skipped: list[tuple[str, str]] = []
         self.lowercase_skill_files: list[str] = []
         # Resolved body references; cleared whenever this index learns that the disk changed.
         self.references = ReferenceResolver()
+        self.disk = Disk()  # stats and listings the rules ask for (skill_ls/core/disk.py)
         # Facts the analysis layer derives from the whole index (e.g. a runtime's listing, which
         # every file's budget rule reads): computed once, dropped with the other derived caches.
         self.derived: dict[Any, Any] = {}
@@ -309,14 +291,17 @@ class Index:
         self.derived_from_names: dict[Any, Any] = {}
 
     # -- building -------------------------------------------------------------------------------
-    def _clear_caches(self) -> None:
-        """Derived facts about files on disk: resolved references, which directories are plugins."""
-        from skill_ls.core.plugins import clear_cache  # plugins reads manifests through this module
-
+    def forget_disk(self) -> None:
+        """Drop what was learnt about the disk beside the documents (reference resolutions, stats,
+        listings): something changed there."""
         self.references.clear()
+        self.disk.clear()
+
+    def _clear_caches(self) -> None:
+        """Derived facts: about the disk (references, stats, listings) and about the whole index."""
+        self.forget_disk()
         self.derived.clear()
         self.derived_from_names.clear()
-        clear_cache()
 
     def build(self) -> "Index":
         self._clear_caches()
@@ -400,6 +385,7 @@ class Index:
         """Every agent definition of every family whose runtime is active (the families' descriptors
         say where), then the agent-local skill roots of the winning definitions."""
         self.agents = []
+        self._agent_at, self._agent_winner, self._agent_winner_by_name = {}, {}, {}
         for family in AGENT_FAMILIES.values():
             if runtime_for_family(family.id) not in self.roots:
                 continue
@@ -434,7 +420,7 @@ class Index:
                 continue
             unused = None
             if not a.winner:  # its skills/ are never read: say so on them (SH004) instead of nothing
-                winner = next((w for w in self.agents if w.family == a.family and w.name == a.name and w.winner), None)
+                winner = self.agent(a.name, a.family)
                 where = self.display_path(winner.path) if winner is not None else "another definition"
                 unused = f"its agent definition is shadowed by {where} ({runtime.title} keeps the first one found)"
             roots.append(RootDir(os.path.join(os.path.dirname(a.path), scoping.local_skills_dir), runtime.id,
@@ -475,10 +461,12 @@ class Index:
     def _add_agent(self, path: str, family: str, name: str, tier: str) -> None:
         doc = self.store.get(path, agent=True)
         decl = AgentDecl(path, family, name, tier, doc)
-        for other in self.agents:
-            if other.family == family and other.name == name and other.winner:
-                decl.winner = False  # first found wins (bases are visited in precedence order)
-                break
+        if (family, name) in self._agent_winner:
+            decl.winner = False  # first found wins (bases are visited in precedence order)
+        else:
+            self._agent_winner[(family, name)] = decl
+            self._agent_winner_by_name.setdefault(name, decl)
+        self._agent_at.setdefault(path, decl)
         self.agents.append(decl)
 
     def _reindex_names(self) -> None:
@@ -515,10 +503,14 @@ class Index:
         return list(self._path_decls.get(path, ()))
 
     def agent(self, name: str, family: str | None = None) -> AgentDecl | None:
-        for a in self.agents:
-            if a.name == name and a.winner and (family is None or a.family == family):
-                return a
-        return None
+        """The definition that wins for `name` (in `family`, else the first family that has one)."""
+        if family is None:
+            return self._agent_winner_by_name.get(name)
+        return self._agent_winner.get((family, name))
+
+    def agent_at(self, path: str) -> AgentDecl | None:
+        """The agent definition at `path`, if the index holds one."""
+        return self._agent_at.get(path)
 
     # -- incremental updates ----------------------------------------------------------------------
     def update_file(self, path: str) -> set[tuple[str, str]]:
@@ -529,7 +521,7 @@ class Index:
         self._path_decls = None
         touched: set[tuple[str, str]] = set()
         base = os.path.basename(path)
-        if base == AGENT_FILE or any(a.path == path for a in self.agents):
+        if base == AGENT_FILE or path in self._agent_at:
             return self._rebuild_all_names()
         if base != SKILL_FILE and base != META_FILE:
             return touched

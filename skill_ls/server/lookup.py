@@ -35,7 +35,7 @@ def cursor(ls, uri: str, position: types.Position) -> Cursor | None:
 
 
 def agent_of(ls, path: str):
-    return next((a for a in ls.state_for(path).index.agents if a.path == path), None)
+    return ls.state_for(path).index.agent_at(path)
 
 
 def refs_of(ls, path: str, doc: Document) -> list[SkillRef]:

@@ -1,4 +1,4 @@
-"""Shadowed agent definitions (AG006): the copy of an agent name that its runtime never uses."""
+"""Shadowed agent definitions: the copy of an agent name that its runtime never uses."""
 from __future__ import annotations
 
 from skill_ls.analysis.rules import rule
@@ -34,8 +34,7 @@ def agent_definition_shadowed(ctx: AgentContext) -> None:
     agent = ctx.agent
     if agent.winner or is_subagent_family(agent.family):
         return  # Claude Code subagents: SA006
-    winner = next((a for a in ctx.index.agents if a.family == agent.family and a.name == agent.name and a.winner),
-                  None)
+    winner = ctx.index.agent(agent.name, agent.family)
     if winner is None:
         return
     where = ctx.index.display_path(winner.path)

@@ -1,4 +1,4 @@
-"""Listing budgets (BG002) and Codex's `agents/openai.yaml` (CX001).
+"""Listing budgets and Codex's `agents/openai.yaml`.
 
 The listing budget is runtime data (`Vocabulary.listing_budget`, `listing_overflow`): Codex drops
 skills past about 8,000 characters of its listing; Claude Code shortens descriptions past its budget
@@ -7,7 +7,6 @@ the catalog (`skill_ls.analysis.catalog.catalog_cost`), in catalog order.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from typing import Any
@@ -17,9 +16,10 @@ import yaml
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 from skill_ls.core.index import Index, SkillDecl, read_bytes
+from skill_ls.core.suggest import did_you_mean
 from skill_ls.core.model import Severity
 from skill_ls.core.parse.frontmatter import nesting_too_deep
-from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.spans import header_span, mapping_child, name_span, node_span
 
 class Listing:
@@ -84,7 +84,12 @@ def past_the_budget(index: Index, runtime: str) -> dict[str, tuple[int, int, int
     return {path: (i, n, cost) for path, (i, (_, cost, end)) in found.by_path.items() if end > budget}
 
 
-@rule("BG002", Severity.WARNING, "runtime")
+def has_listing_budget(runtime: Runtime) -> bool:
+    """Runtimes whose skill listing has a character budget."""
+    return runtime.vocabulary.listing_budget is not None
+
+
+@rule("BG002", Severity.WARNING, "runtime", runtimes=has_listing_budget)
 def over_listing_budget(ctx: RuntimeContext) -> None:
     """The runtime's skill listing is over its budget, and this skill is past the cut.
 
@@ -153,12 +158,11 @@ def _keys(node: Any) -> list[tuple[str, Any, Any]]:
 
 
 def _unknown(key: str, known: tuple[str, ...], where: str) -> str:
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.7)
-    return f"unknown key '{key}' in {where}; Codex ignores it" + (f" (did you mean '{close[0]}'?)" if close else
-                                                                 f" (known: {', '.join(known)})")
+    hint = did_you_mean(key, known) or f" (known: {', '.join(known)})"
+    return f"unknown key '{key}' in {where}; Codex ignores it" + hint
 
 
-@rule("CX001", Severity.WARNING, "sidecar")
+@rule("CX001", Severity.WARNING, "sidecar", file_kinds=("openai",))
 def openai_yaml_values(ctx: SidecarContext) -> None:
     """Codex's `agents/openai.yaml` has keys or values Codex does not use.
 
@@ -183,8 +187,6 @@ def openai_yaml_values(ctx: SidecarContext) -> None:
     ## Source
     https://developers.openai.com/codex/skills ("agents/openai.yaml").
     """
-    if ctx.kind != "openai":
-        return
     data, error, _ = read_bytes(ctx.path)
     if error:
         return
@@ -212,7 +214,7 @@ def openai_yaml_values(ctx: SidecarContext) -> None:
             target = os.path.normpath(os.path.join(skill_dir, vnode.value))
             if not target.startswith(os.path.normpath(skill_dir) + os.sep):
                 report(node_span(vnode), f"interface.{key} '{vnode.value}' leaves the skill directory")
-            elif not os.path.exists(target):
+            elif not ctx.disk.exists(target):
                 report(node_span(vnode), f"interface.{key} '{vnode.value}' does not exist in the skill")
         elif key == "brand_color" and not _COLOR.match(vnode.value):
             report(node_span(vnode), f"interface.brand_color '{vnode.value}' is not a hex color like '#3B82F6'")

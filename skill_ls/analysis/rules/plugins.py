@@ -1,4 +1,4 @@
-"""Claude Code plugin rules (PL001-PL003): the plugin manifest, the paths it points to, and legacy
+"""Claude Code plugin rules: the plugin manifest, the paths it points to, and legacy
 commands. Plugin skills and agents are checked by the Claude Code skill and subagent rules."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import re
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import SidecarContext
 from skill_ls.core.model import Severity, Span
+from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.plugins import read_manifest
 from skill_ls.core.runtimes.spec import str_items
 
@@ -29,14 +30,11 @@ def _locate(text: str, key: str) -> Span:
 
 
 def _text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read(1 << 20)
-    except OSError:
-        return ""
+    data, _, _ = read_bytes(path)
+    return data.decode("utf-8", errors="replace")
 
 
-@rule("PL001", Severity.ERROR, "sidecar")
+@rule("PL001", Severity.ERROR, "sidecar", file_kinds=("manifest",))
 def invalid_plugin_manifest(ctx: SidecarContext) -> None:
     """`.claude-plugin/plugin.json` is not valid: not JSON, no kebab-case `name`, or a malformed `version`.
 
@@ -54,8 +52,6 @@ def invalid_plugin_manifest(ctx: SidecarContext) -> None:
     ## Source
     https://code.claude.com/docs/en/plugins-reference ("Plugin manifest schema").
     """
-    if ctx.kind != "manifest":
-        return
     m = read_manifest(ctx.path)
     if not m.ok:
         ctx.out.report(m.span, f"plugin.json {m.problem}; Claude Code cannot load this plugin")
@@ -73,7 +69,7 @@ def invalid_plugin_manifest(ctx: SidecarContext) -> None:
                        severity=Severity.WARNING)
 
 
-@rule("PL002", Severity.ERROR, "sidecar")
+@rule("PL002", Severity.ERROR, "sidecar", file_kinds=("manifest",))
 def plugin_path_missing(ctx: SidecarContext) -> None:
     """A path in `plugin.json` (commands, agents, skills, hooks, mcpServers, ...) does not exist or is not `./`-relative.
 
@@ -93,15 +89,13 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
     ## Source
     https://code.claude.com/docs/en/plugins-reference ("Path behavior rules").
     """
-    if ctx.kind != "manifest":
-        return
     m = read_manifest(ctx.path)
     if not m.ok:
         return
     root = os.path.dirname(os.path.dirname(ctx.path))
     text = _text(ctx.path)
     for component in ("commands", "agents", "skills", "hooks"):
-        if os.path.isdir(os.path.join(root, ".claude-plugin", component)):
+        if ctx.disk.is_dir(os.path.join(root, ".claude-plugin", component)):
             ctx.out.report(Span(0, 0, 0, 1), f"'.claude-plugin/{component}/' is never loaded: component directories "
                            f"belong at the plugin root ('{component}/'), only plugin.json goes in .claude-plugin/")
     for key in PATH_FIELDS:
@@ -113,16 +107,16 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
             target = os.path.normpath(os.path.join(root, rel.replace("${CLAUDE_PLUGIN_ROOT}", ".")))
             if not (target == root or target.startswith(root + os.sep)):
                 ctx.out.report(span, f"'{key}' path '{rel}' leaves the plugin directory")
-            elif not os.path.exists(target):
+            elif not ctx.disk.exists(target):
                 ctx.out.report(span, f"'{key}' path '{rel}' does not exist in the plugin")
 
 
-@rule("PL003", Severity.INFORMATION, "sidecar")
+@rule("PL003", Severity.INFORMATION, "sidecar", file_kinds=("command",))
 def legacy_command(ctx: SidecarContext) -> None:
     """A command file (`.claude/commands/*.md` or a plugin's `commands/*.md`): skills supersede commands.
 
     ## What it does
-    Notes each legacy command file (its frontmatter gets Claude Code's skill value checks, CC001-CC008,
+    Notes each legacy command file (its frontmatter gets Claude Code's skill value checks,
     like a skill's). Claude Code still runs it as `/name`, but a skill in
     `.claude/skills/<name>/SKILL.md` (or a plugin's `skills/<name>/SKILL.md`) is the same command
     with supporting files, model invocation and the other skill fields.
@@ -141,8 +135,6 @@ def legacy_command(ctx: SidecarContext) -> None:
     https://code.claude.com/docs/en/skills ("Custom commands have been merged into skills"),
     https://code.claude.com/docs/en/plugins-reference.
     """
-    if ctx.kind != "command":
-        return
     stem = os.path.splitext(os.path.basename(ctx.path))[0]
     where = "skills" if os.path.basename(os.path.dirname(os.path.dirname(ctx.path))) != ".claude" else ".claude/skills"
     ctx.out.report(Span(0, 0, 0, 0), f"'/{stem}' is a legacy command: move it to {where}/{stem}/SKILL.md (commands "
