@@ -46,7 +46,7 @@ def processes(items: int, jobs: int = 0) -> int:
     by_work = max(1, items // MIN_ITEMS_PER_PROCESS)
     if jobs > 0:
         return min(jobs, by_work)
-    return max(1, min(by_work, MAX_PROCESSES, round(_cpus() - _load())))
+    return max(1, min(by_work, MAX_PROCESSES, int(_cpus() - _load() + 0.5)))
 
 
 def _cpus() -> int:
