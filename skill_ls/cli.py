@@ -1,4 +1,4 @@
-"""The `skill-ls` command line (SPEC §6.1). Usage and configuration errors: one line on stderr, exit 2."""
+"""The `skill-ls` command line. Usage and configuration errors: one line on stderr, exit 2."""
 from __future__ import annotations
 
 import argparse
@@ -287,9 +287,9 @@ def _portability(args: argparse.Namespace) -> int:
 
 
 def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
-    """Index for `where`/`list`/`catalog`: workspace, configuration, runtime choice (SPEC §8)."""
+    """Index for `where`/`list`/`catalog`: workspace, configuration, runtime choice."""
     from skill_ls.analysis.check import CheckOptions, UsageError, build_index, choose_workspace, prepare_config
-    from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
+    from skill_ls.analysis.queries.scope import choose_runtime
 
     if args.workspace and not os.path.isdir(args.workspace):
         raise UsageError(f"workspace is not a directory: {args.workspace}")
@@ -300,16 +300,10 @@ def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
     index = build_index(workspace, config)
     if len(args.runtime) > 1:
         raise UsageError("give at most one --runtime for this command")
-    runtime = args.runtime[0] if args.runtime else default_runtime(index.active)
-    if runtime == "auto":
-        runtime = default_runtime(index.active)
     agent = getattr(args, "agent", None)
     if agent and index.agent(agent) is None:
         raise UsageError(f"no agent named '{agent}' in {index.workspace}")
-    named = index.agent(agent) if agent else None
-    scoping = RUNTIMES[runtime].agent_scoping if runtime in RUNTIMES else None
-    if named is not None and not args.runtime and (scoping is None or index.agent(named.name, scoping.family) is None):
-        runtime = runtime_for_family(named.family)  # no --runtime: the runtime the named agent belongs to
+    runtime = choose_runtime(index, args.runtime[0] if args.runtime else None, agent)
     return index, runtime, agent
 
 

@@ -21,7 +21,8 @@ from skill_ls.core.index import (META_FILE, MCP_FILE, SKILL_FILE_LOWER, Document
 from skill_ls.core.mcp import AGH_CONFIG_FILE
 from skill_ls.core.model import Diagnostic
 from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
-from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path
+from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path, \
+    in_definition_directory
 from skill_ls.core.paths import is_under
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
@@ -398,6 +399,21 @@ class WorkspaceState:
         paths = {d.path for decls in index.decls.values() for d in decls if d.path}
         return {"skills": len(paths), "agents": len(index.agents), "runtimes": index.active}
 
+    def indexed_roots(self) -> list[str]:
+        """The directories this workspace's index reads skills and agents from (the workspace's own
+        roots, additional and configured roots, user roots), existing or not: an editor that runs one
+        server per project asks which project's server reads a file outside every project."""
+        index = self.index
+        if index is None:
+            return []
+        from skill_ls.core.discovery import agent_dirs
+        from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
+
+        roots = {r.path for rs in index.roots.values() for r in rs}
+        for family in AGENT_FAMILIES.values():
+            roots.update(d for d, _ in agent_dirs(family, index.workspace, index.env, index.config))
+        return sorted(roots)
+
     def catalog_fingerprint(self) -> str:
         """A short hash of everything the catalogs of this workspace are rendered from — every
         declaration (runtime, name, path, tier, agent, loadability, frontmatter values; the file's
@@ -462,7 +478,7 @@ class WorkspaceState:
     def is_agent_file(self, path: str) -> bool:
         if self.index is not None and self.index.agent_at(path) is not None:
             return True
-        return os.path.basename(path) == AGENT_FILE
+        return os.path.basename(path) == AGENT_FILE and in_definition_directory(path)
 
     def relevant(self, path: str) -> bool:
         base = os.path.basename(path)

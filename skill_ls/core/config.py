@@ -1,4 +1,4 @@
-"""Configuration (SPEC §6.2): `.skill-ls.toml`, `[tool.skill-ls]` in pyproject.toml, and the same keys
+"""Configuration: `.skill-ls.toml`, `[tool.skill-ls]` in pyproject.toml, and the same keys
 in camelCase from the language client. A bad configuration raises `ConfigError` with a message that
 names the file and the problem; callers decide whether that is exit 2 (CLI) or a diagnostic (server).
 """
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from skill_ls.core.parse import tomllib_module
 from skill_ls.core.model import Severity
-from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES
+from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES, skill_tree_dir_names
 
 if TYPE_CHECKING:  # (pathlib is imported where a path is made: a check without configuration never needs it)
     from pathlib import Path
@@ -57,7 +57,7 @@ class Config:
     agh_bundled_roots: tuple[Path, ...] = ()
     agh_additional_roots: tuple[Path, ...] = ()
     agh_disabled: tuple[str, ...] = ()
-    agh_draft_fields: str = "warning"
+    agh_draft_fields: str = "error"
     agh_bundled_skill_description: str = ""  # the bundled `agh` skill's text ('' = the documented excerpt)
     amp_skills_path: tuple[Path, ...] = ()
     claude_enterprise_roots: tuple[Path, ...] = ()
@@ -76,6 +76,12 @@ _SCHEMA: dict[tuple[str, str], tuple[str, str]] = {
     **{(rt.id, key): (s.attr, s.kind) for rt in RUNTIMES.values() for key, s in rt.settings.items()},
 }
 _SECTIONS = {"rules", "roots", *RUNTIMES}
+
+
+def schema_entries() -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """((section, key), (Config attribute, kind)) of every configuration key (the editor settings
+    are generated from these: skill_ls.core.settings_schema)."""
+    return list(_SCHEMA.items())
 _CAMEL_SECTIONS = {rid.replace("-", "_"): rid for rid in RUNTIMES}  # claudeCode -> claude_code -> claude-code
 _CODE = re.compile(r"^[A-Z]{1,3}[0-9]{0,3}$")
 
@@ -301,19 +307,24 @@ def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspa
     return merged
 
 
-# Directory names that make a folder part of a skill tree rather than a project of its own.
-_SKILL_TREE_PARTS = frozenset({".agh", ".claude", ".agents", ".codex", "skills", "agents"})
+# Directory names that make a folder part of a skill tree rather than a project of its own: the
+# runtimes' skill and agent directories (read from the descriptors) and a plugin's component
+# directories and marketplace folder (core/plugins.py's layout). Generated into the Neovim plugin's
+# root detection (skill_ls.core.editor_patterns).
+SKILL_TREE_PARTS = skill_tree_dir_names() | frozenset({"commands", "plugins"})
+PROJECT_MARKERS = (CONFIG_FILE, "pyproject.toml", ".git")  # pyproject.toml only with [tool.skill-ls]
 
 
 def project_root(folder: Path, home: Path | None = None) -> Path:
-    """The project a folder belongs to (SPEC §6.3: one server per project).
+    """The project a folder belongs to (one server per project).
 
     - A folder holding a project marker (`.skill-ls.toml`, `pyproject.toml` with `[tool.skill-ls]`,
       `.git`) is its own project.
     - Otherwise the nearest ancestor holding a marker decides: one with a skill-ls configuration is
       the project (the folder is one of its skill directories or configured roots, e.g. the demo's
       `shared/`); one with only `.git` is the project when the folder is part of a skill tree (a
-      skill directory, or a path through `.agh`, `.claude`, `.agents`, `skills`, `agents`).
+      skill directory, or a path through a directory of the runtimes' skill trees: `.agh`, `.claude`,
+      `.agents`, `skills`, `agents`, … — `skill_tree_dir_names()`, read from the descriptors).
     - Ancestors are searched below `home` only (never `$HOME` itself or above it) when the folder
       is inside `home`, and never at the file-system root. Otherwise the folder is its own project.
     """
@@ -329,5 +340,5 @@ def project_root(folder: Path, home: Path | None = None) -> Path:
             return parent
         if (parent / ".git").exists():
             between = folder.relative_to(parent).parts
-            return parent if skill_dir or any(p in _SKILL_TREE_PARTS for p in between) else folder
+            return parent if skill_dir or any(p in SKILL_TREE_PARTS for p in between) else folder
     return folder

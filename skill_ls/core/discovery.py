@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
+from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, AgentFamily
@@ -20,13 +21,12 @@ from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, 
 # One walk lists at most this many directories: a workspace opened at `/` or `$HOME` must not index
 # (and cache the listing of) the whole machine. What lies beyond is reported, never silently dropped.
 MAX_WALK_DIRS = 50_000
-NEVER_ENTER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 SKILL_FILE = "SKILL.md"
 
 
 @dataclass(frozen=True)
 class Environment:
-    """The process environment that decides root locations (SPEC §6.1): `$HOME`, and one attribute
+    """The process environment that decides root locations: `$HOME`, and one attribute
     per `HomeDir` of the runtime descriptors (whose variable, default and overriding setting are the
     descriptor's)."""
 
@@ -170,7 +170,7 @@ def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
 
 
 def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[str, list[RootDir]]:
-    """Runtime id -> its roots, for every runtime that is active (SPEC §3 intro)."""
+    """Runtime id -> its roots, for every runtime that is active (intro)."""
     out: dict[str, list[RootDir]] = {}
     auto = "auto" in config.runtimes
     for rid, runtime in RUNTIMES.items():

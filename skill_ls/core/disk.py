@@ -11,9 +11,10 @@ import os
 import stat
 from dataclasses import dataclass
 
+from skill_ls.core.paths import NEVER_ENTER
+
 _MAX_ENTRIES = 50_000
 MAX_TREE_FILES = 10_000  # a skill directory is walked this far at most
-NEVER_ENTERED = frozenset({".git", "node_modules"})  # directories a skill's tree leaves out
 
 
 @dataclass(frozen=True)
@@ -80,14 +81,14 @@ class Disk:
         return names
 
     def tree(self, directory: str) -> Tree:
-        """Every file under `directory` (symlinks not followed, `NEVER_ENTERED` left out) with its size."""
+        """Every file under `directory` (symlinks not followed, `NEVER_ENTER` left out) with its size."""
         hit = self._trees.get(directory)
         if hit is not None:
             return hit
         files: list[tuple[str, int]] = []
         truncated = False
         for dirpath, dirnames, filenames in os.walk(directory):
-            dirnames[:] = [d for d in dirnames if d not in NEVER_ENTERED]
+            dirnames[:] = [d for d in dirnames if d not in NEVER_ENTER]
             for name in filenames:
                 path = os.path.join(dirpath, name)
                 st = self.stat(path, follow=False)

@@ -1,4 +1,4 @@
-"""Claude Code plugins: a directory with `.claude-plugin/plugin.json` (SPEC §3.4).
+"""Claude Code plugins: a directory with `.claude-plugin/plugin.json`.
 
 A plugin's `skills/<name>/SKILL.md`, `agents/*.md` and `commands/*.md` are read by Claude Code and
 namespaced `plugin:name`, so they never collide with project or personal skills.
@@ -17,9 +17,12 @@ from typing import Any
 
 from skill_ls.core.files import read_json
 from skill_ls.core.model import Span
+from skill_ls.core.paths import NEVER_ENTER
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 COMPONENT_DIRS = ("skills", "agents", "commands")
+PROJECT_COMMANDS = os.path.join(".claude", "commands")  # a project's own commands (not a plugin's)
+MARKETPLACE_DIR = "plugins"  # plugins/<name>/ with a component directory is a plugin without a manifest
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ def _plugin_at(directory: str) -> Plugin | None:
         name = m.data.get("name") if m.ok else None
         return Plugin(directory, name if isinstance(name, str) and name.strip() else os.path.basename(directory),
                       manifest)
-    if os.path.basename(os.path.dirname(directory)) == "plugins" and any(
+    if os.path.basename(os.path.dirname(directory)) == MARKETPLACE_DIR and any(
             os.path.isdir(os.path.join(directory, d)) for d in COMPONENT_DIRS):
         return Plugin(directory, os.path.basename(directory), None)
     return None
@@ -100,7 +103,6 @@ def read_manifest(path: str) -> Manifest:
 
 
 PLUGIN_DEPTH = 8  # how deep below a checked directory plugins and `.claude/commands` are looked for
-NEVER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,7 @@ def _may_be_plugin(directory: str, entries: list[tuple[str, str, bool]]) -> bool
     """False when the directory's listing rules out both kinds of plugin `_plugin_at` recognises
     (no `.claude-plugin/`; not a `plugins/<name>/` with a component directory): spares a stat per
     directory of the walk."""
-    if os.path.basename(os.path.dirname(directory)) == "plugins":
+    if os.path.basename(os.path.dirname(directory)) == MARKETPLACE_DIR:
         return True
     return any(is_dir and name == ".claude-plugin" for name, _, is_dir in entries)
 
@@ -154,7 +156,7 @@ def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
             if os.path.isfile(mcp):
                 out.append(PluginFile(mcp, "mcp", plugin))
         for name, full, is_dir in entries:
-            if not is_dir or name in NEVER:
+            if not is_dir or name in NEVER_ENTER:
                 continue
             if name == ".claude":
                 commands = os.path.join(full, "commands")

@@ -1,4 +1,4 @@
-"""The language server (SPEC §6.3): pygls 2.x, assembled from feature modules.
+"""The language server: pygls 2.x, assembled from feature modules.
 
 `run_server` is what `skill-ls serve` and `skill-language-server` call. The server logs to stderr
 only, never writes files, never runs scripts, and opens no network connection unless asked to
@@ -12,8 +12,11 @@ import sys
 
 
 def run_server(tcp_port: int | None = None) -> int:
-    level = os.environ.get("SKILL_LS_LOG", "INFO").upper()
-    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level, logging.INFO),
+    # Warnings and errors only by default: editors file a language server's stderr as errors
+    # (Neovim's lsp.log writes every stderr line as [ERROR]), so routine INFO lines there would read as
+    # failures. SKILL_LS_LOG=INFO (or DEBUG) asks for more.
+    level = os.environ.get("SKILL_LS_LOG", "WARNING").upper()
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level, logging.WARNING),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("pygls").setLevel(logging.WARNING)
     logging.getLogger("watchdog").setLevel(logging.WARNING)

@@ -1,16 +1,15 @@
-"""Code actions: the fixes the rules carry."""
+"""Code actions over LSP: the quick fixes the rules carry, as workspace edits. Which fixes are offered
+(and preferred) is tested in process: tests/test_queries_actions.py."""
 from __future__ import annotations
 
 from lsprotocol import types
 
-from tests.conftest import skill
-from tests.lsp.conftest import uri
+from tests.lsp.conftest import SHARED, uri
 
 
-async def test_quick_fix_from_rule_fix_data(start, tree, profile):
-    tree.standard()
-    path = skill(tree.ws / ".agh" / "skills", "typo", extra="licence: MIT\n")
-    s = await start(profile)
+@SHARED
+async def test_quick_fix_from_rule_fix_data(shared):
+    s, path = shared, shared.tree.typo
     s.open(path)
     items = await s.diagnostics(path, lambda ds: any(d.code == "SK007" for d in ds))
     sk7 = next(d for d in items if d.code == "SK007")
@@ -18,28 +17,5 @@ async def test_quick_fix_from_rule_fix_data(start, tree, profile):
         types.TextDocumentIdentifier(uri(path)), sk7.range, types.CodeActionContext(diagnostics=[sk7]))))
     assert actions, "SK007 near a known key carries a did-you-mean fix"
     edit = actions[0].edit.changes[uri(path)][0]
-    assert edit.new_text == "license"
-    assert actions[0].kind == types.CodeActionKind.QuickFix
-
-
-async def test_safe_fix_is_preferred_and_cli_only_repairs_are_not_offered(start, tree, profile):
-    """A safe fix (quoting) is the preferred action, an unsafe one is not; a BOM removal is applied
-    only by `skill-ls check --fix`, so the editor gets no empty action for it (issue 12)."""
-    tree.standard()
-    root = tree.ws / ".agh" / "skills"
-    path = skill(root, "colon", description="Use when: asked")
-    bom = skill(root, "bom")
-    bom.write_bytes("\ufeff".encode() + bom.read_bytes())
-    s = await start(profile)
-    s.open(path)
-    items = await s.diagnostics(path, lambda ds: any(d.code == "SK003" for d in ds))
-    sk3 = next(d for d in items if d.code == "SK003")
-    actions = await s.request(s.client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri(path)), sk3.range, types.CodeActionContext(diagnostics=[sk3]))))
-    assert [a.title for a in actions] == ["Quote the value of 'description'"] and actions[0].is_preferred
-    s.open(bom)
-    items = await s.diagnostics(bom, lambda ds: any(d.code == "SK013" for d in ds))
-    sk13 = next(d for d in items if d.code == "SK013")
-    actions = await s.request(s.client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri(bom)), sk13.range, types.CodeActionContext(diagnostics=[sk13]))))
-    assert not actions
+    assert edit.new_text == "license" and edit.range == sk7.range
+    assert actions[0].kind == types.CodeActionKind.QuickFix and actions[0].diagnostics[0].code == "SK007"

@@ -13,6 +13,7 @@ from pygls.exceptions import JsonRpcException
 from skill_ls.core.config import RUNTIME_IDS
 from skill_ls.core.index import Index
 from skill_ls.core.labels import where
+from skill_ls.analysis.queries.scope import choose_runtime
 from skill_ls.server.convert import path_of
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.runtimes import runtime_for_family
@@ -42,14 +43,14 @@ def _str_opt(arg: dict[str, Any], key: str) -> str | None:
 
 
 def _runtime(index: Index, arg: dict[str, Any]) -> str:
-    from skill_ls.core.runtimes import default_runtime
-
+    """The runtime asked for, chosen as the CLI chooses it (`queries.scope.choose_runtime`)."""
     runtime = _str_opt(arg, "runtime")
-    if runtime is None or runtime == "auto":
-        return default_runtime(index.active)
-    if runtime not in RUNTIME_IDS:
+    if runtime is not None and runtime != "auto" and runtime not in RUNTIME_IDS:
         raise CommandError(f"unknown runtime '{runtime}' (known: auto, {', '.join(RUNTIME_IDS)})")
-    return runtime
+    agent = _str_opt(arg, "agent")
+    if agent and index.agent(agent) is None:
+        raise _no_agent(index, agent)
+    return choose_runtime(index, runtime, agent)
 
 
 def _target(arg: dict[str, Any]) -> str | None:
@@ -110,9 +111,6 @@ def register(server) -> None:
         index = await _index_for(ls, arg)
         agent = _str_opt(arg, "agent")
         runtime = _runtime(index, arg)
-        found = index.agent(agent) if agent else None
-        if found is not None and _str_opt(arg, "runtime") in (None, "auto"):
-            runtime = runtime_for_family(found.family)  # like the CLI: the agent's runtime
         from skill_ls.analysis.catalog import CatalogError, catalog_object  # written alongside; imported lazily
 
         try:
@@ -127,11 +125,7 @@ def register(server) -> None:
         if name is None:
             raise CommandError("skillLs.where needs {\"name\": ...}")
         index = await _index_for(ls, arg)
-        runtime = _runtime(index, arg)
-        agent = _str_opt(arg, "agent")
-        if agent and index.agent(agent) is None:
-            raise _no_agent(index, agent)
-        return where(index, runtime, name, agent)
+        return where(index, _runtime(index, arg), name, _str_opt(arg, "agent"))
 
     @server.command("skillLs.preview")
     async def preview_command(ls, *args):
@@ -163,12 +157,13 @@ def register(server) -> None:
         arg = _arg(args)
         state = await _state_for(ls, arg)
         summary = ls.index_summary()
+        activity = {"scheduled": ls.scheduled(), "changes_seen": ls.changes_seen}
         if _target(arg) is None:  # every folder: counts over all, the first folder's path
             return {**{k: summary[k] for k in ("skills", "agents", "runtimes", "catalog", "folders")},
-                    "workspace": state.workspace}
+                    "workspace": state.workspace, **activity}
         folder = next((f for f in summary["folders"] if f["workspace"] == state.workspace), None)
         catalog = folder["catalog"] if folder is not None else state.catalog_fingerprint()
-        return {**state.summary(), "catalog": catalog, "workspace": state.workspace}
+        return {**state.summary(), "catalog": catalog, "workspace": state.workspace, **activity}
 
     @server.command("skillLs.listAgents")
     async def list_agents(ls, *args):
