@@ -562,6 +562,8 @@ def main(argv=None) -> int:
                          "or `python -m skill_ls` from this source tree")
     ap.add_argument("--tools", default="skill-ls,skill-ls --jobs 1,agnix,skills-ref",
                     help="subset of skill-ls,skill-ls --jobs 1,agnix,skills-ref")
+    ap.add_argument("--agnix-max", type=int, metavar="N",
+                    help="run agnix only on datasets of at most N skills (it takes minutes on a loaded machine)")
     ap.add_argument("--hog", type=int, help="CPU-burning processes for the loaded rows (default 1; --quick 0)")
     ap.add_argument("--cli-sample", type=int, help="agentskills validate processes to sample per dataset (0=off)")
     ap.add_argument("--lsp", dest="lsp", action="store_true", default=None, help="run bench/lsp_latency.py")
@@ -645,7 +647,8 @@ def main(argv=None) -> int:
             report["startup"] = b[0]
         for ds in datasets:
             log(f"dataset {ds['name']} ({ds['skills']} skills) at {ds['path']}")
-            report["check"] += bench_dataset(ds, tools, runs, not quick, tmp, log)
+            these = [t for t in tools if t != "agnix" or a.agnix_max is None or ds["skills"] <= a.agnix_max]
+            report["check"] += bench_dataset(ds, these, runs, not quick, tmp, log)
             if "skills-ref" in wanted:
                 r = bench_cli_sample(ds, cli_sample, tmp, log)
                 if r:
