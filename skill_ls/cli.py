@@ -333,24 +333,42 @@ def _where(args: argparse.Namespace) -> int:
 
     index, runtime, agent = open_index(args)
     obj = where(index, runtime, args.name, agent)
+    # No --runtime and no --agent: every active runtime that declares the name, runtime by runtime
+    # (the winner, the shadowed copies and the refused ones with the rule that refuses them).
+    explicit = bool(args.runtime) and args.runtime != ["auto"]
+    views = [where(index, rid, args.name, None) for rid in index.active] if not explicit and not agent else []
+    views = [v for v in views if v["entries"]]
+    if len(views) > 1:
+        obj["runtimes"] = views
     if args.format == "json":
         print(json_text(obj))
         return EXIT_OK
-    if not obj["entries"]:
+    if not obj["entries"] and not views:
         print(f"{safe_text(args.name)}: not declared in any {runtime} root", file=sys.stderr)
         return EXIT_FINDINGS
-    for e in obj["entries"]:  # the label is core/labels.py's, as in the JSON, hover and code lens
-        extra = f" ({e['not_discovered']})" if e.get("not_discovered") else (f" ({e['reason']})" if e.get("reason") else "")
-        print(safe_text(f"{e['label']:<15} {e['tier']:<12} {e['path']}{extra}"))
+    if len(views) > 1:
+        for view in views:
+            print(safe_text(f"{RUNTIMES[view['runtime']].title} ({view['runtime']})"))
+            _print_where_entries(view, "  ")
+            if view.get("disabled"):
+                print(safe_text(f"  note: disabled ({view.get('disabled_by')}): omitted from catalogs"))
+            if view.get("skills_disabled"):
+                print(safe_text(f"  note: skills are disabled ({view['skills_disabled']})"))
+        return EXIT_OK
+    _print_where_entries(obj, "")
     if obj.get("tombstoned"):
         print(f"note: agent '{agent}' disables '{args.name}' (skills.disabled): not in its set or catalog")
-    disabled_by = RUNTIMES[runtime].operator_disabled
-    if obj.get("disabled") and disabled_by is not None:
-        print(f"note: '{args.name}' is disabled by the operator ({RUNTIMES[runtime].setting_key(disabled_by)}): "
-              "omitted from catalogs")
+    if obj.get("disabled"):
+        print(f"note: '{args.name}' is disabled ({obj.get('disabled_by')}): omitted from catalogs")
     if obj.get("skills_disabled"):
         print(f"note: {RUNTIMES[runtime].title} skills are disabled ({obj['skills_disabled']})")
     return EXIT_OK
+
+
+def _print_where_entries(obj: dict[str, Any], indent: str) -> None:
+    for e in obj["entries"]:  # the label is core/labels.py's, as in the JSON, hover and code lens
+        extra = f" ({e['not_discovered']})" if e.get("not_discovered") else (f" ({e['reason']})" if e.get("reason") else "")
+        print(safe_text(f"{indent}{e['label']:<15} {e['tier']:<12} {e['path']}{extra}"))
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -44,7 +44,7 @@ class WorkspaceState:
         self.checker: Checker | None = None
         self._walker_stale = False
         # What BG002 said per runtime when last asked (see `affected_paths`): path -> its place.
-        self._past_budget: dict[str, dict[str, tuple[int, int, int]]] = {}
+        self._past_budget: dict[str, dict[str, tuple[int, int, int, int, int, int]]] = {}
         # Skills that read another skill's files (`skill_read_file("name", ...)`), seen when their
         # diagnostics were last computed: name -> their paths. Which copy of `name` wins decides
         # their RF001/RF002, so a change to `name` makes them affected too.
@@ -154,6 +154,12 @@ class WorkspaceState:
                 if os.path.isfile(path) and is_under(path, self.workspace) and base == SKILL_FILE:
                     self._loose.add(path)  # (a copy under a root is a declaration: skill_dirs reads both)
         if base in CONFIG_NAMES and os.path.dirname(path) == self.workspace:
+            return None
+        from skill_ls.core.own_settings import settings_paths
+
+        if os.path.normpath(path) in settings_paths(self.index):
+            # A runtime's own settings (Gemini CLI's settings.json, OpenCode's opencode.json, Amp's
+            # settings): what they switch off or add as roots is read once per index state.
             return None
         if base == AGH_CONFIG_FILE:
             # $AGH_HOME/config.toml (provider defaults, marketplace consent, the skills switch) is
@@ -482,7 +488,13 @@ class WorkspaceState:
 
     def relevant(self, path: str) -> bool:
         base = os.path.basename(path)
-        return base in RELEVANT_NAMES or self._is_agent_path(path)
+        if base in RELEVANT_NAMES or self._is_agent_path(path):
+            return True
+        if self.index is None:
+            return False
+        from skill_ls.core.own_settings import settings_paths
+
+        return os.path.normpath(path) in settings_paths(self.index)  # a runtime's own settings file
 
 
 def _listing_cost(decl: SkillDecl, doc: Document | None) -> int | None:

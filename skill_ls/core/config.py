@@ -61,8 +61,27 @@ class Config:
     agh_bundled_skill_description: str = ""  # the bundled `agh` skill's text ('' = the documented excerpt)
     amp_skills_path: tuple[Path, ...] = ()
     claude_enterprise_roots: tuple[Path, ...] = ()
+    claude_context_window: int | None = None  # tokens (None: the descriptor's default)
+    claude_listing_budget_fraction: float | None = None
+    claude_listing_budget: int | None = None  # characters, as SLASH_COMMAND_TOOL_CHAR_BUDGET
     agentcy_max_prompt_chars: int = 16_000
     source: str | None = None  # the file the configuration came from
+
+    def __getattr__(self, name: str) -> Any:
+        """A runtime setting with no field above (`Setting` of a descriptor added later): its
+        default until the configuration sets it (setattr stores it on the instance)."""
+        if name in RUNTIME_SETTING_DEFAULTS:
+            return RUNTIME_SETTING_DEFAULTS[name]
+        raise AttributeError(name)
+
+
+_KIND_DEFAULTS: dict[str, Any] = {"path": None, "paths": (), "str": "", "strs": (), "draft": "warning", "roots": ()}
+# Settings that descriptors declare and `Config` has no field for: a new runtime's settings are data
+# (its `settings`), never a change here.
+RUNTIME_SETTING_DEFAULTS: dict[str, Any] = {
+    s.attr: s.default if s.default is not None else _KIND_DEFAULTS.get(s.kind)
+    for rt in RUNTIMES.values() for s in rt.settings.values() if s.attr not in Config.__dataclass_fields__
+}
 
 
 # (section, key) -> (attribute, kind). kind: str | bool | int | paths | strs | runtimes | draft
@@ -107,6 +126,10 @@ def _convert(kind: str, value: Any, what: str, base: Path | str) -> Any:
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise ConfigError(f"'{what}' must be a positive integer")
         return value
+    if kind == "fraction":
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= 1:
+            raise ConfigError(f"'{what}' must be a number greater than 0 and at most 1")
+        return float(value)
     if kind == "path":
         if not isinstance(value, str) or not value:
             raise ConfigError(f"'{what}' must be a path string")
@@ -298,9 +321,12 @@ def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspa
     if not settings:
         return base
     overlay = config_from_mapping(settings, base=workspace, source="client settings", camel=True)
+    names = [*base.__dataclass_fields__, *RUNTIME_SETTING_DEFAULTS]
     merged = Config(**{k: getattr(base, k) for k in base.__dataclass_fields__})
+    for name in RUNTIME_SETTING_DEFAULTS:
+        setattr(merged, name, getattr(base, name))
     defaults = Config()
-    for name in base.__dataclass_fields__:
+    for name in names:
         value = getattr(overlay, name)
         if name != "source" and value != getattr(defaults, name):
             setattr(merged, name, value)

@@ -201,6 +201,12 @@ class SkillDecl:
     def runtime_def(self) -> Runtime:
         return RUNTIMES[self.runtime]
 
+    @property
+    def tier_label(self) -> str:
+        """The tier in the runtime's own words (`Runtime.tier_label`): what messages, hover and lenses show."""
+        runtime = RUNTIMES.get(self.runtime)
+        return runtime.tier_label(self.tier) if runtime is not None else self.tier.replace("_", " ")
+
     def precedence(self) -> tuple[int, int, str]:
         """Sort key: smaller is higher precedence."""
         rt = RUNTIMES[self.runtime]
@@ -269,10 +275,31 @@ def blocked_reason(doc: Document, runtime: Runtime) -> str | None:
     for key in runtime.required_fields:
         if required_value_missing(runtime, fm.value_in(runtime.yaml_dialect, key)):
             return f"required field '{key}' is missing or empty"
+    refused = name_refusal(doc, runtime)
+    if refused is not None:
+        return refused
     if runtime.file_shape is not None:
         refusal = shape_refusal(doc.src, fm, runtime.file_shape)
         if refusal is not None:
             return f"{runtime.title}'s parser refuses it: {refusal}"
+    return None
+
+
+def name_refusal(doc: Document, runtime: Runtime) -> str | None:
+    """Why a runtime that refuses names outside its rule (`NameRule.refuses`) does not load this
+    copy, naming the rule (SK008 for the pattern, SK010 for the length, SK009 for the directory), or None."""
+    rule = runtime.name_rule
+    if not rule.refuses or doc.fm is None:
+        return None
+    value = doc.fm.value_in(runtime.yaml_dialect, "name")
+    if not isinstance(value, str) or not value:
+        return None  # a missing name is the required-field refusal
+    if rule.max_len is not None and len(value) > rule.max_len:
+        return f"{runtime.title} refuses a name over {rule.max_len} characters (SK010)"
+    if rule.pattern is not None and not rule.pattern.match(value):
+        return f"{runtime.title} refuses the name '{value}': not {rule.pattern_text} (SK008)"
+    if rule.dir_match is not None and value != doc.dir_name:
+        return f"{runtime.title} refuses the name '{value}': it must equal its directory '{doc.dir_name}' (SK009)"
     return None
 
 

@@ -29,6 +29,7 @@ class DeclLabel:
     by: SkillDecl | None = None  # shadowed / overridden: the copy that wins over this one
     agent: str | None = None  # overridden: the agent whose local copy wins
     shadows: int = 0  # winner: how many loadable copies it shadows
+    ambiguous: bool = False  # shadowed: in one tier with the winner, the runtime ranks neither (SH003)
 
     @property
     def detail(self) -> str | None:
@@ -41,13 +42,15 @@ class DeclLabel:
             return "ambiguous"
         if self.state == "overridden":
             return f"for agent '{self.agent}'"
-        return f"by {self.by.tier}" if self.by is not None else None
+        if self.ambiguous:
+            return "ambiguous: same tier as the first copy, which loads is not documented"
+        return f"by {self.by.tier_label}" if self.by is not None else None
 
     @property
     def summary(self) -> str:
         """One line: `state · tier — detail` (the code lens title)."""
         detail = self.detail
-        head = f"{self.state} · {self.decl.tier}"
+        head = f"{self.state} · {self.decl.tier_label}"
         if self.state == "not discovered":  # the reason is long; hover and `where` show it
             return head
         return head + (f" — {detail}" if detail else "")
@@ -80,7 +83,8 @@ def label_decl(res: NameResolution, decl: SkillDecl) -> DeclLabel:
         base = [d for d in res.shadowed if d.agent is None]
         if base and decl is base[0]:  # the copy the agent-local overlay replaces
             return DeclLabel("overridden", decl, by=winner, agent=winner.agent)
-    return DeclLabel("shadowed", decl, by=winner)
+    tied = any(decl in group and winner in group for group in res.ambiguous)
+    return DeclLabel("shadowed", decl, by=winner, ambiguous=tied)
 
 
 def label_resolution(res: NameResolution) -> list[DeclLabel]:
@@ -142,11 +146,13 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
     runtime = RUNTIMES.get(runtime_id)
     if runtime is None:
         return obj
-    if runtime.operator_disabled is not None and name in getattr(index.config, runtime.operator_disabled):
-        obj["disabled"] = True
-    from skill_ls.core.mcp import skills_switched_off
+    from skill_ls.core.own_settings import disabled_names, skills_switched_off
 
-    off = skills_switched_off(runtime.skills_switch, index)
+    disabled_by = disabled_names(runtime, index).get(name)
+    if disabled_by is not None:
+        obj["disabled"] = True
+        obj["disabled_by"] = disabled_by
+    off = skills_switched_off(runtime, index)
     if off:
         obj["skills_disabled"] = off
     scoping = runtime.agent_scoping

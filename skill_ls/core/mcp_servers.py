@@ -35,6 +35,8 @@ TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 SECRET_NAME = re.compile(r"(?i)(?:^|[_-])(?:api[_-]?key|key|token|secret|password|passwd|pat|auth)$")
 PLACEHOLDER = re.compile(r"(?i)^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|changeme|example|"
                          r"placeholder|replace|dummy|redacted|\*\*\*|\.\.\.")
+NOT_SECRETS = frozenset({"disabled", "enabled", "required", "optional", "inherit", "anonymous", "localhost"})
+WEAKER_SECRETS = ("a high-entropy literal", "a literal secret")  # warnings, not errors (MS003)
 RUNNERS = {"npx": "npm", "bunx": "npm", "pnpx": "npm", "uvx": "pypi"}
 
 
@@ -64,6 +66,9 @@ def secret_in(name: str, value: str) -> str | None:
     if SECRET_NAME.search(name) and len(v) >= 16 and " " not in v and not PLACEHOLDER.search(v) \
             and "$" not in v and entropy(v) >= 3.5:
         return "a high-entropy literal"
+    if SECRET_NAME.search(name) and len(v) >= 8 and " " not in v and not PLACEHOLDER.search(v) and "$" not in v \
+            and v.lower() not in NOT_SECRETS and not v.startswith(("/", "./", "~", "http://", "https://")):
+        return "a literal secret"  # not a known token format, but a value where a reference belongs
     return None
 
 
@@ -87,7 +92,21 @@ def unpinned_package(command: str, args: list[str]) -> str | None:
     return None if _pinned(pkg, RUNNERS[base]) else pkg
 
 
+_SOURCE_PREFIXES = ("git+", "git:", "github:", "gitlab:", "bitbucket:", "gist:", "file:", "http:", "https:")
+# A commit id as a path segment or after '#'/'@' (a 40-hex id anywhere; a short one must hold a digit),
+# or a version in a tarball's name (`pkg-1.2.3.tgz`, `archive/v1.2.3.tar.gz`).
+_FIXED_SOURCE = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])|[#@](?=[0-9a-f]*\d)[0-9a-f]{7,39}\b"
+                           r"|[/-]v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?\.(?:tgz|tar\.gz|zip|whl)$", re.I)
+
+
+def is_source_spec(pkg: str) -> bool:
+    """A package given by URL or git source (`https://.../archive/<sha>.tar.gz`, `git+https://...#<sha>`)."""
+    return pkg.lower().startswith(_SOURCE_PREFIXES) or "://" in pkg
+
+
 def _pinned(pkg: str, registry: str) -> bool:
+    if is_source_spec(pkg):  # a URL or git source is fixed by a commit id or a versioned tarball, not '@x.y'
+        return bool(_FIXED_SOURCE.search(pkg))
     if registry == "pypi":
         return bool(re.search(r"(==|@)\d", pkg))
     name, at, version = pkg.rpartition("@") if pkg.count("@") > (1 if pkg.startswith("@") else 0) else (pkg, "", "")
@@ -147,7 +166,7 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True,
                     if kind_:
                         out.append(ServerFinding("MS003", f"MCP server '{name}' has {kind_} written in "
                                                  f"{section}.{key}: {advice}", (section, str(key)),
-                                                 warning=kind_ == "a high-entropy literal"))
+                                                 warning=kind_ in WEAKER_SECRETS))
                     elif literal and SHELL_PLACEHOLDER.search(value):
                         out.append(ServerFinding("MS007", f"MCP server '{name}' sets {section}.{key} to {value!r}: "
                                                  f"{literal[0]} sends it as a literal string and does not expand shell "
@@ -162,7 +181,7 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True,
         if kind_:
             out.append(ServerFinding("MS003", f"MCP server '{name}' passes {kind_} in args: " + (
                 f"{literal[1]} instead" if literal else "read it from the environment instead"), ("args", str(i)),
-                warning=kind_ == "a high-entropy literal"))
+                warning=kind_ in WEAKER_SECRETS))
         elif literal and SHELL_PLACEHOLDER.search(arg):
             out.append(ServerFinding("MS007", f"MCP server '{name}' passes {arg!r} in args: {literal[0]} does not "
                                      "expand shell placeholders in MCP server definitions, so the server receives "
@@ -170,9 +189,10 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True,
     if has_command:
         pkg = unpinned_package(command.strip(), arg_list)
         if pkg:
+            advice = ("pin it to a commit or a released tarball" if is_source_spec(pkg)
+                      else f"pin it ('{pkg.split('@latest')[0]}@1.2.3')")
             out.append(ServerFinding("MS004", f"MCP server '{name}' runs '{pkg}' without a fixed version: every start "
-                                     f"may run different code; pin it ('{pkg.split('@latest')[0]}@1.2.3')",
-                                     ("args",)))
+                                     f"may run different code; {advice}", ("args",)))
     bind = [a for a in arg_list + str_items(list((server.get("env") or {}).values())
                                              if isinstance(server.get("env"), dict) else [])
             if "0.0.0.0" in a]

@@ -21,6 +21,7 @@ log = logging.getLogger("skill_ls.server")
 
 EDIT_DEBOUNCE = 0.005  # seconds: coalesces edit storms, keeps keystroke-to-diagnostics low
 PUSH_BATCH = 200  # files whose diagnostics are computed and pushed between two turns of the event loop
+TEXT_RELEASE = "text release"  # scheduled: files not open will give up their text (changes nothing a client sees)
 
 
 def _return_memory_to_os(collect: bool) -> None:
@@ -63,6 +64,8 @@ class PublishingServer(FolderServer):
             out.append("document diagnostics")
         if self._push_pending or (self._push_task is not None and not self._push_task.done()):
             out.append("publishing")
+        if self._release_handle is not None:
+            out.append(TEXT_RELEASE)
         return out
 
     def publish(self, path: str, diags: list[Diagnostic], force: bool = False) -> None:

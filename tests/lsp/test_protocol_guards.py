@@ -80,11 +80,11 @@ def test_second_initialize_is_refused_and_does_not_reroot(server, ws, tmp_path):
 def test_extra_initialized_notifications_start_nothing(server, ws):
     s = server()
     s.initialize(ws)
-    time.sleep(0.5)
+    s.idle()  # the first index, its watchers and its diagnostics are done
     before = _threads(s.pid)
     for _ in range(5):
         s.notify("initialized", {})
-    time.sleep(1.0)
+    s.idle()  # (handled in order: before the status request)
     assert "result" in _hover_demo(s, ws)
     assert _threads(s.pid) <= before
 
@@ -189,7 +189,7 @@ def test_fifo_behind_a_symlink_does_not_freeze_the_server(server, ws, tmp_path):
     os.symlink(target, link_dir / "SKILL.md")
     s = server()
     s.initialize(ws)
-    time.sleep(2.5)  # the server releases the texts of files that are not open after a batch
+    s.idle()  # after the first batch of diagnostics the server released the texts of files not open
     os.unlink(target)
     os.mkfifo(target)
     start = time.monotonic()
@@ -226,10 +226,10 @@ def test_no_memory_growth_per_keystroke(server, ws):
         assert "result" in _hover_demo(s, ws)
 
     edits(2_000)
-    time.sleep(1.0)
+    s.idle()
     before = s.rss_kb()
     edits(10_000)
-    time.sleep(1.0)
+    s.idle()
     grown_kb = s.rss_kb() - before
     assert grown_kb < 6_000, f"RSS grew {grown_kb} KB over 10,000 edits"
 

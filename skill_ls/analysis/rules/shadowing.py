@@ -5,6 +5,7 @@ import os
 
 from skill_ls.core.index import Index, SkillDecl
 from skill_ls.core.paths import is_under
+from skill_ls.core.resolve import NameResolution
 from skill_ls.core.model import Related, Severity, Span
 from skill_ls.analysis.rules import ANY_RUNTIME, rule
 from skill_ls.core.spans import name_span
@@ -17,9 +18,9 @@ def _span(decl: SkillDecl) -> Span:
 
 def describe(decl: SkillDecl) -> str:
     if decl.builtin:
-        kind = "built-in" if decl.tier == "builtin" else decl.tier
+        kind = "built-in" if decl.tier == "builtin" else decl.tier_label
         return f"{decl.runtime_def.title}'s {kind} {decl.name}"
-    where = f"the {decl.tier} copy"
+    where = f"the {decl.tier_label} copy"
     if decl.agent:
         where = f"the agent-local copy of agent '{decl.agent}'"
     return where
@@ -51,6 +52,11 @@ def _agent_mode(ctx: ResolutionContext) -> bool:
     return ctx.resolution.agent is not None
 
 
+def _tied(res: NameResolution, a: SkillDecl, b: SkillDecl) -> bool:
+    """Whether `a` and `b` are in one ambiguous group (one tier the runtime does not rank)."""
+    return any(a in group and b in group for group in res.ambiguous)
+
+
 @rule("SH001", Severity.WARNING, "resolution", runtimes=ANY_RUNTIME)
 def shadowed_copy(ctx: ResolutionContext) -> None:
     """This copy is shadowed: a higher-precedence copy of the same name wins.
@@ -59,7 +65,9 @@ def shadowed_copy(ctx: ResolutionContext) -> None:
     Resolves the name as the runtime does (AGH: agent_local > workspace > additional > user >
     marketplace > bundled; Claude Code: enterprise > personal > project; Amp: first of nine
     locations) and reports every loadable copy that loses, with the winner in related information.
-    A copy overridden only for one agent (AGH agent-local overlay) is reported as information.
+    A copy overridden only for one agent (AGH agent-local overlay) is reported as information. A copy
+    in the winner's tier that the runtime does not rank against it (GitHub Copilot's and Cursor's
+    project directories) is SH003's, not reported here.
 
     ## Why is this bad?
     Edits to a shadowed copy have no effect: the runtime loads the winner.
@@ -73,14 +81,16 @@ def shadowed_copy(ctx: ResolutionContext) -> None:
         # Only the copy the overlay actually replaces (the base winner) is told about the agent.
         if winner.agent is None or decl.agent is not None or not base or decl is not base[0]:
             return
-        ctx.out.report(_span(decl), f"for agent '{winner.agent}', its agent-local copy overrides this {decl.tier} copy "
+        ctx.out.report(_span(decl), f"for agent '{winner.agent}', its agent-local copy overrides this {decl.tier_label} copy "
                        f"of '{res.name}'", related=_related(winner, f"agent-local copy for '{winner.agent}'", ctx.index),
                        severity=Severity.INFORMATION)
         return
     if winner.builtin:
         return  # only possible when this copy is lower than a built-in, which cannot happen
-    ctx.out.report(_span(decl), f"'{res.name}' is shadowed by the {winner.tier} copy ({decl.runtime_def.title}): "
-                   "this copy is not loaded", related=_related(winner, f"winner: {winner.tier} copy", ctx.index),
+    if _tied(res, decl, winner):
+        return  # one tier, neither ranked: SH003 says so (one finding per root cause)
+    ctx.out.report(_span(decl), f"'{res.name}' is shadowed by the {winner.tier_label} copy ({decl.runtime_def.title}): "
+                   "this copy is not loaded", related=_related(winner, f"winner: {winner.tier_label} copy", ctx.index),
                    data={"winner": winner.path, "winner_tier": winner.tier})
 
 
@@ -105,12 +115,15 @@ def shadows_others(ctx: ResolutionContext) -> None:
             return
         top = losers[0]
         ctx.out.report(_span(decl), f"overrides {describe(top)} of '{res.name}' for agent '{decl.agent}'",
-                       related=_related(top, f"overridden {top.tier} copy", ctx.index))
+                       related=_related(top, f"overridden {top.tier_label} copy", ctx.index))
+        return
+    losers = [d for d in losers if not _tied(res, d, decl)]  # tied copies: SH003, not "shadowed"
+    if not losers:
         return
     names = ", ".join(describe(d) for d in losers)
-    ctx.out.report(_span(decl), f"this {decl.tier} copy of '{res.name}' wins and shadows {len(losers)} other "
+    ctx.out.report(_span(decl), f"this {decl.tier_label} copy of '{res.name}' wins and shadows {len(losers)} other "
                    f"cop{'y' if len(losers) == 1 else 'ies'} ({names})",
-                   related=[r for d in losers for r in _related(d, f"shadowed: {d.tier} copy", ctx.index)],
+                   related=[r for d in losers for r in _related(d, f"shadowed: {d.tier_label} copy", ctx.index)],
                    data={"shadowed": len(losers)})
 
 
@@ -142,10 +155,10 @@ def ambiguous_name(ctx: ResolutionContext) -> None:
         elif decl.runtime_def.conflict == "load_both":
             message = f"'{res.name}' is declared {len(group)} times and {decl.runtime_def.title} loads every copy"
         else:
-            message = (f"'{res.name}' is declared {len(group)} times in the {decl.tier} tier of "
+            message = (f"'{res.name}' is declared {len(group)} times in the {decl.tier_label} tier of "
                        f"{decl.runtime_def.title}; which one loads is ambiguous")
         ctx.out.report(_span(decl), message + "; rename or remove the duplicates",
-                       related=[r for d in others for r in _related(d, f"also declared: {d.tier} copy", ctx.index)])
+                       related=[r for d in others for r in _related(d, f"also declared: {d.tier_label} copy", ctx.index)])
 
 
 @rule("SH004", Severity.WARNING, "resolution", runtimes=ANY_RUNTIME)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
-    BuiltinSkill, HomeDir, Marketplace, NameRule, RootSpec, Runtime, Setting, Vocabulary
+    BuiltinSkill, HomeDir, Marketplace, NameRule, OwnSettings, RootSpec, Runtime, Setting, Vocabulary
 
 AGH_SKILL_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", NAME_DOC + " The catalog key; the highest tier with this name wins.", required=True, min_len=1),
@@ -21,6 +21,7 @@ AGH = Runtime(
     skill_tool="skill_view",
     id="agh", title="AGH",
     tiers=("bundled", "marketplace", "user", "additional", "workspace", "agent_local"),
+    tier_labels={"agent_local": "agent-local"},
     roots=(
         RootSpec("bundled", "{config:agh_bundled_roots}/skills", origin="config"),
         RootSpec("user", "{agh_home}/skills", origin="user"),  # marketplace when .agh-meta.json is present
@@ -31,7 +32,7 @@ AGH = Runtime(
     ),
     fields=AGH_SKILL_FIELDS,
     # Reading: no AGH source states a name pattern or length ("The frontmatter gives AGH the skill
-    # name, description, version", agh-skills-overview.txt); the name is the catalog key and the
+    # name, description, version", AGH Skills Overview); the name is the catalog key and the
     # `agh__skill_view` argument, so any non-empty string is accepted. Names outside the standard's
     # pattern are flagged where the standard's rules apply, not under AGH.
     name_rule=NameRule(None, "", None, "warning", "frontmatter"),
@@ -58,7 +59,8 @@ AGH = Runtime(
     builtin_tier="bundled",
     # "skills.enabled = false: The registry, catalog provider, skill MCP resolver, watcher, and skill
     # hooks are not wired." (https://agh.network/runtime/core/skills/, Reload And Failure Behavior)
-    skills_switch=("skills", "enabled"),
+    own_settings=OwnSettings(("{agh_home}/config.toml",), "toml", switch=("skills", "enabled"),
+                             switch_effect="no catalog, no skill MCP servers"),
     # The winning AGENT.md's skills/ directory is an overlay for that agent; skills.disabled tombstones;
     # an agent with a blocking problem (or a blocked agent-local skill) fails closed.
     agent_scoping=AgentScoping(family="agh", local_skills_dir="skills", local_tier="agent_local", tombstones=True,
@@ -73,6 +75,6 @@ AGH = Runtime(
     mcp_literal_values="declare the server in $AGH_HOME/config.toml's mcp_servers (the operator's configuration, "
                        "not committed with the skill or agent)",
     # The skill body reaches the model as written: AGH's sources describe no `!`command`` injection
-    # ("The Markdown body is procedural guidance for the agent", agh-skills-overview.txt).
+    # ("The Markdown body is procedural guidance for the agent", AGH Skills Overview).
     vocabulary=Vocabulary(executes_shell_lines=False),
 )

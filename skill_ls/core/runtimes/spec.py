@@ -26,9 +26,9 @@ SkillsList = Literal["none", "filter", "ordered"]
 McpMerge = Literal["none", "agh_layers", "skill_sidecars"]
 YamlDialect = Literal["1.1", "1.2"]
 IdentityKey = Literal["name", "slug"]
-Truthiness = Literal["strict", "javascript"]
+Truthiness = Literal["strict", "javascript", "words"]
 NameSource = Literal["frontmatter", "directory", "frontmatter_or_directory"]
-SettingKind = Literal["path", "paths", "str", "strs", "int", "draft", "roots"]
+SettingKind = Literal["path", "paths", "str", "strs", "int", "fraction", "draft", "roots"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,7 +52,9 @@ class RootSpec:
     """A family of directories a runtime scans. `template` placeholders:
     {workspace}, {home}, {agh_home}, {codex_home}, {amp_toolbox}, {ancestors} (workspace and each
     parent up to the repository root, nearest first), {repo_chain} (repository root down to the
-    workspace), and {config:NAME} (each path of a Config attribute)."""
+    workspace), and {config:NAME} (each path of a Config attribute). A path segment `*` stands for
+    every directory at that place, in name order (Gemini CLI: `{home}/.gemini/extensions/*/skills`).
+    `title` names the root for people where the template alone does not (an extension's skills)."""
 
     tier: str
     template: str
@@ -64,6 +66,34 @@ class RootSpec:
     # The template names a JSON settings file of the runtime's own; the roots are the paths listed
     # under the first of these keys it has (Amp: `~/.config/amp/settings.json`, "amp.skills.path").
     json_keys: tuple[str, ...] = ()
+    json_base: Literal["workspace", "file"] = "workspace"  # what a relative path in that file is relative to
+    title: str = ""
+    # Whether this directory existing makes the runtime active (`runtimes = ["auto"]`). A directory
+    # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
+    # belongs to another runtime or to the standard and says nothing about this one being used.
+    activates: bool = True
+
+
+@dataclass(frozen=True, eq=False)
+class OwnSettings:
+    """The runtime's own settings files, read (never written) for what turns skills off: `files` are
+    templates (as `RootSpec.template`), lowest precedence first; `format` "toml" or "json"; `switch`
+    the key path of a boolean whose `false` turns the whole skill system off (AGH `skills.enabled` in
+    `$AGH_HOME/config.toml`, Gemini CLI `skills.enabled` in `settings.json`), `switch_effect` what
+    that costs; `disabled` the key path of a list of skill names the user disabled (Gemini CLI
+    `skills.disabled`: every file's list counts); `permissions` a map of name patterns to
+    permissions (OpenCode's `permission.skill`)."""
+
+    files: tuple[str, ...]
+    format: Literal["toml", "json"]
+    switch: tuple[str, ...] | None = None
+    switch_effect: str = "no catalog"
+    disabled: tuple[str, ...] | None = None
+    # The key path of a map from name patterns (`*` wildcards) to an action; a name whose last
+    # matching pattern (files in order, keys in order) maps to `denied_value` is disabled (OpenCode's
+    # `permission.skill`: `"internal-*": "deny"` hides those skills from the agent).
+    permissions: tuple[str, ...] | None = None
+    denied_value: str = "deny"
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,8 +126,21 @@ class Vocabulary:
     # directory (workspace agents: `skill_read_file`, "traversal attempts are blocked"): a `..` link
     # never works there, even inside one repository (RF002 stays an error).
     confined_read_tool: str | None = None
-    listing_budget: int | None = None  # characters of the whole skill listing
-    listing_overflow: str = "drop"  # past the budget: drop (skills fall out) | shorten (descriptions cut)
+    listing_budget: int | None = None  # characters of the whole skill listing (the default, see below)
+    # past the budget: drop (skills fall out, in order) | names_only (Claude Code: skills keep their name
+    # and lose their description, the least invoked first; `analysis/rules/codex.listing`)
+    listing_overflow: str = "drop"
+    # Where a budget sized from the model's context comes from (Claude Code): the budget is
+    # floor(context tokens x characters per token x fraction), unless `listing_budget_env` holds a
+    # positive number of characters; `listing_settings` names the runtime's own settings keys for the
+    # fraction and the per-entry description cap, read from `listing_settings_files` (later files win).
+    listing_context_tokens: int | None = None
+    listing_chars_per_token: int = 4
+    listing_budget_fraction: float | None = None
+    listing_budget_env: str | None = None
+    listing_description_cap: int | None = None
+    listing_settings: tuple[str, str] | None = None  # (fraction key, description cap key)
+    listing_settings_files: tuple[str, ...] = ()  # templates: {home}, {workspace}
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,6 +164,10 @@ class NameRule:
     max_len: int | None
     dir_match: Literal["error", "warning"] | None  # severity when the name differs from the directory
     source: NameSource  # where the skill's name (its catalog key) comes from
+    # The runtime does not load a copy whose name breaks the rule (pattern, length, or, with
+    # `dir_match`, a name other than its directory's): the copy is blocked there, with the rule as the
+    # reason (OpenCode: "`name` must: ... Match the directory name that contains `SKILL.md`").
+    refuses: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -167,6 +214,7 @@ class Setting:
 
     attr: str
     kind: SettingKind
+    default: Any = None  # None: the kind's empty value (no paths, no names, "")
     doc: str = ""  # the editor setting's description (generated into VS Code's package.json)
     editor: bool = True  # also an editor setting (False: `.skill-ls.toml` only, e.g. machine-wide roots)
 
@@ -225,6 +273,9 @@ class Runtime:
     roots: tuple[RootSpec, ...]
     fields: dict[str, FieldSpec]
     name_rule: NameRule
+    # What the runtime itself calls a tier, for messages, hover and lenses (`tier_label`); a tier
+    # without an entry is shown as its id with spaces (`agent_local` → "agent local").
+    tier_labels: dict[str, str] = field(default_factory=dict)
     settings: dict[str, Setting] = field(default_factory=dict)
     home_dirs: tuple[HomeDir, ...] = ()  # directories located through environment variables
     default_extra_tier: str | None = None  # tier of a `[[roots]]` entry without one (None: the highest tier)
@@ -238,9 +289,9 @@ class Runtime:
     builtin_names: tuple[str, ...] = ()  # names the runtime ships (they take part in resolution)
     builtin_skills: tuple[BuiltinSkill, ...] = ()  # skills compiled in: resolved AND rendered
     builtin_tier: str = "builtin"  # the tier built-ins resolve in (AGH: bundled)
-    # The runtime's own switch for its whole skill system: (table, key) in its configuration file
-    # (AGH: `[skills] enabled` in `$AGH_HOME/config.toml`); false means no catalog, no skill MCP servers.
-    skills_switch: tuple[str, str] | None = None
+    # The runtime's own settings files: the switch for its whole skill system (AGH: `[skills] enabled`
+    # in `$AGH_HOME/config.toml`) and the names its user disabled (Gemini CLI `skills.disabled`).
+    own_settings: OwnSettings | None = None
     agent_scoping: AgentScoping | None = None
     operator_disabled: str | None = None  # Config attribute listing names the operator disabled
     # -- parsing and fields ---------------------------------------------------------------------
@@ -253,9 +304,18 @@ class Runtime:
     tool_dirs: tuple[str, ...] = ()
     # The tool the model calls to load a skill, as `skill_ls.analysis.preview.SKILL_TOOLS` renders it.
     skill_tool: str | None = None
-    # How a flag field reads: "strict" (only a YAML boolean is true or false) or "javascript" (Amp
-    # tests `if (frontmatter[key])`: JavaScript truthiness of the value its YAML 1.2 reader gives).
+    # How a flag field reads: "strict" (only a YAML boolean is true or false), "javascript" (Amp
+    # tests `if (frontmatter[key])`: JavaScript truthiness of the value its YAML 1.2 reader gives) or
+    # "words" (Claude Code: a boolean, or a string or number that reads 1/true/yes/on or 0/false/no/off
+    # in any case, trimmed; anything else is ignored: `flag_word`).
     truthiness: Truthiness = "strict"
+    # Whether the runtime loads a skill file that has no frontmatter at all (Claude Code: its first
+    # paragraph becomes the description, with a warning), so SK001 is a warning where it alone reads it.
+    frontmatter_optional: bool = False
+    # Whether the runtime retries a frontmatter that is not valid YAML after quoting the values that
+    # need it (`core.parse.frontmatter.quote_repair`; Claude Code): SK003 is then a warning where it
+    # alone reads the file and the repaired block parses.
+    repairs_unquoted_values: bool = False
     unknown_field_severity: Literal["warning", "information"] = "warning"
     file_limits: dict[str, int] = field(default_factory=dict)  # files, file_bytes, skill_bytes
     prompt_budget_setting: str | None = None  # Config attribute: the budget on enabled content
@@ -278,6 +338,10 @@ class Runtime:
 
     def tier_names(self) -> tuple[str, ...]:
         return self.tiers
+
+    def tier_label(self, tier: str) -> str:
+        """The runtime's own words for a tier (project, personal, plugin, enterprise...), never an internal id."""
+        return self.tier_labels.get(tier) or tier.replace("_", " ")
 
     def rank(self, tier: str) -> int:
         return self.tiers.index(tier)
@@ -321,6 +385,21 @@ KIND_TEXT: dict[str, str] = {
     "map": "a mapping", "str_map": "a mapping of strings to strings", "list": "a list",
     "list_of_maps": "a list of mappings",
 }
+
+
+FLAG_TRUE = ("1", "true", "yes", "on")
+FLAG_FALSE = ("0", "false", "no", "off")
+
+
+def flag_word(value: Any) -> bool | None:
+    """A flag as Claude Code reads it (truthiness "words"): a boolean, or a string or number reading
+    1/true/yes/on or 0/false/no/off in any case; None for anything else (the field is ignored)."""
+    if isinstance(value, bool):
+        return value
+    if not isinstance(value, (str, int, float)):
+        return None
+    text = (str(value) if not isinstance(value, float) or not value.is_integer() else str(int(value))).strip().lower()
+    return True if text in FLAG_TRUE else False if text in FLAG_FALSE else None
 
 
 def type_ok(spec: FieldSpec, value: Any) -> bool:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from skill_ls.core.editor_patterns import editor_patterns
+from skill_ls.core.own_settings import settings_paths, workspace_settings_globs
 from skill_ls.core.paths import is_under
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ log = logging.getLogger("skill_ls.server.watching")
 
 # What the editors open (skill files, every agent family's definitions, sidecars, configuration),
 # and pyproject.toml, which may hold `[tool.skill-ls]`.
-WATCH_GLOBS = (*editor_patterns()["markdown"], *editor_patterns()["sidecars"], "**/pyproject.toml")
+WATCH_GLOBS = (*editor_patterns()["markdown"], *editor_patterns()["sidecars"], "**/pyproject.toml",
+               *workspace_settings_globs())  # the runtimes' own settings in a workspace (.gemini/settings.json, …)
 # A client's watcher reports a directory moved into, out of or deleted from the workspace as that directory
 # alone, never the files in it (VS Code drops the deletes of a deleted folder's children): `**/SKILL.md`
 # would miss a skill folder moved away. The directory watchers (`client_watchers`) take every change inside
@@ -144,6 +146,7 @@ class RootWatchers:
         pending = state.read_dirs()
         if index.env.agh_home:
             pending.add(index.env.agh_home)  # config.toml lives here
+        pending.update(settings_paths(index))  # the runtimes' own settings files (Gemini CLI, OpenCode, Amp)
         parents: set[str] = set()
         for path in pending:
             if is_under(path, state.workspace) and self.ls.client_watches_workspace:
@@ -159,6 +162,9 @@ class RootWatchers:
                     parents.add(parent)
         if not self.ls.client_watches_workspace and state.broad_workspace() is None:
             recursive.add(state.workspace)  # (not a workspace too large to list: `/`, `$HOME`)
+        # A directory watched recursively already sees its own files: one watch per directory (a
+        # settings file's directory, e.g. $AGH_HOME for config.toml, is often a root's parent too).
+        parents = {p for p in parents if not any(is_under(p, r) for r in recursive)}
         return recursive, parents
 
     def update(self, states) -> None:
