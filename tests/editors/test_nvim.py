@@ -87,6 +87,8 @@ def _zygote_socket() -> str:
     rest of the session (ended at exit with every server it forked); "" when off or unavailable."""
     if "socket" in _ZYGOTE:
         return _ZYGOTE["socket"]
+    if os.environ.get("SKILL_LS_TEST_ZYGOTE"):  # tests/lsp's, when the whole suite runs: the same code
+        return os.environ["SKILL_LS_TEST_ZYGOTE"]
     import atexit
     import signal
     import tempfile
@@ -217,7 +219,8 @@ function idle(after, ms)
     local all = true
     for _, c in ipairs(vim.lsp.get_clients({ name = 'skill_ls' })) do
       local s = c.initialized and server_status(c)
-      if not s or #s.scheduled > 0 or (after and after[c.id] and s.changes_seen <= after[c.id]) then
+      local busy = s and vim.tbl_filter(function(w) return w ~= 'text release' end, s.scheduled)  -- (nothing a client sees)
+      if not s or #busy > 0 or (after and after[c.id] and s.changes_seen <= after[c.id]) then
         all = false
         break
       end
