@@ -343,22 +343,27 @@ def install_options() -> str:
     so that :SkillInstall and the lazy.nvim build run their own steps (`python -m venv`, then `pip
     install <checkout>` into it) offline and in seconds: the venv reuses this Python's packages (the
     server's dependencies, pip) and pip builds the checkout from a wheelhouse of its build requirements
-    (downloaded once, kept in the temporary directory for later sessions). Without the wheelhouse (no
-    package index): no options, the install as a user runs it."""
-    wheels = _build_wheelhouse()
+    (downloaded once, kept in the temporary directory for later sessions). When this Python is itself
+    a venv (its packages are not the system's), the wheelhouse holds the dependencies too and the venv
+    is a plain one. Without the wheelhouse (no package index): no options, the install as a user runs it."""
+    in_venv = sys.prefix != sys.base_prefix
+    wheels = _build_wheelhouse(with_dependencies=in_venv)
     if wheels is None:
         return ""
-    return (f"vim.g.skill_ls_venv_args = {{ '--system-site-packages', '--without-pip' }}\n"
+    venv_args = "" if in_venv else "'--system-site-packages', '--without-pip'"
+    return (f"vim.g.skill_ls_venv_args = {{ {venv_args} }}\n"
             f"vim.g.skill_ls_pip_args = {{ '--no-index', '--find-links', {_lua_str(wheels)} }}\n")
 
 
-def _build_wheelhouse() -> Path | None:
-    """The checkout's build requirements as wheels, in a directory named by those requirements."""
+def _build_wheelhouse(with_dependencies: bool) -> Path | None:
+    """The checkout's build requirements (and its dependencies) as wheels, in a directory named by
+    those requirements."""
     import hashlib
     import tempfile
     import tomllib
 
-    requires = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"]
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    requires = pyproject["build-system"]["requires"] + (pyproject["project"]["dependencies"] if with_dependencies else [])
     key = hashlib.sha256(json.dumps([sys.version_info[:2], requires]).encode()).hexdigest()[:12]
     wheels = Path(tempfile.gettempdir()) / f"skill-ls-test-wheelhouse-{key}"
     if wheels.is_dir():
