@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from skill_ls.core.parse.data import DataError, toml_value
 from skill_ls.core.parse.text import read_bytes
+from skill_ls.core.escape import safe_text
 from skill_ls.core.model import Severity
 from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES, skill_tree_dir_names
 
@@ -29,8 +30,11 @@ class ConfigError(Exception):
         self.line = line
 
     def __str__(self) -> str:
+        """One line whatever the values it quotes hold (a line break, a control character, a byte of
+        a file name that is not UTF-8 are shown as escapes): the CLI's one-line error, the server's
+        message and the configuration finding all print it (found by the value fuzzer, issue 24)."""
         where = f"{self.path}: " if self.path else ""
-        return f"{where}{self.args[0]}"
+        return safe_text(f"{where}{self.args[0]}")
 
 
 @dataclass(frozen=True)
