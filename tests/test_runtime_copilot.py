@@ -58,6 +58,11 @@ def test_one_name_in_two_project_directories_vs_code_order(workspace, private_ho
     assert labels(index_for(workspace, ["copilot"]), "copilot", "review") == [
         ("winner", "<ws>/.github/skills/review/SKILL.md"), ("shadowed", "<ws>/.agents/skills/review/SKILL.md"),
         ("shadowed", "<ws>/.claude/skills/review/SKILL.md")]
+    from skill_ls.core.labels import where
+
+    # hover, code lens and `where` say which directory wins, not "shadowed · project — by project"
+    summaries = [e["summary"] for e in where(index_for(workspace, ["copilot"]), "copilot", "review")["entries"]]
+    assert summaries[1:] == ["shadowed · project — by project (.github/skills)"] * 2
     skill(private_home / ".claude" / "skills", "mine")
     skill(private_home / ".agents" / "skills", "mine")
     assert labels(index_for(workspace, ["copilot"]), "copilot", "mine") == [
