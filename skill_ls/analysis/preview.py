@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from skill_ls.core.body import body_references
-from skill_ls.core.index import Document
+from skill_ls.core.index import Document, read_bytes
 from skill_ls.core.references import resolve_reference
 
 
@@ -67,11 +67,10 @@ def agh_skill_view(name: str, doc: Document, file: str | None) -> Preview:
         target, escape = resolve_reference(os.path.dirname(doc.path), file)
         if escape or target is None:
             raise PreviewError(f"'{file}' is not inside the skill directory ({escape})")
-        try:
-            with open(target, "rb") as handle:
-                text = handle.read(1024 * 1024).decode("utf-8", errors="replace")
-        except OSError as exc:
-            raise PreviewError(f"cannot read '{file}': {exc.strerror or exc}") from None
+        data, error, _ = read_bytes(target)  # never blocks on a FIFO or a device, bounded
+        if error is not None:
+            raise PreviewError(f"cannot read '{file}': {error}")
+        text = data[:1024 * 1024].decode("utf-8", errors="replace")
         return Preview("", name, "agh__skill_view", "", text, False, AGH_READING)
     return Preview("", name, "agh__skill_view", "", skill_body(doc), False, AGH_READING, _shell_notes(doc, False))
 

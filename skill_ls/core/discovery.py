@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
+from skill_ls.core.parse.data import json_value
+from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
@@ -137,12 +139,12 @@ def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_
     """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
     is one path; a dotted key is also looked up nested); relative paths are taken from the workspace
     or, with `json_base="file"`, from the file's directory; `~` is expanded. Unreadable: none."""
+    raw, error, _ = read_bytes(settings_file)  # never blocks on a FIFO or a device
+    if error is not None or len(raw) > 1024 * 1024:
+        return []
     try:
-        if not os.path.isfile(settings_file) or os.path.getsize(settings_file) > 1024 * 1024:
-            return []
-        with open(settings_file, "rb") as handle:
-            data = json.loads(handle.read().decode("utf-8", errors="replace"))
-    except (OSError, ValueError, RecursionError):
+        data = json_value(raw.decode("utf-8", errors="replace"))
+    except ValueError:
         return []
     if not isinstance(data, dict):
         return []

@@ -6,7 +6,6 @@ Documents are parsed lazily and cached by path; nothing here knows about rules o
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +42,7 @@ class Document:
     size: int = 0
     version: int | None = None  # editor buffer version when from an overlay
     is_agent: bool = False
+    failure: str | None = None  # skill-ls's own failure reading it (the reader boundary): reported as SL001
     cache: dict[str, Any] = field(default_factory=dict)  # derived values computed once per parse (e.g. references)
     _directory: str | None = field(default=None, init=False, repr=False)
 
@@ -108,6 +108,20 @@ class DocumentStore:
         self._docs.pop(path, None)
 
     def _load(self, path: str, agent: bool) -> Document:
+        """The reader boundary: whatever parsing raises on this file (a value no one foresaw) makes a
+        document that failed — blocked everywhere, reported as SL001 on it — never the end of the
+        index build, of the run, or of the server's answers about other files."""
+        try:
+            return self._parse(path, agent)
+        except Exception as exc:  # noqa: BLE001
+            detail = " ".join(str(exc).split())[:160] if not isinstance(exc, RecursionError) else "nested too deeply"
+            why = f"parsing failed ({type(exc).__name__}{': ' + detail if detail else ''})"
+            overlay = self.overlays.get(path)
+            src = SourceText.from_str(overlay[0]) if overlay is not None else SourceText.from_str("")
+            return Document(path, src, None, read_error=f"skill-ls could not read this file: {why}",
+                            is_agent=agent, failure=why, version=overlay[1] if overlay else None)
+
+    def _parse(self, path: str, agent: bool) -> Document:
         overlay = self.overlays.get(path)
         if overlay is not None:
             src = SourceText.from_str(overlay[0])

@@ -29,12 +29,14 @@ class DeclLabel:
     by: SkillDecl | None = None  # shadowed / overridden: the copy that wins over this one
     agent: str | None = None  # overridden: the agent whose local copy wins
     shadows: int = 0  # winner: how many loadable copies it shadows
-    ambiguous: bool = False  # shadowed: in one tier with the winner, the runtime ranks neither (SH003)
+    ambiguous: bool = False  # winner or shadowed: in one tier the runtime does not rank (SH003)
 
     @property
     def detail(self) -> str | None:
         """What follows the state in one line: the reason, the winner, or what the winner shadows."""
         if self.state == "winner":
+            if self.ambiguous:
+                return "ambiguous: first of its tier's copies, which loads is not documented"
             return f"shadows {self.shadows}" if self.shadows else None
         if self.state in ("blocked", "not discovered"):
             return self.reason
@@ -84,7 +86,8 @@ def label_decl(res: NameResolution, decl: SkillDecl) -> DeclLabel:
     """The label of `decl` in `res` (the resolution of its name for one runtime and agent)."""
     winner = res.winner
     if decl is winner:
-        return DeclLabel("winner", decl, shadows=len(res.shadowed))
+        tied = any(decl in group for group in res.ambiguous)
+        return DeclLabel("winner", decl, shadows=len(res.shadowed), ambiguous=tied)
     if decl.undiscovered is not None:
         return DeclLabel("not discovered", decl, reason=decl.undiscovered)
     if decl.blocked is not None:

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from skill_ls.core.files import read_json
 from skill_ls.core.index import Document, Index, read_bytes
-from skill_ls.core.parse import tomllib_module
+from skill_ls.core.parse.data import DataError, toml_value
 from skill_ls.core.model import Span
 from skill_ls.core.runtimes import MCP_METADATA_KEY
 
@@ -98,10 +98,9 @@ def read_agh_config(agh_home: str | None) -> dict[str, Any]:
     data, error, _ = read_bytes(os.path.join(agh_home, AGH_CONFIG_FILE))
     if error:
         return {}
-    tomllib = tomllib_module()
     try:
-        value = tomllib.loads(data.decode("utf-8", errors="replace"))
-    except (tomllib.TOMLDecodeError, ValueError):
+        value = toml_value(data.decode("utf-8", errors="replace"))
+    except DataError:
         return {}
     return value if isinstance(value, dict) else {}
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from skill_ls.core.index import read_bytes
 from skill_ls.core.model import Span
+from skill_ls.core.parse.data import DataError, json_value
 from skill_ls.core.runtimes.spec import str_items
 
 # Claude Code `.mcp.json` transports (https://code.claude.com/docs/en/mcp): stdio needs `command`;
@@ -147,11 +148,12 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True,
                                      "'sse'); without it Claude Code reads a stdio server and finds no 'command'",
                                      ("url",), warning=True))
     if has_url:
-        from urllib.parse import urlparse  # (only for a server with a url: urllib.parse is ~1.5 ms of a start)
-
-        parsed = urlparse(url.strip())
-        host = (parsed.hostname or "").lower()
-        if parsed.scheme == "http" and host not in LOCAL_HOSTS:
+        parts = url_parts(url)
+        if parts is None:
+            out.append(ServerFinding("MS001", f"MCP server '{name}' has a 'url' that is not a URL ({url_problem(url)}): "
+                                     "the client cannot connect to it", ("url",)))
+        scheme, host = parts or ("", "")
+        if scheme == "http" and host not in LOCAL_HOSTS:
             out.append(ServerFinding("MS002", f"MCP server '{name}' talks plain http to '{host}': requests, tokens and "
                                      "tool results travel unencrypted; use https", ("url",)))
     for section in ("env", "headers"):
@@ -203,6 +205,30 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True,
     return out
 
 
+def url_parts(url: str) -> tuple[str, str] | None:
+    """(scheme, lower-case host) of `url`, or None when it is not a URL `urllib` can read: every
+    hostile value (`http://[x`, a netloc that changes under NFKC such as `https://a\uff03b/`, a port
+    past 65535) is a value, never an exception (issue 24, class 1)."""
+    from urllib.parse import urlsplit  # (only for a server with a url: urllib.parse is ~1.5 ms of a start)
+
+    try:
+        parsed = urlsplit(url.strip())
+        return parsed.scheme, (parsed.hostname or "").lower()
+    except (ValueError, TypeError, UnicodeError):
+        return None
+
+
+def url_problem(url: str) -> str:
+    """Why `url_parts(url)` is None, in one line."""
+    from urllib.parse import urlsplit
+
+    try:
+        urlsplit(url.strip()).hostname
+    except (ValueError, TypeError, UnicodeError) as exc:
+        return " ".join(str(exc).split())[:200] or type(exc).__name__
+    return "unreadable"
+
+
 @dataclass
 class ServerFile:
     """A JSON file of MCP servers (skill `mcp.json`, plugin `.mcp.json`) with its text for positions."""
@@ -232,8 +258,8 @@ def read_server_file(path: str) -> ServerFile:
         return seen
 
     try:
-        value = json.loads(out.text, object_pairs_hook=pairs)
-    except (json.JSONDecodeError, RecursionError, ValueError):
+        value = json_value(out.text, object_pairs_hook=pairs)
+    except DataError:
         return out
     if not isinstance(value, dict):
         return out

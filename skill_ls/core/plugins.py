@@ -115,7 +115,13 @@ def plugin_of(path: str, component: str) -> Plugin | None:
 
 
 def read_manifest(path: str) -> Manifest:
-    value, problem, span = read_json(path)
+    """The manifest, or why it cannot be read. Read during discovery, for the whole run: behind the
+    reader boundary (a failure of skill-ls here is the manifest's problem, never the run's)."""
+    try:
+        value, problem, span = read_json(path)
+    except Exception as exc:  # noqa: BLE001
+        return Manifest(path, False, problem=f"skill-ls could not read this file ({type(exc).__name__}: "
+                        f"{' '.join(str(exc).split())[:160]}); please report it")
     if problem:
         return Manifest(path, False, problem=problem, span=span)
     if not isinstance(value, dict):

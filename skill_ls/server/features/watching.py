@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -193,6 +193,7 @@ class RootWatchers:
             return
         wanted = {(p, True) for p in recursive} | {(p, False) for p in parents}
         if self.observer is None:
+            watch_lost_events(self.ls)
             self.observer = Observer()
             self.observer.daemon = True
             self.observer.start()
@@ -224,7 +225,8 @@ class RootWatchers:
             if (path, rec) in self.watched:
                 continue
             try:
-                self.watched[(path, rec)] = self.observer.schedule(Handler(), path, recursive=rec)
+                self.watched[(path, rec)] = self.observer.schedule(Handler(), path, recursive=rec,
+                                                                   event_filter=_event_filter())
             except Exception as exc:
                 log.warning("cannot watch %s: %s", path, exc)
         log.info("watching %d directories (%d recursively)", len(self.watched), len(recursive))
@@ -237,6 +239,44 @@ class RootWatchers:
                 pass
             self.observer = None
             self.watched.clear()
+
+
+def _event_filter() -> list[Any]:
+    """The events the handler uses. Opening, reading and closing files unwritten are left out of the
+    kernel's mask: the server's own reads of thousands of files (a rescan) filled the inotify queue
+    with them, overflowed it, and the overflow asked for another rescan, for ever."""
+    from watchdog.events import (DirCreatedEvent, DirDeletedEvent, DirMovedEvent, FileCreatedEvent,
+                                 FileDeletedEvent, FileModifiedEvent, FileMovedEvent)
+
+    return [FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent, DirCreatedEvent,
+            DirDeletedEvent, DirMovedEvent]
+
+
+class _LostEvents(logging.Handler):
+    """watchdog's word that the kernel dropped events (inotify's queue overflowed: a mass rewrite of
+    thousands of files) reaches its logger only, not the event handlers: it becomes a rescan of the
+    roots (`events_lost`), without which the lost files kept their old diagnostics for good."""
+
+    def __init__(self, ls) -> None:
+        super().__init__(logging.WARNING)
+        self.ls = ls
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage().lower()
+        except Exception:  # noqa: BLE001 - a log record we cannot read is not ours
+            return
+        if "overflow" in text or "events were lost" in text:
+            self.ls.events_lost_threadsafe(None)
+
+
+def watch_lost_events(ls) -> None:
+    """Listen to watchdog's logger for lost events (once per server)."""
+    logger = logging.getLogger("watchdog")
+    if not any(isinstance(h, _LostEvents) and h.ls is ls for h in logger.handlers):
+        if logger.getEffectiveLevel() > logging.WARNING:
+            logger.setLevel(logging.WARNING)
+        logger.addHandler(_LostEvents(ls))
 
 
 def relevant_directory(path: str, created: bool, read_dirs: list[str]) -> bool:
