@@ -249,7 +249,7 @@ class SkillLanguageServer(LanguageServer):
             if st.index is None:
                 continue
             files.update(p for p in st.workspace_files() if self.state_for(p) is st)
-            if st.config_error and st.config_path:
+            if (st.config_error or st.config_key_errors) and st.config_path:
                 files.add(st.config_path)
         return files
 
@@ -438,7 +438,7 @@ class SkillLanguageServer(LanguageServer):
             return
         files = {p for p in state.workspace_files() if self.state_for(p) is state}
         files |= {p for p in set(self.open_docs) | set(self.pushed) if self.state_for(p) is state}
-        if state.config_error and state.config_path:
+        if (state.config_error or state.config_key_errors) and state.config_path:
             files.add(state.config_path)
         self.queue_publish(files)
 

@@ -43,3 +43,22 @@ async def test_safe_fix_is_preferred_and_cli_only_repairs_are_not_offered(start,
     actions = await s.request(s.client.text_document_code_action_async(types.CodeActionParams(
         types.TextDocumentIdentifier(uri(bom)), sk13.range, types.CodeActionContext(diagnostics=[sk13]))))
     assert not actions
+
+
+async def _actions_for(s, path, code):
+    items = await s.diagnostics(path, lambda ds: any(d.code == code for d in ds))
+    found = next(d for d in items if d.code == code)
+    return found, await s.request(s.client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri(path)), found.range, types.CodeActionContext(diagnostics=[found]))))
+
+
+async def test_move_under_metadata_is_a_quick_fix(start, tree, profile):
+    """Issue 22: `skill-ls check --fix --unsafe-fixes` moves catalogue keys no runtime knows under
+    `metadata:`; the editor offers the same fix on the SK007 of such a key."""
+    tree.standard()
+    path = skill(tree.ws / ".agh" / "skills", "catalogued", extra="category: tools\n")
+    s = await start(profile)
+    s.open(path)
+    _, actions = await _actions_for(s, path, "SK007")
+    titles = [a.title for a in actions]
+    assert "Move 'category' under 'metadata:'" in titles, titles

@@ -13,8 +13,10 @@ def invalid_configuration(error: ConfigError, path: str) -> list[Diagnostic]:
     ## What it does
     Reads `.skill-ls.toml` (or `[tool.skill-ls]` in `pyproject.toml`) strictly: invalid TOML, an
     unknown key, an unknown runtime or tier, or a value of the wrong type is reported at the line
-    TOML gives. `skill-ls check` exits with status 2 naming the file; the language server shows this
-    diagnostic on the file and carries on with the default configuration.
+    TOML gives, with the closest known key for an unknown one. `skill-ls check` exits with status 2
+    naming the file; the language server shows this diagnostic on the file and leaves the offending
+    key out, applying the rest of the file (a file that is not valid TOML: the default
+    configuration).
 
     ## Why is this bad?
     A typo in the configuration (`bundled_root` for `bundled_roots`) would otherwise silently drop
@@ -22,5 +24,6 @@ def invalid_configuration(error: ConfigError, path: str) -> list[Diagnostic]:
     """
     line = max((error.line or 1) - 1, 0)
     r = RULES["CF001"]
-    return [Diagnostic(path, Span(line, 0, line, 0), r.code,
-                       f"{error.args[0]}; skill-ls is using the default configuration", r.severity)]
+    rest = ("the key is ignored, the rest of the file applies" if error.keys
+            else "skill-ls is using the default configuration")
+    return [Diagnostic(path, Span(line, 0, line, 0), r.code, f"{error.args[0]}; {rest}", r.severity)]
