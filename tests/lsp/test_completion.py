@@ -43,3 +43,44 @@ async def test_claude_subagent_skills_list(start, tree, profile):
     write(tree.ws / ".claude" / "skills" / "pdf" / "SKILL.md", "---\nname: pdf\ndescription: PDFs.\n---\n", dedent=False)
     s = await start(profile)
     assert "pdf" in await _complete(s, path, 4, 4)
+
+
+async def _items(s, path, line, character):
+    result = await s.request(s.client.text_document_completion_async(types.CompletionParams(
+        types.TextDocumentIdentifier(uri(path)), types.Position(line=line, character=character))))
+    return {i.label: i for i in (result.items if hasattr(result, "items") else result or [])}
+
+
+async def test_items_replace_the_whole_word_typed_dashes_included(start, tree, profile):
+    """Issue 22: after `disable-m` VS Code inserted `disable-metadata: ` next to `disable-` (its word
+    ends at `-` and the items had no range). Every item carries a `textEdit` over the word typed."""
+    tree.standard()
+    write(tree.ws / ".skill-ls.toml", 'runtimes = ["claude-code"]\n', dedent=False)
+    path = write(tree.ws / ".claude" / "skills" / "pdf" / "SKILL.md",
+                 "---\nname: pdf\ndescription: PDFs. Use when reading PDFs.\ndisable-m\nmodel: son\n---\n", dedent=False)
+    s = await start(profile)
+    items = await _items(s, path, 3, 9)
+    item = items["disable-model-invocation"]
+    assert item.text_edit.new_text == "disable-model-invocation: " and item.insert_text is None
+    assert (item.text_edit.range.start.character, item.text_edit.range.end.character) == (0, 9)
+    # in the middle of the word: the whole word is replaced
+    item = (await _items(s, path, 3, 4))["disable-model-invocation"]
+    assert (item.text_edit.range.start.line, item.text_edit.range.start.character, item.text_edit.range.end.character) == (3, 0, 9)
+    # a value: `son` after `model: ` is replaced, not the key
+    item = (await _items(s, path, 4, 10))["sonnet"]
+    assert (item.text_edit.range.start.character, item.text_edit.range.end.character) == (7, 10)
+
+
+async def test_model_completion_offers_the_aliases_the_rules_know(start, tree, profile):
+    """Issue 22: `model:` offered nothing although CC001/SA001 know the aliases: completion offers
+    them for a Claude Code skill and a subagent (and `inherit`, the subagent default)."""
+    tree.standard()
+    write(tree.ws / ".skill-ls.toml", 'runtimes = ["claude-code"]\n', dedent=False)
+    path = write(tree.ws / ".claude" / "skills" / "pdf" / "SKILL.md",
+                 "---\nname: pdf\ndescription: PDFs. Use when reading PDFs.\nmodel: \n---\n", dedent=False)
+    agent = write(tree.ws / ".claude" / "agents" / "helper.md",
+                  "---\nname: helper\ndescription: Helps.\nmodel: \npermissionMode: \n---\nBody\n", dedent=False)
+    s = await start(profile)
+    assert {"sonnet", "opus", "haiku", "inherit"} <= set(await _complete(s, path, 3, 7))
+    assert {"sonnet", "opus", "inherit"} <= set(await _complete(s, agent, 3, 7))
+    assert "plan" in await _complete(s, agent, 4, 16)

@@ -94,8 +94,8 @@ CLAUDE_AGENT_FIELDS: dict[str, FieldSpec] = {
     "description": FieldSpec("str", "When Claude should delegate to this subagent; required.", required=True),
     "tools": FieldSpec("str_or_list", "Tools the subagent may use."),
     "disallowedTools": FieldSpec("str_or_list", "Tools the subagent may not use."),
-    "model": FieldSpec("str", "Model alias or name."),
-    "permissionMode": FieldSpec("str", "Permission mode."),
+    "model": FieldSpec("str", "Model alias or name.", suggest="model_aliases"),
+    "permissionMode": FieldSpec("str", "Permission mode.", suggest="permission_modes"),
     "maxTurns": FieldSpec("int", "Maximum agentic turns."),
     "skills": FieldSpec("str_list", "Names of skills preloaded into the subagent."),
     "mcpServers": FieldSpec("any", "MCP servers for the subagent."),
@@ -103,8 +103,8 @@ CLAUDE_AGENT_FIELDS: dict[str, FieldSpec] = {
     "memory": FieldSpec("str", "Persistent memory scope.", enum=("user", "project", "local")),
     "background": FieldSpec("bool", "Run in the background."),
     "effort": FieldSpec("str", "Reasoning effort.", enum=("low", "medium", "high", "xhigh", "max")),
-    "isolation": FieldSpec("str", "Isolation mode."),
-    "color": FieldSpec("str", "Display colour."),
+    "isolation": FieldSpec("str", "Isolation mode.", suggest="agent_isolation"),
+    "color": FieldSpec("str", "Display colour.", suggest="agent_colors"),
     "initialPrompt": FieldSpec("str", "Prompt sent when the subagent starts."),
 }
 

@@ -8,12 +8,16 @@ from lsprotocol import types
 
 from skill_ls.analysis.navigation import BUILTIN_TOOL_IDS, enclosing_key, in_frontmatter
 from skill_ls.core.resolve import effective_names
-from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, RUNTIMES, STANDARD_FIELDS
+from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, RUNTIMES, STANDARD_FIELDS, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 from skill_ls.server.lookup import Cursor, agent_of, context_of, cursor_at, feature_about
 
 _KEY_PREFIX = re.compile(r"^([A-Za-z0-9_.-]*)$")
 _KEY_VALUE = re.compile(r"^(\s*)([A-Za-z0-9_.-]+)\s*:\s*(.*)$")
+# What an item replaces around the cursor: a key, a value, a skill name or a ToolID, `-` included
+# (VS Code's word ends at `-`: without a range, `disable-m` + `disable-model-invocation` gave
+# `disable-disable-model-invocation`).
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_.\-*\[\]@/]")
 NAME_LISTS = ("skills", "disabled", "skills.disabled")
 TOOL_LISTS = ("tools", "deny_tools")
 
@@ -53,11 +57,16 @@ def _enum_items(ls, path: str, key: str) -> list[types.CompletionItem]:
         family = AGENT_FAMILIES[agent.family if agent else DEFAULT_AGENT_FAMILY]
         spec = family.documented_fields().get(key)
         values.update(spec.enum if spec else ())
+        rid = runtime_for_family(family.id)
+        if spec is not None and spec.suggest and rid in RUNTIMES:
+            values.update(getattr(RUNTIMES[rid].vocabulary, spec.suggest, ()))
     else:
         for rid in ls.state_for(path).runtimes_for(path) or list(RUNTIMES):
             spec = RUNTIMES[rid].fields.get(key)
             if spec is not None:
                 values.update(spec.enum)
+                if spec.suggest:
+                    values.update(getattr(RUNTIMES[rid].vocabulary, spec.suggest, ()))
                 if spec.kind == "bool":
                     values.update(("true", "false"))
     return [types.CompletionItem(v, kind=types.CompletionItemKind.EnumMember) for v in sorted(values)]
@@ -100,6 +109,34 @@ def _written_keys(doc, skip_line: int) -> set[str]:
     return keys
 
 
+def _word_span(line: str, col: int) -> tuple[int, int]:
+    """The code point columns of the word around the cursor that an item replaces (`_WORD_CHAR`,
+    never `:` nor the space of `- item`)."""
+    start = col
+    while start > 0 and _WORD_CHAR.match(line[start - 1]):
+        start -= 1
+    end = col
+    while end < len(line) and _WORD_CHAR.match(line[end]):
+        end += 1
+    return start, end
+
+
+def with_ranges(ls, cur, items: list[types.CompletionItem]) -> list[types.CompletionItem]:
+    """Give every item a `textEdit` over the word being typed (see `_WORD_CHAR`)."""
+    if not items:
+        return items
+    line = cur.doc.src.line_text(cur.line)
+    start, end = _word_span(line, cur.col)
+    conv = ls.converter
+    rng = types.Range(types.Position(cur.line, conv.to_client_col(cur.doc.src, cur.line, start)),
+                      types.Position(cur.line, conv.to_client_col(cur.doc.src, cur.line, end)))
+    for item in items:
+        item.text_edit = types.TextEdit(rng, item.insert_text or item.label)
+        item.insert_text = None
+        item.filter_text = item.filter_text or item.label
+    return items
+
+
 def complete(ls, cur) -> list[types.CompletionItem]:
     doc = cur.doc
     if not in_frontmatter(doc, cur.line):
@@ -132,4 +169,4 @@ def register(server) -> None:
     @feature_about(server, types.TEXT_DOCUMENT_COMPLETION, cursor_at,
                    types.CompletionOptions(trigger_characters=[":", " ", "-", "[", ","]))
     def completion(ls, params: types.CompletionParams, cur: Cursor):
-        return types.CompletionList(is_incomplete=False, items=complete(ls, cur))
+        return types.CompletionList(is_incomplete=False, items=with_ranges(ls, cur, complete(ls, cur)))
