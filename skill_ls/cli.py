@@ -430,19 +430,42 @@ def _catalog(args: argparse.Namespace) -> int:
 def _rules(args: argparse.Namespace) -> int:
     from skill_ls.analysis.rules import all_rules
 
+    from skill_ls.analysis.rules import rule_runtimes
+
     rules = all_rules()
     if args.format == "json":
         print(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity.label, "family": r.family,
-                           "fix": r.fix, "summary": r.summary} for r in rules.values()], indent=2))
+                           "fix": r.fix, "runtimes": rule_runtimes(r), "file_kinds": list(r.file_kinds),
+                           "summary": r.summary} for r in rules.values()], indent=2))
     elif args.format == "markdown":
-        print("| code | default | name | fix | what it reports |\n|---|---|---|---|---|")
-        for r in rules.values():
-            print(f"| {r.code} | {r.severity.label} | {r.name} | {fix_label(r.fix)} | {r.summary} |")
+        print(rules_markdown(), end="")
     else:
         for r in rules.values():
             fix = f" [fix: {fix_label(r.fix)}]" if r.fix else ""
             print(f"{r.code}  {r.severity.label:<11} {r.summary}{fix}")
     return EXIT_OK
+
+
+def rules_markdown() -> str:
+    """The rules table (README.md's, between its `rules:start`/`rules:end` markers), from the registry."""
+    from skill_ls.analysis.rules import all_rules
+
+    lines = ["| code | default | name | fix | applies to | what it reports |", "|---|---|---|---|---|---|"]
+    for r in all_rules().values():
+        lines.append(f"| {r.code} | {r.severity.label} | {r.name} | {fix_label(r.fix)} | {applies_label(r)} | "
+                     f"{r.summary} |")
+    return "\n".join(lines) + "\n"
+
+
+def applies_label(r: Any) -> str:
+    """Which runtimes a rule applies to, as the rules table and `explain` say it."""
+    from skill_ls.analysis.rules import rule_runtimes
+    from skill_ls.core.runtimes import RUNTIMES
+
+    ids = rule_runtimes(r)
+    if ids is None or len(ids) == len(RUNTIMES):
+        return "all"
+    return ", ".join(ids) if ids else "none"
 
 
 def fix_label(fix: str | None) -> str:
@@ -457,7 +480,9 @@ def _explain(args: argparse.Namespace) -> int:
     if rule is None:
         raise _KnownError(f"unknown rule code '{args.code}' (see 'skill-ls rules')")
     fix = f"; fix: {fix_label(rule.fix)}" if rule.fix else ""
-    print(f"{rule.code} ({rule.name}) — default severity: {rule.severity.label}{fix}\n")
+    applies = applies_label(rule)
+    where = "" if applies == "all" else f"; applies to: {applies}"
+    print(f"{rule.code} ({rule.name}) — default severity: {rule.severity.label}{fix}{where}\n")
     print(rule.doc)
     return EXIT_OK
 

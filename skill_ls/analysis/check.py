@@ -18,10 +18,11 @@ from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl
 from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.parse.text import SourceText
 from skill_ls.core.resolve import NameResolution, resolve_name
-from skill_ls.analysis.rules import Reporter, rules_for_scope
+from skill_ls.analysis.rules import Reporter, rules_for, run_rules
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
 from skill_ls.core.plugins import PluginFile, plugin_file_for, plugin_of
-from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES
+from skill_ls.core.runtimes import (BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES,
+                                    runtime_of_family)
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes.agent_families import AGENT_FILE
 from skill_ls.analysis.parallel import default_jobs as default_jobs  # re-exported: the command line's default
@@ -183,11 +184,6 @@ class Checker:
     def __init__(self, index: Index):
         self.index = index
         self.config = index.config
-        self._file_rules = rules_for_scope("file")
-        self._runtime_rules = rules_for_scope("runtime")
-        self._resolution_rules = rules_for_scope("resolution")
-        self._agent_rules = rules_for_scope("agent")
-        self._sidecar_rules = rules_for_scope("sidecar")
         self._plugin_files: dict[str, PluginFile] = {}
         self._plugin_scopes: set[str] = set()
 
@@ -360,9 +356,7 @@ class Checker:
         readers = tuple(decls)
         rep = Reporter(path, None, out)
         fctx = FileContext(doc, self.index, self.config, rep, readers=readers)
-        for r in self._file_rules:
-            rep.code, rep.severity = r.code, r.severity
-            r.func(fctx)
+        run_rules(rules_for("file", "skill"), fctx, rep)
         if not decls:
             # A skill under no runtime root: the Agent Skills standard's base rules.
             decls = [SkillDecl(path, BASE_RUNTIME, None, "standalone", doc.dir_name, doc=doc)]
@@ -370,9 +364,7 @@ class Checker:
             runtime = RUNTIMES[decl.runtime]
             rrep = Reporter(path, runtime.id, out)
             rctx = RuntimeContext(doc, self.index, self.config, rrep, runtime, decl, readers=readers)
-            for r in self._runtime_rules:
-                rrep.code, rrep.severity = r.code, r.severity
-                r.func(rctx)
+            run_rules(rules_for("runtime", "skill", runtime), rctx, rrep)
         return out
 
     def check_resolution(self, wanted: set[str]) -> list[Diagnostic]:
@@ -400,9 +392,7 @@ class Checker:
                 continue
             rep = Reporter(decl.path, decl.runtime, out)
             ctx = ResolutionContext(res, decl, self.index, self.config, rep)
-            for r in self._resolution_rules:
-                rep.code, rep.severity = r.code, r.severity
-                r.func(ctx)
+            run_rules(rules_for("resolution", "skill", decl.runtime_def), ctx, rep)
 
     def check_agent_file(self, path: str, agent: AgentDecl | None) -> list[Diagnostic]:
         out: list[Diagnostic] = []
@@ -412,9 +402,7 @@ class Checker:
             agent = AgentDecl(path, DEFAULT_AGENT_FAMILY, name, "standalone", doc)
         rep = Reporter(path, agent.family, out)
         ctx = AgentContext(agent, self.index, self.config, rep)
-        for r in self._agent_rules:
-            rep.code, rep.severity = r.code, r.severity
-            r.func(ctx)
+        run_rules(rules_for("agent", "agent", runtime_of_family(agent.family)), ctx, rep)
         return out
 
     def check_plugin_file(self, pf: PluginFile) -> list[Diagnostic]:
@@ -436,11 +424,9 @@ class Checker:
                 prefix = f"{pf.plugin.name}:" if pf.plugin else ""
                 decl = SkillDecl(pf.path, PLUGIN_RUNTIME, None, "command", prefix + stem, doc=doc)
                 rrep = Reporter(pf.path, PLUGIN_RUNTIME, out)
-                rctx = RuntimeContext(doc, self.index, self.config, rrep, RUNTIMES[PLUGIN_RUNTIME], decl,
-                                      readers=(decl,))
-                for r in self._runtime_rules:
-                    rrep.code, rrep.severity = r.code, r.severity
-                    r.func(rctx)
+                runtime = RUNTIMES[PLUGIN_RUNTIME]
+                rctx = RuntimeContext(doc, self.index, self.config, rrep, runtime, decl, readers=(decl,))
+                run_rules(rules_for("runtime", "command", runtime), rctx, rrep)
         return out
 
     def check_sidecar(self, path: str, kind: str | None = None) -> list[Diagnostic]:
@@ -451,9 +437,7 @@ class Checker:
         skill_md = os.path.join(skill_dir, SKILL_FILE)
         rep = Reporter(path, None, out)
         ctx = SidecarContext(path, kind, skill_md if os.path.isfile(skill_md) else None, self.index, self.config, rep)
-        for r in self._sidecar_rules:
-            rep.code, rep.severity = r.code, r.severity
-            r.func(ctx)
+        run_rules(rules_for("sidecar", kind), ctx, rep)
         return out
 
 

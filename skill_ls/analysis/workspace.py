@@ -24,7 +24,6 @@ from skill_ls.core.model import Diagnostic
 from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path
 from skill_ls.core.paths import is_under
-from skill_ls.core.plugins import clear_cache as clear_plugin_cache
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
 # Files whose change on disk can change analysis results.
@@ -149,7 +148,6 @@ class WorkspaceState:
         # A reference target may have appeared, vanished, changed (RF004 reads its links) or become a
         # symlink; a plugin manifest may have come or gone.
         self.index.references.clear()
-        clear_plugin_cache()
         base = os.path.basename(path)
         if path not in self.overlays:
             self.index.store.invalidate(path)

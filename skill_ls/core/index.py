@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.config import Config
+from skill_ls.core.files import read_inside as read_inside, read_json as read_json
 from skill_ls.core.discovery import SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes, \
     agent_dirs
 from skill_ls.core.model import Span
@@ -124,32 +125,6 @@ class DocumentStore:
         src = SourceText.from_bytes(data, path if error is None and not truncated else None)
         fm = parse_frontmatter(src, allow_toml=agent) if error is None else None
         return Document(path, src, fm, read_error=error, truncated=truncated, size=len(data), is_agent=agent)
-
-
-def read_inside(path: str, base: str) -> tuple[bytes, str | None, bool]:
-    """`read_bytes`, refusing a file that a symlink leads out of `base` (a sidecar of a skill is read
-    only while it stays inside the skill directory, like the references the body makes)."""
-    try:
-        real, real_base = os.path.realpath(path), os.path.realpath(base)
-    except (OSError, ValueError):
-        return b"", "cannot resolve the path", False
-    if not (real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)):
-        return b"", "is a symlink that leads outside the skill directory (not read)", False
-    return read_bytes(path)
-
-
-def read_json(path: str, encoding: str = "utf-8-sig", *, inside: str | None = None) -> tuple[Any, str | None, Span]:
-    """Read and parse a JSON file: (value, problem, where the problem is). Never raises; the value is
-    None when there is a problem (unreadable, undecodable, not JSON, or, with `inside`, a symlink
-    that leads out of that directory)."""
-    data, error, _ = read_bytes(path) if inside is None else read_inside(path, inside)
-    if error:
-        return None, error, Span(0, 0, 0, 0)
-    try:
-        return json.loads(data.decode(encoding)), None, Span(0, 0, 0, 0)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        line, col = getattr(exc, "lineno", 1) - 1, getattr(exc, "colno", 1) - 1
-        return None, f"not valid JSON: {getattr(exc, 'msg', exc)}", Span(line, col, line, col + 1)
 
 
 @dataclass
@@ -322,12 +297,9 @@ class Index:
     # -- building -------------------------------------------------------------------------------
     def _clear_caches(self) -> None:
         """Derived facts about files on disk: resolved references, which directories are plugins."""
-        from skill_ls.core.plugins import clear_cache  # plugins reads manifests through this module
-
         self.references.clear()
         self.derived.clear()
         self.derived_from_names.clear()
-        clear_cache()
 
     def build(self) -> "Index":
         self._clear_caches()

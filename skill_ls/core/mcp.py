@@ -6,7 +6,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from skill_ls.core.index import Document, Index, read_bytes, read_json
+from skill_ls.core.files import read_json
+from skill_ls.core.index import Document, Index, read_bytes
 from skill_ls.core.parse import tomllib_module
 from skill_ls.core.model import Span
 from skill_ls.core.runtimes import MCP_METADATA_KEY

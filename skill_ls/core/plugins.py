@@ -10,13 +10,13 @@ of public plugin marketplaces such as wshobson/agents). Reading only; nothing he
 """
 from __future__ import annotations
 
-import functools
 import os
+import stat as stat_module
 from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.discovery import part_of
-from skill_ls.core.index import read_json
+from skill_ls.core.files import read_json
 from skill_ls.core.model import Span
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
@@ -43,11 +43,31 @@ class Manifest:
     span: Span = Span(0, 0, 0, 0)
 
 
-@functools.lru_cache(maxsize=4096)
+# Manifests read, by path: kept while the file's (size, mtime) stays the same, so no index has to clear
+# it and one workspace folder's rebuild never drops another's answers.
+_MANIFESTS: dict[str, tuple[tuple[int, int, int], Manifest]] = {}
+
+
+def _manifest_at(path: str) -> Manifest | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat_module.S_ISREG(st.st_mode):
+        return None
+    key = (st.st_ino, st.st_size, st.st_mtime_ns)
+    hit = _MANIFESTS.get(path)
+    if hit is None or hit[0] != key:
+        if len(_MANIFESTS) > 4096:
+            _MANIFESTS.clear()
+        hit = _MANIFESTS[path] = (key, read_manifest(path))
+    return hit[1]
+
+
 def _plugin_at(directory: str) -> Plugin | None:
     manifest = os.path.join(directory, MANIFEST)
-    if os.path.isfile(manifest):
-        m = read_manifest(manifest)
+    m = _manifest_at(manifest)
+    if m is not None:
         name = m.data.get("name") if m.ok else None
         return Plugin(directory, name if isinstance(name, str) and name.strip() else os.path.basename(directory),
                       manifest)
@@ -69,10 +89,6 @@ def plugin_of(path: str, component: str) -> Plugin | None:
         if plugin is not None:
             return plugin
     return None
-
-
-def clear_cache() -> None:
-    _plugin_at.cache_clear()
 
 
 def read_manifest(path: str) -> Manifest:

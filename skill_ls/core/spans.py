@@ -2,14 +2,39 @@
 small YAML node queries (mapping child, sequence items) that locate a value inside a field."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Mapping, Protocol
 
 import yaml
 
 from skill_ls.core.model import Span
+from skill_ls.core.parse.text import SourceText
 
-if TYPE_CHECKING:  # the parser uses node_span; documents come later in the import order
-    from skill_ls.core.index import Document
+
+class _Field(Protocol):
+    key_span: Span
+    value_span: Span
+
+
+class _Parsed(Protocol):
+    @property
+    def fields(self) -> Mapping[str, _Field]: ...
+
+    @property
+    def open_line(self) -> int | None: ...
+
+    @property
+    def close_line(self) -> int | None: ...
+
+
+class Document(Protocol):
+    """What these functions need of a document (`skill_ls.core.index.Document` is one): its text and
+    its parsed frontmatter. The parser uses `node_span`; documents come later in the import order."""
+
+    @property
+    def src(self) -> SourceText: ...
+
+    @property
+    def fm(self) -> _Parsed | None: ...
 
 
 def header_span(doc: Document) -> Span:

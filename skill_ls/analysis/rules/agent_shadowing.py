@@ -1,4 +1,4 @@
-"""Shadowed agent definitions (AG006): the copy of an agent name that its runtime never uses."""
+"""Shadowed agent definitions: the copy of an agent name that its runtime never uses."""
 from __future__ import annotations
 
 from skill_ls.analysis.rules import rule

@@ -1,4 +1,4 @@
-"""Agent definition rules (AG001-AG005): AGH `AGENT.md`, Claude Code subagents, workspace agents.
+"""Agent definition rules: AGH `AGENT.md`, Claude Code subagents, workspace agents.
 
 The values come from `skill_ls.core.agents.parse_agent` (a parser: it judges nothing); what each
 family accepts comes from its descriptor (`skill_ls.core.runtimes.agent_families`). The findings

@@ -1,10 +1,11 @@
-"""Rules about the files a skill bundles for its runtime to register (RF005)."""
+"""Rules about the files a skill bundles for its runtime to register."""
 from __future__ import annotations
 
 import os
 import stat
 
 from skill_ls.analysis.rules import rule
+from skill_ls.core.runtimes import Runtime
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.model import Severity
 from skill_ls.core.spans import header_span
@@ -12,7 +13,12 @@ from skill_ls.core.spans import header_span
 MAX_LISTED = 200
 
 
-@rule("RF005", Severity.WARNING, "runtime")
+def registers_tools(runtime: Runtime) -> bool:
+    """Runtimes that register files of a skill subdirectory as executable tools."""
+    return bool(runtime.tool_dirs)
+
+
+@rule("RF005", Severity.WARNING, "runtime", runtimes=registers_tools)
 def bundled_tool_not_executable(ctx: RuntimeContext) -> None:
     """A file in a directory the runtime registers as tools is not executable.
 
@@ -33,7 +39,7 @@ def bundled_tool_not_executable(ctx: RuntimeContext) -> None:
 
     Source: sources/amp-skills.txt ("toolbox/ # Optional: auto-registered tools").
     """
-    if not ctx.runtime.tool_dirs or ctx.doc.read_error:
+    if ctx.doc.read_error:
         return
     skill_dir = ctx.doc.directory
     for sub in ctx.runtime.tool_dirs:

@@ -1,4 +1,4 @@
-"""Catalog injection safety (CT001): a skill whose name or description would leave its slot in the
+"""Catalog injection safety: a skill whose name or description would leave its slot in the
 runtime's catalog is left out of the catalog skill-ls renders, and this rule says so."""
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import dataclasses
 
 from skill_ls.analysis.catalog import catalog_format
 from skill_ls.analysis.effective import EffectiveSkill, hidden
-from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules import ANY_RUNTIME, rule
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.model import Severity
 from skill_ls.core.spans import header_span
 
 
-@rule("CT001", Severity.WARNING, "runtime")
+@rule("CT001", Severity.WARNING, "runtime", runtimes=ANY_RUNTIME)
 def unsafe_in_catalog(ctx: RuntimeContext) -> None:
     """The name or description would break out of its place in the runtime's catalog (prompt injection).
 

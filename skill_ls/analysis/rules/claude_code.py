@@ -1,4 +1,4 @@
-"""Claude Code skill value checks (CC001-CC008): values inside the fields Claude Code reads, and the
+"""Claude Code skill value checks: values inside the fields Claude Code reads, and the
 body hazards of its argument substitution.
 
 Every value comes from the runtime's `Vocabulary` (skill_ls/core/runtimes/claude_code.py, which cites
@@ -18,6 +18,7 @@ from skill_ls.core.body import body_lines, lines_containing
 from skill_ls.core.index import Document
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.frontmatter import Frontmatter
+from skill_ls.core.runtimes import Runtime
 from skill_ls.core.runtimes.spec import Vocabulary
 
 _MCP_TOOL = re.compile(r"^mcp__[A-Za-z0-9_.-]+?(?:__[A-Za-z0-9_.*-]+)?$")
@@ -50,7 +51,42 @@ def model_problem(value: Any, vocab: Vocabulary) -> str | None:
     return text + (f"; did you mean '{hint}'?" if hint else "")
 
 
-@rule("CC001", Severity.WARNING, "runtime")
+def knows_models(runtime: Runtime) -> bool:
+    """Runtimes whose `model` field names models from a known vocabulary."""
+    return bool(runtime.vocabulary.model_aliases)
+
+
+def runs_skills_in_agents(runtime: Runtime) -> bool:
+    """Runtimes with an `agent` field naming built-in or custom agents."""
+    return bool(runtime.vocabulary.builtin_agents) and "agent" in runtime.fields
+
+
+def knows_tools(runtime: Runtime) -> bool:
+    """Runtimes with a known list of built-in tools."""
+    return bool(runtime.vocabulary.builtin_tools)
+
+
+def reads_skill_hooks(runtime: Runtime) -> bool:
+    """Runtimes with a `hooks` field and a known list of hook events."""
+    return bool(runtime.vocabulary.hook_events) and "hooks" in runtime.fields
+
+
+def reads_path_globs(runtime: Runtime) -> bool:
+    """Runtimes with a `paths` field (and a known tool list: Claude Code)."""
+    return "paths" in runtime.fields and bool(runtime.vocabulary.builtin_tools)
+
+
+def reads_named_arguments(runtime: Runtime) -> bool:
+    """Runtimes with an `arguments` field that substitute arguments into the skill."""
+    return "arguments" in runtime.fields and runtime.vocabulary.substitutes_arguments
+
+
+def substitutes_arguments(runtime: Runtime) -> bool:
+    """Runtimes that replace `$ARGUMENTS`/`$N` in a skill's text when it is run with arguments."""
+    return runtime.vocabulary.substitutes_arguments
+
+
+@rule("CC001", Severity.WARNING, "runtime", runtimes=knows_models)
 def unknown_model(ctx: RuntimeContext) -> None:
     """`model` names no model Claude Code knows.
 
@@ -75,7 +111,7 @@ def unknown_model(ctx: RuntimeContext) -> None:
     """
     vocab = ctx.runtime.vocabulary
     fm = _fm(ctx)
-    if fm is None or not vocab.model_aliases:
+    if fm is None:
         return
     entry = fm.fields.get("model")
     if entry is None:
@@ -92,7 +128,7 @@ def known_subagents(ctx_index: Any, family: str | None) -> set[str]:
     return {a.name for a in getattr(ctx_index, "agents", ()) if getattr(a, "family", "") == family}
 
 
-@rule("CC002", Severity.WARNING, "runtime")
+@rule("CC002", Severity.WARNING, "runtime", runtimes=runs_skills_in_agents)
 def agent_without_fork(ctx: RuntimeContext) -> None:
     """`agent` without `context: fork`, or an `agent` that names no subagent.
 
@@ -121,7 +157,7 @@ def agent_without_fork(ctx: RuntimeContext) -> None:
     """
     vocab = ctx.runtime.vocabulary
     fm = _fm(ctx)
-    if fm is None or not vocab.builtin_agents or "agent" not in ctx.runtime.fields:
+    if fm is None:
         return
     entry = fm.fields.get("agent")
     if entry is None or not isinstance(entry.value, str):
@@ -170,7 +206,7 @@ def check_tool_list(doc: Document, entry: Any, vocab: Vocabulary, report: Callab
             report(span, problem)
 
 
-@rule("CC003", Severity.WARNING, "runtime")
+@rule("CC003", Severity.WARNING, "runtime", runtimes=knows_tools)
 def unknown_tool(ctx: RuntimeContext) -> None:
     """An `allowed-tools` or `disallowed-tools` entry is not a Claude Code tool.
 
@@ -196,7 +232,7 @@ def unknown_tool(ctx: RuntimeContext) -> None:
     """
     vocab = ctx.runtime.vocabulary
     fm = _fm(ctx)
-    if fm is None or not vocab.builtin_tools:
+    if fm is None:
         return
     for key in ("allowed-tools", "disallowed-tools"):
         entry = fm.fields.get(key)
@@ -269,7 +305,7 @@ def _check_handler(event: str, handler: Any, span: Span, vocab: Vocabulary,
         report(span, "hook 'timeout' must be a positive number of seconds")
 
 
-@rule("CC004", Severity.WARNING, "runtime")
+@rule("CC004", Severity.WARNING, "runtime", runtimes=reads_skill_hooks)
 def invalid_hooks(ctx: RuntimeContext) -> None:
     """`hooks` in a skill does not have Claude Code's hook shape.
 
@@ -297,7 +333,7 @@ def invalid_hooks(ctx: RuntimeContext) -> None:
     """
     vocab = ctx.runtime.vocabulary
     fm = _fm(ctx)
-    if fm is None or not vocab.hook_events or "hooks" not in ctx.runtime.fields:
+    if fm is None:
         return
     entry = fm.fields.get("hooks")
     if entry is not None:
@@ -321,7 +357,7 @@ def glob_problem(pattern: str) -> str | None:
     return None
 
 
-@rule("CC005", Severity.WARNING, "runtime")
+@rule("CC005", Severity.WARNING, "runtime", runtimes=reads_path_globs)
 def invalid_paths_glob(ctx: RuntimeContext) -> None:
     """A `paths` glob cannot match: empty, absolute, backslashes, or unbalanced `{}`/`[]`.
 
@@ -342,7 +378,7 @@ def invalid_paths_glob(ctx: RuntimeContext) -> None:
     https://code.claude.com/docs/en/skills (frontmatter `paths`).
     """
     fm = _fm(ctx)
-    if fm is None or "paths" not in ctx.runtime.fields or not ctx.runtime.vocabulary.builtin_tools:
+    if fm is None:
         return
     entry = fm.fields.get("paths")
     if entry is None:
@@ -394,7 +430,7 @@ def argument_names(value: Any) -> list[str]:
     return []
 
 
-@rule("CC006", Severity.WARNING, "runtime")
+@rule("CC006", Severity.WARNING, "runtime", runtimes=reads_named_arguments)
 def invalid_arguments(ctx: RuntimeContext) -> None:
     """`arguments` names that cannot be substituted: not identifiers, digits, repeated.
 
@@ -418,7 +454,7 @@ def invalid_arguments(ctx: RuntimeContext) -> None:
     https://code.claude.com/docs/en/skills ("Pass arguments to skills").
     """
     fm = _fm(ctx)
-    if fm is None or "arguments" not in ctx.runtime.fields or not ctx.runtime.vocabulary.substitutes_arguments:
+    if fm is None:
         return
     entry = fm.fields.get("arguments")
     if entry is None or entry.value is None:
@@ -452,7 +488,7 @@ def _uses_arguments(doc: Document) -> bool:
     return fm is not None and ("argument-hint" in fm.fields or "arguments" in fm.fields)
 
 
-@rule("CC007", Severity.WARNING, "runtime")
+@rule("CC007", Severity.WARNING, "runtime", runtimes=substitutes_arguments)
 def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     """`$1`-style text in code is replaced by Claude Code's argument substitution.
 
@@ -480,8 +516,7 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     ## Source
     https://code.claude.com/docs/en/skills ("Available string substitutions").
     """
-    vocab = ctx.runtime.vocabulary
-    if _fm(ctx) is None or not vocab.substitutes_arguments:
+    if _fm(ctx) is None:
         return
     takes_args = _uses_arguments(ctx.doc)
     if "$" not in ctx.doc.src.text:
@@ -523,7 +558,7 @@ def _inside_braces(line: str, at: int) -> bool:
     return line.rfind("{", 0, at) > line.rfind("}", 0, at)
 
 
-@rule("CC008", Severity.INFORMATION, "runtime")
+@rule("CC008", Severity.INFORMATION, "runtime", runtimes=substitutes_arguments)
 def indexed_arguments_without_hint(ctx: RuntimeContext) -> None:
     """The body uses `$ARGUMENTS[N]` but the skill declares no `argument-hint` or `arguments`.
 
@@ -543,7 +578,7 @@ def indexed_arguments_without_hint(ctx: RuntimeContext) -> None:
     ## Source
     https://code.claude.com/docs/en/skills (`argument-hint`, `arguments`, string substitutions).
     """
-    if _fm(ctx) is None or not ctx.runtime.vocabulary.substitutes_arguments or _uses_arguments(ctx.doc):
+    if _fm(ctx) is None or _uses_arguments(ctx.doc):
         return
     if "$ARGUMENTS[" not in ctx.doc.src.text:
         return

@@ -1,4 +1,4 @@
-"""Listing budgets (BG002) and Codex's `agents/openai.yaml` (CX001).
+"""Listing budgets and Codex's `agents/openai.yaml`.
 
 The listing budget is runtime data (`Vocabulary.listing_budget`, `listing_overflow`): Codex drops
 skills past about 8,000 characters of its listing; Claude Code shortens descriptions past its budget
@@ -19,7 +19,7 @@ from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 from skill_ls.core.index import Index, SkillDecl, read_bytes
 from skill_ls.core.model import Severity
 from skill_ls.core.parse.frontmatter import nesting_too_deep
-from skill_ls.core.runtimes import RUNTIMES
+from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.spans import header_span, mapping_child, name_span, node_span
 
 class Listing:
@@ -84,7 +84,12 @@ def past_the_budget(index: Index, runtime: str) -> dict[str, tuple[int, int, int
     return {path: (i, n, cost) for path, (i, (_, cost, end)) in found.by_path.items() if end > budget}
 
 
-@rule("BG002", Severity.WARNING, "runtime")
+def has_listing_budget(runtime: Runtime) -> bool:
+    """Runtimes whose skill listing has a character budget."""
+    return runtime.vocabulary.listing_budget is not None
+
+
+@rule("BG002", Severity.WARNING, "runtime", runtimes=has_listing_budget)
 def over_listing_budget(ctx: RuntimeContext) -> None:
     """The runtime's skill listing is over its budget, and this skill is past the cut.
 
@@ -158,7 +163,7 @@ def _unknown(key: str, known: tuple[str, ...], where: str) -> str:
                                                                  f" (known: {', '.join(known)})")
 
 
-@rule("CX001", Severity.WARNING, "sidecar")
+@rule("CX001", Severity.WARNING, "sidecar", file_kinds=("openai",))
 def openai_yaml_values(ctx: SidecarContext) -> None:
     """Codex's `agents/openai.yaml` has keys or values Codex does not use.
 
@@ -183,8 +188,6 @@ def openai_yaml_values(ctx: SidecarContext) -> None:
     ## Source
     https://developers.openai.com/codex/skills ("agents/openai.yaml").
     """
-    if ctx.kind != "openai":
-        return
     data, error, _ = read_bytes(ctx.path)
     if error:
         return

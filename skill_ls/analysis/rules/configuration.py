@@ -1,4 +1,4 @@
-"""Configuration rule (CF001): the project's own `.skill-ls.toml` / `[tool.skill-ls]`."""
+"""Configuration rule: the project's own `.skill-ls.toml` / `[tool.skill-ls]`."""
 from __future__ import annotations
 
 from skill_ls.core.config import ConfigError

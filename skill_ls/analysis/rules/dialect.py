@@ -1,10 +1,10 @@
-"""YAML dialect rules: a value that a YAML 1.2 runtime (Amp) reads differently from YAML 1.1 readers
-(SK015)."""
+"""YAML dialect rules: a value that a YAML 1.2 runtime (Amp) reads differently from YAML 1.1 readers."""
 from __future__ import annotations
 
 from typing import Any
 
 from skill_ls.analysis.rules import rule
+from skill_ls.core.runtimes import Runtime
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.model import Severity
 
@@ -19,7 +19,12 @@ def _describe(value: Any) -> str:
     return f'the string "{value}"'
 
 
-@rule("SK015", Severity.WARNING, "runtime")
+def reads_yaml_12(runtime: Runtime) -> bool:
+    """Runtimes whose YAML reader is not YAML 1.1 (Amp's JavaScript `yaml`: YAML 1.2)."""
+    return runtime.yaml_dialect != "1.1"
+
+
+@rule("SK015", Severity.WARNING, "runtime", runtimes=reads_yaml_12)
 def yaml_reading_differs(ctx: RuntimeContext) -> None:
     """A value that a YAML 1.2 runtime reads differently from the YAML 1.1 readers.
 
@@ -48,7 +53,7 @@ def yaml_reading_differs(ctx: RuntimeContext) -> None:
     `!s.frontmatter["disable-model-invocation"]`).
     """
     fm = ctx.doc.fm
-    if fm is None or not fm.ok or ctx.runtime.yaml_dialect == "1.1":
+    if fm is None or not fm.ok:
         return
     for key in ctx.runtime.fields:
         entry = fm.fields.get(key)

@@ -1,5 +1,4 @@
-"""Field rules, per runtime: required fields, types, unknown keys, names, limits, catalog cuts
-(SK005-SK011, SK014, and SK013's Amp line-ending part)."""
+"""Field rules, per runtime: required fields, types, unknown keys, names, limits, catalog cuts."""
 from __future__ import annotations
 
 import difflib
@@ -11,7 +10,7 @@ from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.parse.frontmatter import FieldEntry, Frontmatter
 from skill_ls.analysis.catalog import catalog_cost
 from skill_ls.analysis.readers import known_by_a_reader, readers_of
-from skill_ls.analysis.rules import replace_fix, rule
+from skill_ls.analysis.rules import ANY_RUNTIME, replace_fix, rule
 from skill_ls.core.spans import closing_insert_span, header_span, name_span, node_span
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.shape import shape_refusal
@@ -30,7 +29,7 @@ def _is_empty(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip()) or value == [] or value == {}
 
 
-@rule("SK005", Severity.ERROR, "runtime", fix="unsafe")
+@rule("SK005", Severity.ERROR, "runtime", runtimes=ANY_RUNTIME, fix="unsafe")
 def required_field_missing(ctx: RuntimeContext) -> None:
     """A field the runtime requires is missing or empty.
 
@@ -72,7 +71,7 @@ def required_field_missing(ctx: RuntimeContext) -> None:
                            "this skill")
 
 
-@rule("SK006", Severity.ERROR, "runtime", fix="safe")
+@rule("SK006", Severity.ERROR, "runtime", runtimes=ANY_RUNTIME, fix="safe")
 def wrong_type(ctx: RuntimeContext) -> None:
     """A field has the wrong type or a value outside its allowed set.
 
@@ -155,7 +154,7 @@ def _python_kind(value: object) -> str:
     return "not a string"
 
 
-@rule("SK007", Severity.WARNING, "runtime", fix="unsafe")
+@rule("SK007", Severity.WARNING, "runtime", runtimes=ANY_RUNTIME, fix="unsafe")
 def unknown_field(ctx: RuntimeContext) -> None:
     """A frontmatter key that no runtime reading the file knows.
 
@@ -306,7 +305,7 @@ def _suggest(key: str, known: tuple[str, ...]) -> list[str]:
     return difflib.get_close_matches(key, known, n=1, cutoff=0.75)
 
 
-@rule("SK008", Severity.ERROR, "runtime")
+@rule("SK008", Severity.ERROR, "runtime", runtimes=ANY_RUNTIME)
 def name_format(ctx: RuntimeContext) -> None:
     """The skill name breaks the runtime's naming rule.
 
@@ -330,7 +329,7 @@ def name_format(ctx: RuntimeContext) -> None:
                        f"{rule_.pattern_text}")
 
 
-@rule("SK009", Severity.WARNING, "runtime", fix="unsafe")
+@rule("SK009", Severity.WARNING, "runtime", runtimes=ANY_RUNTIME, fix="unsafe")
 def name_differs_from_directory(ctx: RuntimeContext) -> None:
     """The `name` differs from the skill's directory name.
 
@@ -397,7 +396,7 @@ def valid_name(runtime: Runtime, name: str) -> bool:
     return rule_.pattern is None or bool(rule_.pattern.match(name))
 
 
-@rule("SK010", Severity.ERROR, "runtime")
+@rule("SK010", Severity.ERROR, "runtime", runtimes=ANY_RUNTIME)
 def length_limit(ctx: RuntimeContext) -> None:
     """A value or the skill is over a runtime's length limit.
 
@@ -454,7 +453,12 @@ def _amp_file_limits(ctx: RuntimeContext, limits: dict[str, int]) -> None:
         ctx.out.report(span, f"skill is {total // 1024} KB in all; Amp's limit is {limits['skill_bytes'] // 1024} KB")
 
 
-@rule("SK011", Severity.INFORMATION, "runtime")
+def cuts_catalog_descriptions(runtime: Runtime) -> bool:
+    """Runtimes whose catalog cuts a description at a fixed length."""
+    return runtime.catalog_cut is not None
+
+
+@rule("SK011", Severity.INFORMATION, "runtime", runtimes=cuts_catalog_descriptions)
 def description_cut_in_catalog(ctx: RuntimeContext) -> None:
     """The description is cut in the runtime's catalog; the model never sees the rest.
 
@@ -467,7 +471,7 @@ def description_cut_in_catalog(ctx: RuntimeContext) -> None:
     most important words first.
     """
     fm = _fm(ctx)
-    if fm is None or ctx.runtime.catalog_cut is None:
+    if fm is None:
         return
     entry = fm.fields.get("description")
     if entry is None or not isinstance(entry.value, str):
@@ -483,12 +487,17 @@ def description_cut_in_catalog(ctx: RuntimeContext) -> None:
                    f"at {cut}, losing: \"{shown}\"", data={"cut": cut, "length": len(text)})
 
 
-@rule("SK013", Severity.WARNING, "runtime", part=True)
+def has_strict_file_shape(runtime: Runtime) -> bool:
+    """Runtimes whose own SKILL.md parser refuses some files the tolerant split accepts."""
+    return runtime.file_shape is not None
+
+
+@rule("SK013", Severity.WARNING, "runtime", runtimes=has_strict_file_shape, part=True)
 def runtime_refuses_file_shape(ctx: RuntimeContext) -> None:
     """(Runtime part of SK013) The runtime's own parser refuses the file's shape (Amp: a BOM, CRLF,
     `...` or trailing spaces on a delimiter, no line break after the closing `---`, an empty body)."""
     shape = ctx.runtime.file_shape
-    if shape is None or ctx.doc.read_error:
+    if shape is None or ctx.doc.read_error:  # (the registry runs this only where a shape is declared)
         return
     refusal = shape_refusal(ctx.doc.src, ctx.doc.fm, shape)
     if refusal is not None:
@@ -521,7 +530,12 @@ def _shape_fix(ctx: RuntimeContext, refusal: str) -> Fix | None:
     return None
 
 
-@rule("SK014", Severity.WARNING, "runtime")
+def prints_catalog_raw(runtime: Runtime) -> bool:
+    """Runtimes whose catalog prints names and descriptions without escaping them."""
+    return not runtime.escapes_catalog
+
+
+@rule("SK014", Severity.WARNING, "runtime", runtimes=prints_catalog_raw)
 def unescaped_catalog_markup(ctx: RuntimeContext) -> None:
     """Text that corrupts the catalog markup of a runtime that does not escape it (Amp).
 
@@ -536,7 +550,7 @@ def unescaped_catalog_markup(ctx: RuntimeContext) -> None:
     Use instead: `description: Use for HTML form inputs and validation`.
     """
     fm = _fm(ctx)
-    if fm is None or ctx.runtime.escapes_catalog:
+    if fm is None:
         return
     for key in ("name", "description"):
         entry = fm.fields.get(key)
@@ -545,7 +559,7 @@ def unescaped_catalog_markup(ctx: RuntimeContext) -> None:
                            "catalog unescaped, which corrupts the markup the model reads")
 
 
-@rule("SK005", Severity.WARNING, "runtime", part=True)
+@rule("SK005", Severity.WARNING, "runtime", runtimes=ANY_RUNTIME, part=True)
 def recommended_field_missing(ctx: RuntimeContext) -> None:
     """(Recommended-field part of SK005) A field the runtime loads without, but works worse without
     (Agentcy: `search_skills` does not rank a skill with an empty description)."""

@@ -1,4 +1,4 @@
-"""Parsing rules: the frontmatter block itself, the file's encoding and shape (SK001-SK004, SK012, SK013)."""
+"""Parsing rules: the frontmatter block itself, the file's encoding and shape."""
 from __future__ import annotations
 
 import os

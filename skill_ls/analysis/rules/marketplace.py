@@ -1,4 +1,4 @@
-"""Sidecar and marketplace rules (MC001, MC002)."""
+"""Sidecar and marketplace rules."""
 from __future__ import annotations
 
 import os
@@ -11,11 +11,12 @@ from skill_ls.core.mcp import agh_config, allowed_marketplace_mcp, skill_servers
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.frontmatter import MAX_NESTING, nesting_too_deep
 from skill_ls.analysis.rules import rule
+from skill_ls.core.runtimes import Runtime
 from skill_ls.core.spans import header_span
 from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 
 
-@rule("MC001", Severity.ERROR, "sidecar")
+@rule("MC001", Severity.ERROR, "sidecar", file_kinds=("mcp", "meta", "openai", "capabilities"))
 def malformed_sidecar(ctx: SidecarContext) -> None:
     """An `mcp.json`, `.agh-meta.json`, `capabilities.toml` or `agents/openai.yaml` is unreadable or malformed.
 
@@ -98,7 +99,12 @@ def _openai_yaml_problem(path: str) -> tuple[str | None, Span]:
     return None, Span(0, 0, 0, 0)
 
 
-@rule("MC002", Severity.WARNING, "runtime")
+def installs_from_marketplace(runtime: Runtime) -> bool:
+    """Runtimes with a marketplace tier (skills installed with marketplace metadata)."""
+    return runtime.marketplace is not None
+
+
+@rule("MC002", Severity.WARNING, "runtime", runtimes=installs_from_marketplace, file_kinds=("skill",))
 def marketplace_mcp_blocked(ctx: RuntimeContext) -> None:
     """A marketplace skill declares MCP servers that AGH will not start.
 

@@ -1,4 +1,4 @@
-"""MCP server definition rules (MS001-MS006), wherever skills and agents declare servers: a skill's
+"""MCP server definition rules, wherever skills and agents declare servers: a skill's
 `mcp.json` (both AGH's `mcpServers` wrapper and Amp's flat map), `metadata.agh.mcp_servers` in
 SKILL.md, AGH `AGENT.md` `mcp_servers`, and Claude Code subagent `mcpServers`.
 
@@ -134,7 +134,7 @@ def _run(ctx: Any, code: str) -> None:
         _emit(ctx, code, _cached(ctx, _file_findings, ctx.doc))
 
 
-@rule("MS001", Severity.ERROR, "sidecar")
+@rule("MS001", Severity.ERROR, "sidecar", file_kinds=("mcp",))
 def mcp_server_cannot_start(ctx: SidecarContext) -> None:
     """An MCP server has no `command` or `url` that matches its transport.
 
@@ -160,7 +160,7 @@ def mcp_server_cannot_start(ctx: SidecarContext) -> None:
     _run(ctx, "MS001")
 
 
-@rule("MS002", Severity.WARNING, "sidecar")
+@rule("MS002", Severity.WARNING, "sidecar", file_kinds=("mcp",))
 def mcp_server_plain_http(ctx: SidecarContext) -> None:
     """An MCP server `url` uses plain `http://` to a host that is not local.
 
@@ -179,7 +179,7 @@ def mcp_server_plain_http(ctx: SidecarContext) -> None:
     _run(ctx, "MS002")
 
 
-@rule("MS003", Severity.ERROR, "sidecar")
+@rule("MS003", Severity.ERROR, "sidecar", file_kinds=("mcp",))
 def mcp_server_literal_secret(ctx: SidecarContext) -> None:
     """A secret is written literally in an MCP server's `env`, `headers` or `args`.
 
@@ -203,7 +203,7 @@ def mcp_server_literal_secret(ctx: SidecarContext) -> None:
     _run(ctx, "MS003")
 
 
-@rule("MS004", Severity.WARNING, "sidecar")
+@rule("MS004", Severity.WARNING, "sidecar", file_kinds=("mcp",))
 def mcp_server_unpinned_package(ctx: SidecarContext) -> None:
     """An MCP server runs an `npx`/`uvx` package without a fixed version.
 
@@ -224,7 +224,7 @@ def mcp_server_unpinned_package(ctx: SidecarContext) -> None:
     _run(ctx, "MS004")
 
 
-@rule("MS005", Severity.WARNING, "sidecar")
+@rule("MS005", Severity.WARNING, "sidecar", file_kinds=("mcp",))
 def mcp_server_binds_all_interfaces(ctx: SidecarContext) -> None:
     """An MCP server binds to or connects through `0.0.0.0`.
 
@@ -244,7 +244,7 @@ def mcp_server_binds_all_interfaces(ctx: SidecarContext) -> None:
     _run(ctx, "MS005")
 
 
-@rule("MS006", Severity.WARNING, "sidecar")
+@rule("MS006", Severity.WARNING, "sidecar", file_kinds=("mcp",))
 def mcp_server_empty_or_duplicate(ctx: SidecarContext) -> None:
     """An MCP server is empty, or the same server name is declared twice.
 

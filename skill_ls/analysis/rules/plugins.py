@@ -1,4 +1,4 @@
-"""Claude Code plugin rules (PL001-PL003): the plugin manifest, the paths it points to, and legacy
+"""Claude Code plugin rules: the plugin manifest, the paths it points to, and legacy
 commands. Plugin skills and agents are checked by the Claude Code skill and subagent rules."""
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _text(path: str) -> str:
         return ""
 
 
-@rule("PL001", Severity.ERROR, "sidecar")
+@rule("PL001", Severity.ERROR, "sidecar", file_kinds=("manifest",))
 def invalid_plugin_manifest(ctx: SidecarContext) -> None:
     """`.claude-plugin/plugin.json` is not valid: not JSON, no kebab-case `name`, or a malformed `version`.
 
@@ -54,8 +54,6 @@ def invalid_plugin_manifest(ctx: SidecarContext) -> None:
     ## Source
     https://code.claude.com/docs/en/plugins-reference ("Plugin manifest schema").
     """
-    if ctx.kind != "manifest":
-        return
     m = read_manifest(ctx.path)
     if not m.ok:
         ctx.out.report(m.span, f"plugin.json {m.problem}; Claude Code cannot load this plugin")
@@ -73,7 +71,7 @@ def invalid_plugin_manifest(ctx: SidecarContext) -> None:
                        severity=Severity.WARNING)
 
 
-@rule("PL002", Severity.ERROR, "sidecar")
+@rule("PL002", Severity.ERROR, "sidecar", file_kinds=("manifest",))
 def plugin_path_missing(ctx: SidecarContext) -> None:
     """A path in `plugin.json` (commands, agents, skills, hooks, mcpServers, ...) does not exist or is not `./`-relative.
 
@@ -93,8 +91,6 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
     ## Source
     https://code.claude.com/docs/en/plugins-reference ("Path behavior rules").
     """
-    if ctx.kind != "manifest":
-        return
     m = read_manifest(ctx.path)
     if not m.ok:
         return
@@ -117,12 +113,12 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
                 ctx.out.report(span, f"'{key}' path '{rel}' does not exist in the plugin")
 
 
-@rule("PL003", Severity.INFORMATION, "sidecar")
+@rule("PL003", Severity.INFORMATION, "sidecar", file_kinds=("command",))
 def legacy_command(ctx: SidecarContext) -> None:
     """A command file (`.claude/commands/*.md` or a plugin's `commands/*.md`): skills supersede commands.
 
     ## What it does
-    Notes each legacy command file (its frontmatter gets Claude Code's skill value checks, CC001-CC008,
+    Notes each legacy command file (its frontmatter gets Claude Code's skill value checks,
     like a skill's). Claude Code still runs it as `/name`, but a skill in
     `.claude/skills/<name>/SKILL.md` (or a plugin's `skills/<name>/SKILL.md`) is the same command
     with supporting files, model invocation and the other skill fields.
@@ -141,8 +137,6 @@ def legacy_command(ctx: SidecarContext) -> None:
     https://code.claude.com/docs/en/skills ("Custom commands have been merged into skills"),
     https://code.claude.com/docs/en/plugins-reference.
     """
-    if ctx.kind != "command":
-        return
     stem = os.path.splitext(os.path.basename(ctx.path))[0]
     where = "skills" if os.path.basename(os.path.dirname(os.path.dirname(ctx.path))) != ".claude" else ".claude/skills"
     ctx.out.report(Span(0, 0, 0, 0), f"'/{stem}' is a legacy command: move it to {where}/{stem}/SKILL.md (commands "

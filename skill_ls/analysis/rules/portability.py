@@ -1,4 +1,4 @@
-"""Portability findings (PT001-PT003): what one runtime reads and another ignores or rejects.
+"""Portability findings: what one runtime reads and another ignores or rejects.
 
 These are information for the runtimes they affect, never errors everywhere: a key Claude Code
 reads and Amp ignores is fine in `.claude/skills`, and an upload limit of claude.ai matters only to

@@ -1,4 +1,4 @@
-"""Reference rules: files a skill points at (RF001-RF003).
+"""Reference rules: files a skill points at.
 
 References are found outside fenced code blocks: Markdown links and images with a relative target,
 `skill_read_file("skill", "path")`, `skill_run_script("skill", "script")`, and bare `scripts/...`

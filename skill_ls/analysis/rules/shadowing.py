@@ -1,4 +1,4 @@
-"""Shadowing rules: what precedence does to each copy of a name (SH001-SH004)."""
+"""Shadowing rules: what precedence does to each copy of a name."""
 from __future__ import annotations
 
 import os
@@ -6,7 +6,7 @@ import os
 from skill_ls.core.index import Index, SkillDecl
 from skill_ls.core.paths import is_under
 from skill_ls.core.model import Related, Severity, Span
-from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules import ANY_RUNTIME, rule
 from skill_ls.core.spans import name_span
 from skill_ls.analysis.rules.context import ResolutionContext
 
@@ -51,7 +51,7 @@ def _agent_mode(ctx: ResolutionContext) -> bool:
     return ctx.resolution.agent is not None
 
 
-@rule("SH001", Severity.WARNING, "resolution")
+@rule("SH001", Severity.WARNING, "resolution", runtimes=ANY_RUNTIME)
 def shadowed_copy(ctx: ResolutionContext) -> None:
     """This copy is shadowed: a higher-precedence copy of the same name wins.
 
@@ -84,7 +84,7 @@ def shadowed_copy(ctx: ResolutionContext) -> None:
                    data={"winner": winner.path, "winner_tier": winner.tier})
 
 
-@rule("SH002", Severity.INFORMATION, "resolution")
+@rule("SH002", Severity.INFORMATION, "resolution", runtimes=ANY_RUNTIME)
 def shadows_others(ctx: ResolutionContext) -> None:
     """This copy wins and shadows other copies of the same name.
 
@@ -114,7 +114,7 @@ def shadows_others(ctx: ResolutionContext) -> None:
                    data={"shadowed": len(losers)})
 
 
-@rule("SH003", Severity.ERROR, "resolution")
+@rule("SH003", Severity.ERROR, "resolution", runtimes=ANY_RUNTIME)
 def ambiguous_name(ctx: ResolutionContext) -> None:
     """The same name appears twice in one tier, or twice in a runtime that loads both.
 
@@ -143,7 +143,7 @@ def ambiguous_name(ctx: ResolutionContext) -> None:
                        related=[r for d in others for r in _related(d, f"also declared: {d.tier} copy", ctx.index)])
 
 
-@rule("SH004", Severity.WARNING, "resolution")
+@rule("SH004", Severity.WARNING, "resolution", runtimes=ANY_RUNTIME)
 def not_discovered(ctx: ResolutionContext) -> None:
     """The runtime never discovers this copy: deeper than its scan depth or past its scan cap.
 

@@ -1,7 +1,7 @@
-"""Claude Code subagent value checks (SA001-SA006): project, user and plugin subagents
+"""Claude Code subagent value checks: project, user and plugin subagents
 (`.claude/agents/**/*.md`, `~/.claude/agents`, `<plugin>/agents/*.md`).
 
-Parsing and the required fields are `skill_ls.core.agents` (AG001-AG005); these rules check the values
+Parsing and the required fields are `skill_ls.core.agents`; these rules check the values
 Claude Code gives meaning to, from the runtime's `Vocabulary` (skill_ls/core/runtimes/claude_code.py).
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from skill_ls.analysis.rules.context import AgentContext
 from skill_ls.analysis.values import list_or_tokens
 from skill_ls.core.model import Related, Severity, Span
 from skill_ls.core.parse.frontmatter import Frontmatter
-from skill_ls.core.runtimes import RUNTIMES, runtime_for_family
+from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family
 from skill_ls.core.runtimes.spec import Vocabulary
 
 
@@ -30,7 +30,12 @@ def _subagent(ctx: AgentContext) -> tuple[Frontmatter, Vocabulary] | None:
     return fm, runtime.vocabulary
 
 
-@rule("SA001", Severity.WARNING, "agent")
+def reads_subagents(runtime: Runtime) -> bool:
+    """Runtimes whose agents are subagents with a known tool list (Claude Code)."""
+    return bool(runtime.vocabulary.builtin_tools)
+
+
+@rule("SA001", Severity.WARNING, "agent", runtimes=reads_subagents)
 def subagent_unknown_model(ctx: AgentContext) -> None:
     """A subagent's `model` is not a Claude Code model.
 
@@ -59,7 +64,7 @@ def subagent_unknown_model(ctx: AgentContext) -> None:
             ctx.out.report(entry.value_span, problem)
 
 
-@rule("SA002", Severity.WARNING, "agent")
+@rule("SA002", Severity.WARNING, "agent", runtimes=reads_subagents)
 def subagent_invalid_setting(ctx: AgentContext) -> None:
     """A subagent's `permissionMode`, `color`, `isolation` or `maxTurns` has a value Claude Code does not accept.
 
@@ -101,7 +106,7 @@ def subagent_invalid_setting(ctx: AgentContext) -> None:
         ctx.out.report(turns.value_span, "'maxTurns' must be at least 1; the subagent would stop before its first turn")
 
 
-@rule("SA003", Severity.WARNING, "agent")
+@rule("SA003", Severity.WARNING, "agent", runtimes=reads_subagents)
 def subagent_unknown_tool(ctx: AgentContext) -> None:
     """A subagent's `tools` or `disallowedTools` names no Claude Code tool.
 
@@ -138,7 +143,7 @@ def _tool_name(token: str) -> str:
     return token.split("(", 1)[0]
 
 
-@rule("SA004", Severity.WARNING, "agent")
+@rule("SA004", Severity.WARNING, "agent", runtimes=reads_subagents)
 def subagent_tool_denied(ctx: AgentContext) -> None:
     """A tool is both granted (`tools`) and denied (`disallowedTools`), or a whole-tool denial voids a scoped grant.
 
@@ -178,7 +183,7 @@ def subagent_tool_denied(ctx: AgentContext) -> None:
                            related=[Related(doc.path, deny[name], "denied here")])
 
 
-@rule("SA005", Severity.WARNING, "agent")
+@rule("SA005", Severity.WARNING, "agent", runtimes=reads_subagents)
 def subagent_invalid_hooks(ctx: AgentContext) -> None:
     """A subagent's `hooks` does not have Claude Code's hook shape.
 

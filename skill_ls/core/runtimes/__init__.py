@@ -54,6 +54,11 @@ def runtime_for_family(family: str) -> str:
     return _BY_FAMILY[family].id
 
 
+def runtime_of_family(family: str) -> Runtime | None:
+    """The runtime that reads agents of `family` (None for an unknown family)."""
+    return _BY_FAMILY.get(family)
+
+
 def scoping_for_family(family: str) -> AgentScoping | None:
     """How an agent of `family` scopes its runtime's set (None for an unknown family)."""
     runtime = _BY_FAMILY.get(family)

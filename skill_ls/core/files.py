@@ -1,0 +1,36 @@
+"""Reading files that are not skill documents (JSON sidecars, manifests): never raises, never follows a
+symlink out of the directory it must stay in. Below the index, so every reader can use it."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from skill_ls.core.model import Span
+from skill_ls.core.parse.text import read_bytes
+
+
+def read_inside(path: str, base: str) -> tuple[bytes, str | None, bool]:
+    """`read_bytes`, refusing a file that a symlink leads out of `base` (a sidecar of a skill is read
+    only while it stays inside the skill directory, like the references the body makes)."""
+    try:
+        real, real_base = os.path.realpath(path), os.path.realpath(base)
+    except (OSError, ValueError):
+        return b"", "cannot resolve the path", False
+    if not (real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)):
+        return b"", "is a symlink that leads outside the skill directory (not read)", False
+    return read_bytes(path)
+
+
+def read_json(path: str, encoding: str = "utf-8-sig", *, inside: str | None = None) -> tuple[Any, str | None, Span]:
+    """Read and parse a JSON file: (value, problem, where the problem is). Never raises; the value is
+    None when there is a problem (unreadable, undecodable, not JSON, or, with `inside`, a symlink
+    that leads out of that directory)."""
+    data, error, _ = read_bytes(path) if inside is None else read_inside(path, inside)
+    if error:
+        return None, error, Span(0, 0, 0, 0)
+    try:
+        return json.loads(data.decode(encoding)), None, Span(0, 0, 0, 0)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        line, col = getattr(exc, "lineno", 1) - 1, getattr(exc, "colno", 1) - 1
+        return None, f"not valid JSON: {getattr(exc, 'msg', exc)}", Span(line, col, line, col + 1)
