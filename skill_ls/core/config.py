@@ -26,11 +26,13 @@ class ConfigError(Exception):
     (the rest of the file can still apply: `load_config_file_lenient`); None for the whole file."""
 
     def __init__(self, message: str, path: str | None = None, line: int | None = None,
-                 keys: tuple[str, ...] | None = None):
+                 keys: tuple[str, ...] | None = None, suggestion: str | None = None):
         super().__init__(message)
         self.path = path
         self.line = line
         self.keys = keys
+        self.suggestion = suggestion  # the known key an unknown one most likely meant
+        self.col: int | None = None  # where the key is written on `line` (0-based), when found
 
     def __str__(self) -> str:
         where = f"{self.path}: " if self.path else ""
@@ -157,11 +159,13 @@ def config_from_mapping(data: dict[str, Any], *, base: Path, source: str | None 
     return cfg
 
 
-def _did_you_mean(key: str, known: list[str]) -> str:
+def _unknown_key(message: str, key: str, known: list[str], keys: tuple[str, ...] | None = None) -> ConfigError:
+    """An unknown key, with the closest known key ("did you mean") when there is one."""
     import difflib
 
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    hint = close[0] if close else None
+    return ConfigError(message + (f"; did you mean '{hint}'?" if hint else ""), keys=keys, suggestion=hint)
 
 
 def _apply(cfg: Config, data: dict[str, Any], base: Path, camel: bool) -> None:
@@ -200,7 +204,7 @@ def _apply_key(cfg: Config, raw_key: str, value: Any, base: Path, camel: bool) -
         if camel and key in ("server", "trace"):
             return  # editor-only settings
         known = [k for (section, k) in _SCHEMA if section == ""] + sorted(_SECTIONS)
-        raise ConfigError(f"unknown key '{raw_key}'" + _did_you_mean(key, known), keys=(raw_key,))
+        raise _unknown_key(f"unknown key '{raw_key}'", key, known, keys=(raw_key,))
     setattr(cfg, spec[0], _convert(spec[1], value, key, base))
 
 
@@ -211,7 +215,7 @@ def _apply_sub(cfg: Config, key: str, raw_key: str, sk: str, raw_sub: str, sub: 
     spec = _SCHEMA.get((key, sk))
     if spec is None:
         known = [k for (section, k) in _SCHEMA if section == key] + (["severity"] if key == "rules" else [])
-        raise ConfigError(f"unknown key '{raw_sub}' in [{raw_key}]" + _did_you_mean(sk, known))
+        raise _unknown_key(f"unknown key '{raw_sub}' in [{raw_key}]", sk, known)
     if spec[1] == "roots":  # a runtime's own list of roots (Agentcy: `[agentcy] roots`)
         tier = RUNTIMES[key].extra_root_tier
         paths = _convert("paths", sub, f"{key}.{sk}", base)
@@ -313,6 +317,8 @@ def _locate(exc: ConfigError, text: str) -> None:
     for i, line in enumerate(text.splitlines(), 1):
         if re.match(rf"\s*\[*\s*\"?{re.escape(key)}\b", line) or f"'{key}'" in line or f'"{key}"' in line:
             exc.line = i
+            m = re.match(rf"\s*\[*\s*\"?({re.escape(key)})\b", line)
+            exc.col = m.start(1) if m else None
             return
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from tests.conftest import skill
+from tests.conftest import skill, write
 from tests.lsp.conftest import uri
 
 
@@ -62,3 +62,32 @@ async def test_move_under_metadata_is_a_quick_fix(start, tree, profile):
     _, actions = await _actions_for(s, path, "SK007")
     titles = [a.title for a in actions]
     assert "Move 'category' under 'metadata:'" in titles, titles
+
+
+async def test_did_you_mean_findings_have_quick_fixes(start, tree, profile):
+    """Issue 22: the "did you mean" findings had no quick fix. A subagent's model (SA001) and tool
+    (SA003), a skill's tool (CC003, its pattern kept) and a typo'd key of .skill-ls.toml (CF001) each
+    offer the replacement the message suggests."""
+    tree.standard()
+    cfg = write(tree.ws / ".skill-ls.toml", 'runtimes = ["claude-code"]\nexlude = ["x/**"]\n', dedent=False)
+    sk = write(tree.ws / ".claude" / "skills" / "pdf" / "SKILL.md",
+               "---\nname: pdf\ndescription: PDFs. Use when reading PDFs.\nallowed-tools: Read, bash(git *)\n---\n# PDF\n",
+               dedent=False)
+    agent = write(tree.ws / ".claude" / "agents" / "helper.md",
+                  "---\nname: helper\ndescription: Helps.\nmodel: Sonnet\ntools: Read, grep\n---\nBody\n", dedent=False)
+    s = await start(profile)
+    expected = [(agent, "SA001", "Replace 'Sonnet' with 'sonnet'", "sonnet"),
+                (agent, "SA003", "Replace 'grep' with 'Grep'", "Grep"),
+                (sk, "CC003", "Replace 'bash(git *)' with 'Bash(git *)'", "Bash(git *)"),
+                (cfg, "CF001", "Rename 'exlude' to 'exclude'", "exclude")]
+    for path, code, title, new_text in expected:
+        if path.suffix == ".md":
+            s.open(path)
+        found, actions = await _actions_for(s, path, code)
+        assert [a.title for a in actions] == [title], (code, [a.title for a in actions])
+        [edit] = actions[0].edit.changes[uri(path)]
+        assert edit.new_text == new_text
+        assert edit.range == found.range or code == "CF001", (code, edit.range, found.range)
+        line = path.read_text().splitlines()[edit.range.start.line]
+        written = line[edit.range.start.character:edit.range.end.character]
+        assert written in ("Sonnet", "grep", "bash(git *)", "exlude"), written
