@@ -12,6 +12,7 @@ from urllib.parse import quote, unquote_to_bytes, urlsplit
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
+from skill_ls.analysis.rule_docs import doc_url
 from skill_ls.core.model import Diagnostic, Span
 from skill_ls.core.parse.text import SourceText
 
@@ -92,6 +93,8 @@ class Converter:
             message=d.message + (f" [{d.runtime}]" if d.runtime else ""),
             severity=types.DiagnosticSeverity(int(d.severity)),
             code=d.code,
+            # The code is a link to the rule's documentation (docs/rules.md), as ruff's and ESLint's are.
+            code_description=types.CodeDescription(href=doc_url(d.code)),
             source=SOURCE,
             related_information=related or None,
             data=data,
