@@ -122,3 +122,32 @@ async def test_palette_commands_list_skills_portability_explain_equal_the_cli(st
     with pytest.raises(JsonRpcException) as err:
         await s.command("skillLs.explain", {"code": "XX999"})
     assert "XX999" in str(err.value)
+
+
+async def test_where_for_a_file_answers_under_that_files_runtime(start, tree, profile):
+    """Issue 22: Show Skill Shadows on a `.claude/skills` file listed only the AGH declarations (the
+    folder's default runtime). Given the file (`path`), skillLs.where answers under the runtime that
+    reads it, as the file's code lens does; a built-in copy is marked `builtin` (no file to open)."""
+    from tests.conftest import skill
+
+    tree.standard()
+    (tree.ws / ".skill-ls.toml").write_text(f'runtimes = ["agh", "claude-code"]\n\n[agh]\nbundled_roots = ["{tree.bundled}"]\n')
+    project = skill(tree.ws / ".claude" / "skills", "demo", description="Claude demo. Use when testing.")
+    personal = skill(tree.home / ".claude" / "skills", "demo", description="Personal demo. Use when testing.")
+    s = await start(profile)
+    default = await s.command("skillLs.where", {"name": "demo"})
+    assert default["runtime"] == "agh"
+    result = await s.command("skillLs.where", {"name": "demo", "path": str(project)})
+    assert result["runtime"] != "agh", result
+    paths = [e["path"] for e in result["entries"]]
+    assert str(project) in paths and str(personal) in paths and str(tree.ws_demo) not in paths, paths
+    lens = await s.command("skillLs.where", {"name": "demo", "runtime": result["runtime"]})
+    assert [e["path"] for e in lens["entries"]] == paths
+    from skill_ls.core.runtimes import RUNTIMES
+
+    builtin = next(((rid, n) for rid, rt in RUNTIMES.items() for n in getattr(rt, "builtin_skills", ()) or ()), None)
+    if builtin is not None:
+        rid, name = builtin
+        name = getattr(name, "name", name)
+        entries = (await s.command("skillLs.where", {"name": name, "runtime": rid}))["entries"]
+        assert all(e.get("builtin") is True for e in entries if e["path"].startswith("(built-in")), entries

@@ -122,13 +122,28 @@ def register(server) -> None:
 
     @server.command("skillLs.where")
     async def where_command(ls, *args):
+        """{name, runtime?, agent?, workspace?, path?}: `path` (a file, path or URI) answers under that
+        file's runtime and agent when `runtime` is not given."""
         arg = _arg(args)
         name = _str_opt(arg, "name")
         if name is None:
             raise CommandError("skillLs.where needs {\"name\": ...}")
+        file = _str_opt(arg, "path")
+        if file is not None and "://" in file:
+            file = path_of(file)
+        if file is not None and _str_opt(arg, "workspace") is None:
+            arg = {**arg, "workspace": file}
         index = await _index_for(ls, arg)
         runtime = _runtime(index, arg)
         agent = _str_opt(arg, "agent")
+        if file is not None and _str_opt(arg, "runtime") in (None, "auto") and ls.state_for(file) is not None:
+            # Asked about a file (Show Skill Shadows on the active editor): its own runtime and agent,
+            # as its code lens and hover answer, not the folder's default runtime.
+            from skill_ls.server.lookup import context_of
+
+            rids, file_agent = context_of(ls, os.path.abspath(file))
+            runtime = rids[0] if rids else runtime
+            agent = agent or file_agent
         if agent and index.agent(agent) is None:
             raise _no_agent(index, agent)
         return where(index, runtime, name, agent)
