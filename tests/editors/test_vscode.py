@@ -253,7 +253,7 @@ def test_ci_sh_names_the_missing_tools_in_one_line(tmp_path: Path, present: list
     assert proc.returncode == 1
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and proc.stdout == "", proc.stderr
-    missing = [t for t in ("node", "npm") if t not in present]
+    missing = [t for t in ("node", "npm", "python3") if t not in present]
     assert lines[0].startswith(f"ci.sh: {' '.join(missing)} not found: install Node.js 20"), lines[0]
 
 

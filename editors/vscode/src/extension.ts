@@ -52,6 +52,26 @@ class SkillLanguageClient extends LanguageClient {
   }
 }
 
+/** Read-only documents of the palette commands (`skill-ls-doc:`): their text is set before they open. */
+class DocProvider implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+
+  set(uri: vscode.Uri, text: string): void {
+    this.texts.set(uri.toString(), text);
+    this.emitter.fire(uri);
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
 class CatalogProvider implements vscode.TextDocumentContentProvider {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
@@ -86,6 +106,7 @@ export class SkillLsExtension implements vscode.Disposable {
   readonly output: vscode.OutputChannel;
   readonly status: vscode.StatusBarItem;
   readonly catalog: CatalogProvider;
+  readonly docs = new DocProvider();
   private readonly disposables: vscode.Disposable[] = [];
 
   /** Resolves the "crashed repeatedly" notification (it closes once the server runs again). */
@@ -108,6 +129,11 @@ export class SkillLsExtension implements vscode.Disposable {
       vscode.commands.registerCommand(L.CLIENT_COMMANDS.restartServer, () => this.restart()),
       vscode.commands.registerCommand(L.CLIENT_COMMANDS.reindexWorkspace, () => this.reindex()),
       vscode.commands.registerCommand(L.CLIENT_COMMANDS.showOutput, () => this.output.show()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.listSkills, () => this.listSkills()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.showPortability, () => this.showPortability()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.explainRule, (code?: unknown) => this.explainRule(code)),
+      this.docs,
+      vscode.workspace.registerTextDocumentContentProvider(L.DOC_SCHEME, this.docs),
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
     );
   }
@@ -522,7 +548,9 @@ export class SkillLsExtension implements vscode.Disposable {
     }
     const workspace = await this.commandFolder();
     if (workspace === null) return;
-    await this.showWhere(workspace ? { name, workspace } : { name });
+    // The active skill file answers for itself (its runtime and agent, as its code lens does).
+    const file = doc && doc.uri.scheme === 'file' && L.isSkillFile(doc.uri.fsPath) ? doc.uri.fsPath : undefined;
+    await this.showWhere(L.paletteWhereArg(name, file, workspace));
   }
 
   /** `skillLs.where` with `arg`, as a quick pick (winner first); choosing a declaration opens it. */
@@ -547,7 +575,96 @@ export class SkillLsExtension implements vscode.Disposable {
       matchOnDetail: true,
     });
     if (!pick) return;
+    if (pick.value === undefined) {
+      void vscode.window.showInformationMessage(L.builtinMessage(where));
+      return;
+    }
     await vscode.window.showTextDocument(vscode.Uri.file(pick.value));
+  }
+
+  /** Open a read-only document of a palette command (Markdown for a rule, plain text for a table). */
+  private async openDoc(name: string, text: string, language: string): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: L.DOC_SCHEME, path: `/${name}` });
+    this.docs.set(uri, text);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(doc, language);
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+
+  /** List Skills: the effective set of the active folder's default runtime; choosing one opens it. */
+  async listSkills(): Promise<void> {
+    if (!(await this.ensureClient())) return;
+    const workspace = await this.commandFolder();
+    if (workspace === null) return;
+    let list: ReturnType<typeof L.parseListSkills>;
+    try {
+      list = L.parseListSkills(await this.executeServerCommand(L.SERVER_COMMANDS.listSkills, workspace ? { workspace } : {}));
+    } catch (err) {
+      this.showCommandError('could not list skills', err);
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(L.skillItems(list.skills, (p) => this.relative(p)), {
+      title: `Skill LS: Skills (${list.runtime ?? 'default runtime'})`,
+      placeHolder: `${list.skills.length} skills the runtime loads, in catalog order`,
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    if (!pick) return;
+    if (pick.value === undefined) {
+      void vscode.window.showInformationMessage(`Skill LS: ${pick.label.replace('$(book) ', '')} is built into ${list.runtime ?? 'the runtime'}: there is no file to open.`);
+      return;
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(pick.value));
+  }
+
+  /** Show Portability: which runtime loads the active skill (or every skill of the folder), and why not. */
+  async showPortability(): Promise<void> {
+    if (!(await this.ensureClient())) return;
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const file = active && active.scheme === 'file' && L.isSkillFile(active.fsPath) ? active.fsPath : undefined;
+    const workspace = file ? undefined : await this.commandFolder();
+    if (workspace === null) return;
+    const arg = file ? { path: file, workspace: file } : workspace ? { workspace } : {};
+    try {
+      const result = await this.executeServerCommand(L.SERVER_COMMANDS.portability, arg);
+      const what = file ? this.relative(file) : 'the workspace';
+      await this.openDoc(`Portability - ${file ? path.basename(path.dirname(file)) : 'workspace'}`, L.portabilityText(result, what), 'plaintext');
+    } catch (err) {
+      this.showCommandError('portability failed', err);
+    }
+  }
+
+  /** Explain Rule: a rule's documentation (the codes under the cursor first). */
+  async explainRule(arg?: unknown): Promise<void> {
+    if (!(await this.ensureClient())) return;
+    let code = typeof arg === 'string' ? arg : undefined;
+    if (!code) {
+      let rules: L.RuleSummary[];
+      try {
+        rules = L.parseRuleList(await this.executeServerCommand(L.SERVER_COMMANDS.explain, {}));
+      } catch (err) {
+        this.showCommandError('could not list the rules', err);
+        return;
+      }
+      const editor = vscode.window.activeTextEditor;
+      const here = editor
+        ? L.codesAt(vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.range.contains(editor.selection.active)))
+        : [];
+      const pick = await vscode.window.showQuickPick(L.ruleItems(rules, here), {
+        title: 'Skill LS: Explain Rule',
+        placeHolder: 'Rule code (the findings under the cursor first)',
+        matchOnDescription: true,
+        matchOnDetail: true,
+      });
+      if (!pick) return;
+      code = pick.value;
+    }
+    try {
+      const result = await this.executeServerCommand(L.SERVER_COMMANDS.explain, { code });
+      await this.openDoc(`${code.toUpperCase()}.md`, L.explainText(result), 'markdown');
+    } catch (err) {
+      this.showCommandError(`could not explain ${code}`, err);
+    }
   }
 
   async reindex(): Promise<void> {

@@ -15,6 +15,9 @@ export const SERVER_COMMANDS = {
   reindex: 'skillLs.reindex',
   status: 'skillLs.status',
   listAgents: 'skillLs.listAgents',
+  listSkills: 'skillLs.listSkills',
+  portability: 'skillLs.portability',
+  explain: 'skillLs.explain',
 } as const;
 
 /** Client-side (command palette) command IDs. They must never equal a server command ID. */
@@ -24,11 +27,16 @@ export const CLIENT_COMMANDS = {
   restartServer: 'skillLs.restartServer',
   reindexWorkspace: 'skillLs.reindexWorkspace',
   showOutput: 'skillLs.showOutput',
+  listSkills: 'skillLs.showSkills',
+  showPortability: 'skillLs.showPortability',
+  explainRule: 'skillLs.explainRule',
 } as const;
 
 export const INDEX_CHANGED_NOTIFICATION = 'skillLs/indexChanged';
 export const CONFIG_SECTION = 'skillLs';
 export const CATALOG_SCHEME = 'skill-ls-catalog';
+/** Read-only documents the palette commands open (a rule's documentation, a portability table). */
+export const DOC_SCHEME = 'skill-ls-doc';
 export const DEFAULT_SERVER_EXECUTABLE = 'skill-language-server';
 /**
  * How to install the server by hand (only needed with `skillLs.server.importStrategy: fromEnvironment`
@@ -606,6 +614,8 @@ export function runtimePickItems(list: AgentList, choice: AgentChoice): PickItem
 export interface WhereEntry {
   tier: string;
   path: string;
+  /** A copy built into the runtime: there is no file to open. */
+  builtin: boolean;
   winner: boolean;
   blocked: boolean;
   /** The server's label: winner, shadowed, blocked, not discovered, also loaded or overridden. */
@@ -641,6 +651,7 @@ export function parseWhere(result: unknown): WhereResult {
       entries.push({
         tier: typeof o.tier === 'string' ? o.tier : '?',
         path: o.path,
+        builtin: o.builtin === true || /^\(built-in /.test(o.path),
         winner,
         blocked: o.blocked === true,
         // A server older than labels: say only what the fields state.
@@ -664,17 +675,121 @@ const WHERE_ICONS: Record<string, string> = {
   'not discovered': '$(eye-closed)',
 };
 
-/** Quick-pick items for `skillLs.where` entries (the server's labels); choosing one opens `value` (a path). */
-export function whereItems(where: WhereResult, relative: (p: string) => string = (p) => p): PickItem<string>[] {
+/**
+ * Quick-pick items for `skillLs.where` entries (the server's labels); choosing one opens `value` (a
+ * path). A built-in copy has no file: its `value` is undefined and its detail says where it lives.
+ */
+export function whereItems(where: WhereResult, relative: (p: string) => string = (p) => p): PickItem<string | undefined>[] {
   return where.entries.map((e) => {
     const icon = WHERE_ICONS[e.label] ?? '$(debug-step-over)';
     return {
       label: `${icon} ${e.tier}`,
       description: e.summary ?? e.label,
-      detail: relative(e.path),
-      value: e.path,
+      detail: e.builtin ? `built into ${where.runtime ?? 'the runtime'} (no file)` : relative(e.path),
+      value: e.builtin ? undefined : e.path,
     };
   });
+}
+
+/** What choosing a built-in copy says (there is nothing to open). */
+export function builtinMessage(where: WhereResult): string {
+  return `Skill LS: "${where.name}" is built into ${where.runtime ?? 'the runtime'}: there is no file to open.`;
+}
+
+/** The `skillLs.where` argument of Show Skill Shadows from the palette: the active file answers for itself. */
+export function paletteWhereArg(name: string, file: string | undefined, workspace: string | undefined): WhereArg & { path?: string } {
+  const out: WhereArg & { path?: string } = { name };
+  if (workspace) out.workspace = workspace;
+  if (file) out.path = file;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// List Skills, Show Portability, Explain Rule
+
+export interface SkillRow {
+  name: string;
+  tier: string;
+  path?: string;
+  builtin: boolean;
+  disabled: boolean;
+  description?: string;
+}
+
+/** Parse a `skillLs.listSkills` result. */
+export function parseListSkills(result: unknown): { runtime?: string; skills: SkillRow[] } {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  const skills: SkillRow[] = [];
+  for (const s of Array.isArray(r.skills) ? r.skills : []) {
+    if (typeof s !== 'object' || s === null || typeof (s as { name?: unknown }).name !== 'string') continue;
+    const o = s as Record<string, unknown>;
+    skills.push({
+      name: o.name as string,
+      tier: typeof o.tier === 'string' ? o.tier : '?',
+      path: typeof o.path === 'string' ? o.path : undefined,
+      builtin: o.builtin === true,
+      disabled: o.disabled === true,
+      description: typeof o.description === 'string' ? o.description : undefined,
+    });
+  }
+  return { runtime: typeof r.runtime === 'string' ? r.runtime : undefined, skills };
+}
+
+/** List Skills items: name, tier (and disabled), description; choosing one opens its file. */
+export function skillItems(skills: SkillRow[], relative: (p: string) => string = (p) => p): PickItem<string | undefined>[] {
+  return skills.map((s) => ({
+    label: `$(book) ${s.name}`,
+    description: `${s.tier}${s.disabled ? ' · disabled' : ''}${s.builtin ? ' · built-in' : ''}`,
+    detail: [s.description, s.path ? relative(s.path) : undefined].filter(Boolean).join(' — '),
+    value: s.path,
+  }));
+}
+
+export interface RuleSummary {
+  code: string;
+  name: string;
+  severity: string;
+  summary: string;
+}
+
+export function parseRuleList(result: unknown): RuleSummary[] {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  return (Array.isArray(r.rules) ? r.rules : [])
+    .filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && typeof (x as { code?: unknown }).code === 'string')
+    .map((x) => ({
+      code: x.code as string,
+      name: typeof x.name === 'string' ? x.name : '',
+      severity: typeof x.severity === 'string' ? x.severity : '',
+      summary: typeof x.summary === 'string' ? x.summary : '',
+    }));
+}
+
+/** The rule codes of the diagnostics under the cursor (offered first by Explain Rule). */
+export function codesAt(diagnostics: { code?: unknown; source?: string }[]): string[] {
+  const out: string[] = [];
+  for (const d of diagnostics) {
+    const code = typeof d.code === 'object' && d.code !== null ? (d.code as { value?: unknown }).value : d.code;
+    if (d.source === 'skill-ls' && typeof code === 'string' && !out.includes(code)) out.push(code);
+  }
+  return out;
+}
+
+export function ruleItems(rules: RuleSummary[], first: string[] = []): PickItem<string>[] {
+  const sorted = [...rules].sort((a, b) => Number(!first.includes(a.code)) - Number(!first.includes(b.code)) || a.code.localeCompare(b.code));
+  return sorted.map((r) => ({ label: r.code, description: `${r.name} · ${r.severity}`, detail: r.summary, value: r.code }));
+}
+
+/** The text of a read-only `skill-ls-doc:` document: a rule's Markdown, or a portability table. */
+export function explainText(result: unknown): string {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  const md = typeof r.markdown === 'string' ? r.markdown : 'skill-ls: the server returned no documentation.\n';
+  return typeof r.url === 'string' ? `${md}\n[Online: ${r.url}](${r.url})\n` : md;
+}
+
+export function portabilityText(result: unknown, what: string): string {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  const text = typeof r.text === 'string' ? r.text : 'skill-ls: the server returned no table.\n';
+  return `Portability of ${what}: which runtime loads each skill (skill-ls portability)\n\n${text}`;
 }
 
 /** The `skillLs.where` argument of a code lens or a caller: which declarations to list, and where. */
