@@ -22,7 +22,8 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 def _terminal_columns() -> int:
     """`shutil.get_terminal_size().columns`, without importing `shutil` (and the compression modules
-    it pulls in: ~1.5 ms of every start, for argparse's help width)."""
+    it pulls in: 2.2 ms of every start, measured with `-X importtime` in a virtual environment,
+    where nothing else a check runs imports them; for argparse's help width)."""
     try:
         columns = int(os.environ["COLUMNS"])
     except (KeyError, ValueError):
@@ -70,7 +71,8 @@ def _check_args(check: argparse.ArgumentParser) -> None:
     check.add_argument("--select", action="append", default=[], metavar="CODES", help="only these codes/prefixes")
     check.add_argument("--ignore", action="append", default=[], metavar="CODES", help="skip these codes/prefixes")
     check.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
-                       help="processes for large trees (default: CPU count, at most 4; 1 = no parallelism)")
+                       help="at most N processes (default: as many as the tree's size and the processors "
+                            "the rest of the machine leaves free pay for; 1 = no parallelism)")
     check.add_argument("--fix", action="store_true",
                        help="apply the safe fixes (they keep what the author meant), then report what remains")
     check.add_argument("--unsafe-fixes", action="store_true",
@@ -153,10 +155,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, keep: list[object] | None = None) -> int:
+    """Run one command. With `keep` (the `skill-ls` program, which leaves without freeing anything),
+    `check` puts what it built there instead of freeing it when it returns."""
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None)
     args = parser.parse_args(argv)
+    args.keep = keep
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
@@ -206,44 +211,28 @@ def _check(args: argparse.Namespace) -> int:
     # cyclic collector would rescan that graph over and over (a fifth of the CPU at 10,000 skills) to
     # free almost nothing. Reference counting still frees everything that is not a cycle.
     gc.disable()
-    from skill_ls.analysis.parallel import can_fork, default_jobs, run_check_forked
+    from skill_ls.analysis.check import CheckOptions, run_check
 
-    jobs = args.jobs if args.jobs > 0 else default_jobs()
-
-    def make_opts() -> CheckOptions:
-        from skill_ls.analysis.check import CheckOptions
-
-        return CheckOptions(paths=args.paths, workspace=args.workspace, runtimes=args.runtime, config=args.config,
-                            select=args.select, ignore=args.ignore, no_user_roots=args.no_user_roots,
-                            jobs=jobs, line_hints=args.format in ("json", "sarif"))
-
+    opts = CheckOptions(paths=args.paths, workspace=args.workspace, runtimes=args.runtime, config=args.config,
+                        select=args.select, ignore=args.ignore, no_user_roots=args.no_user_roots,
+                        jobs=max(0, args.jobs))
     fix_summary: list[str] = []
-    fixing = args.fix or args.unsafe_fixes or args.diff
-    walking = not args.paths or any(os.path.isdir(p) for p in args.paths)  # (files alone: a pre-commit hook)
-    if _own_process and jobs > 1 and can_fork() and walking and not fixing:
-        # The workers start now, before the imports below (analysis/parallel.py); for JSON they
-        # also write their findings' entries of the report while they check.
-        result = run_check_forked(make_opts, jobs, _json_writer if args.format == "json" else None, wait=False)
-    else:
-        from skill_ls.analysis.check import run_check
+    if args.fix or args.unsafe_fixes or args.diff:
+        from skill_ls.cli_fix import run_fix
 
-        opts = make_opts()
-        if fixing:
-            from skill_ls.cli_fix import run_fix
-
-            status, fix_summary = run_fix(opts, unsafe=args.unsafe_fixes, diff=args.diff)
-            if args.diff:
-                return status
-        result = run_check(opts)
+        status, fix_summary = run_fix(opts, unsafe=args.unsafe_fixes, diff=args.diff)
+        if args.diff:
+            return status
+    result = run_check(opts)
     from skill_ls.core.model import Severity
     from skill_ls.output import format_github, format_json, format_sarif, format_text
 
     diags = result.diagnostics
     store = result.index.store
     if args.format == "json":
-        text = format_json(diags, result.files_checked, store, result.line_hints, result.prerendered)
+        text = format_json(diags, result.files_checked, store)
     elif args.format == "sarif":
-        text = format_sarif(diags, store, result.line_hints)
+        text = format_sarif(diags, store)
     elif args.format == "github":
         text = format_github(diags)
     else:
@@ -265,27 +254,14 @@ def _check(args: argparse.Namespace) -> int:
 
         print(f"skill-ls: note: {safe_text(root)} is too large to check whole: stopped after listing "
               f"{MAX_WALK_DIRS:,} directories; what lies beyond was not checked", file=sys.stderr)
-    global _done_writing
-    _done_writing = True
-    if _own_process:
-        # (console_main leaves without the interpreter's teardown; holding the result here also
-        # spares freeing the index object by object when this function returns: ~3 ms at 1,500 skills)
-        _kept.append(result)
-        from skill_ls.analysis.parallel import reap_workers
-
-        reap_workers()
+    if args.keep is not None:
+        args.keep.append(result)  # (freeing the index object by object: ~8 ms at 1,500 skills)
     worst = min((d.severity for d in diags), default=None)
     if worst is None:
         return EXIT_OK
     if worst == Severity.ERROR or (args.strict and worst == Severity.WARNING):
         return EXIT_FINDINGS
     return EXIT_OK
-
-
-def _json_writer(index: Index) -> Callable[[list[Diagnostic]], list[tuple[str, tuple[object, ...]]]]:
-    from skill_ls.output import JsonEntries
-
-    return JsonEntries(index.store).prerender
 
 
 def _portability(args: argparse.Namespace) -> int:
@@ -313,7 +289,7 @@ def _portability(args: argparse.Namespace) -> int:
 def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
     """Index for `where`/`list`/`catalog`: workspace, configuration, runtime choice (SPEC §8)."""
     from skill_ls.analysis.check import CheckOptions, UsageError, build_index, choose_workspace, prepare_config
-    from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
+    from skill_ls.analysis.queries.scope import choose_runtime
 
     if args.workspace and not os.path.isdir(args.workspace):
         raise UsageError(f"workspace is not a directory: {args.workspace}")
@@ -324,16 +300,10 @@ def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
     index = build_index(workspace, config)
     if len(args.runtime) > 1:
         raise UsageError("give at most one --runtime for this command")
-    runtime = args.runtime[0] if args.runtime else default_runtime(index.active)
-    if runtime == "auto":
-        runtime = default_runtime(index.active)
     agent = getattr(args, "agent", None)
     if agent and index.agent(agent) is None:
         raise UsageError(f"no agent named '{agent}' in {index.workspace}")
-    named = index.agent(agent) if agent else None
-    scoping = RUNTIMES[runtime].agent_scoping if runtime in RUNTIMES else None
-    if named is not None and not args.runtime and (scoping is None or index.agent(named.name, scoping.family) is None):
-        runtime = runtime_for_family(named.family)  # no --runtime: the runtime the named agent belongs to
+    runtime = choose_runtime(index, args.runtime[0] if args.runtime else None, agent)
     return index, runtime, agent
 
 
@@ -493,33 +463,23 @@ def _serve(args: argparse.Namespace) -> int:
     return run_server(tcp_port=args.tcp)
 
 
-# Set by a one-shot command once everything it prints is written (see console_main).
-_done_writing = False
-# What a one-shot run built, kept until console_main leaves (it is never freed, see there).
-_kept: list[object] = []
-# Set by console_main: this process is the `skill-ls` command, nothing else runs in it, so `check`
-# may fork its workers before its imports (analysis/parallel.py). `main()` called from another
-# program (tests, an embedding tool) forks only after the index (`run_in_processes`), as before.
-_own_process = False
-
-
 def console_main() -> NoReturn:
-    """The `skill-ls` command (and `python -m skill_ls`): `main`, then, after `check`, leave without
-    the interpreter's teardown. That frees the whole index object by object and runs a last garbage
-    collection even with the collector off: ~15 ms of a ~240 ms check of the corpus, for nothing a
-    finished one-shot run needs (it has written and flushed its output; `check --fix` has closed
-    the files it wrote). Every other command (the server above all) exits as usual."""
-    global _own_process
-    _own_process = True
-    code = main()
-    if _done_writing:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError):  # a closed pipe: the output is gone either way
-            pass
-        os._exit(code)
-    sys.exit(code)
+    """The `skill-ls` command (and `python -m skill_ls`): `main`, then, after a one-shot command,
+    leave without the interpreter's teardown and without freeing what the command built. Freeing a
+    check's index object by object and the teardown cost ~10 % of a check of the corpus (measured:
+    0.57 → 0.52 s of CPU with `--jobs 1`), for nothing a finished run needs: its output is written
+    and flushed, and `check --fix` has closed the files it wrote. The server exits as usual."""
+    argv = sys.argv[1:]
+    keep: list[object] = []
+    code = main(argv, keep=keep)
+    if argv[:1] == ["serve"]:
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: the output is gone either way
+        pass
+    os._exit(code)
 
 
 def serve_main() -> int:

@@ -42,20 +42,15 @@ def display_path(path: str, cwd: str | None = None) -> str:
 
 
 class Positions:
-    """Converts code point spans to UTF-16 (LSP/JSON/SARIF) using each file's lines: the `hints`
-    (lines gathered by `check`'s per-file workers, see LineHints) first, else the file's text."""
+    """Converts code point spans to UTF-16 (LSP/JSON/SARIF) using each file's text."""
 
-    def __init__(self, store: DocumentStore, hints: dict[str, dict[int, str]] | None = None):
+    def __init__(self, store: DocumentStore):
         self.store = store
-        self.hints = hints or {}
         self._sources: dict[str, SourceText | None] = {}  # a report's files, each read once
 
     def cols(self, path: str, span: Span) -> tuple[int, int, int, int]:
         """(start line, start character, end line, end character) in UTF-16 code units."""
         sl, el = span.start_line, span.end_line
-        lines = self.hints.get(path)
-        if lines is not None and sl in lines and el in lines:
-            return sl, _utf16(lines[sl], span.start_col), el, _utf16(lines[el], span.end_col)
         src = self._sources.get(path, _UNREAD)
         if src is _UNREAD:
             src = self._sources[path] = self.store.source(path) if path.endswith(".md") else None
@@ -65,14 +60,6 @@ class Positions:
 
     def lsp_range(self, path: str, span: Span) -> dict[str, dict[str, int]]:
         return _range(*self.cols(path, span))
-
-
-def _utf16(line: str, col: int) -> int:
-    """`SourceText.utf16_col` on a line's text."""
-    prefix = line[:col]
-    if prefix.isascii():
-        return len(prefix)
-    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in prefix)
 
 
 _UNREAD = SourceText.from_str("")  # a marker: not looked up yet
@@ -149,25 +136,13 @@ def diagnostic_json(d: Diagnostic, pos: Positions, cwd: str | None = None) -> di
 class JsonEntries:
     """Writes the JSON report's entry for a finding (before `json_escape`): one template per finding
     (the generic layout walks ~10 small objects per finding), each file's relative path and text
-    looked up once. `check`'s processes also use it to write their findings' entries while they
-    check (see `format_json`'s `prerendered`)."""
+    looked up once."""
 
-    def __init__(self, store: DocumentStore, hints: dict[str, dict[int, str]] | None = None):
-        self.pos = Positions(store, hints)
+    def __init__(self, store: DocumentStore):
+        self.pos = Positions(store)
         self.cwd = os.getcwd()
         self._relative: dict[str, str] = {}
         self._encoded: dict[str, str] = {}
-
-    @staticmethod
-    def state(d: Diagnostic) -> tuple[object, ...]:
-        """What finishing a run may still change in a finding (severity overrides, merged runtimes,
-        the note on capped findings): an entry written before is used only if these are unchanged."""
-        return d.severity, d.message, d.runtime
-
-    def prerender(self, diags: list[Diagnostic]) -> list[tuple[str, tuple[object, ...]]]:
-        """Each finding's entry, escaped (`json_escape` works character by character, so pieces
-        escaped apart join into the escaped whole), with its state."""
-        return [(json_escape(self.entry(d)), self.state(d)) for d in diags]
 
     def _rel(self, path: str) -> str:
         found = self._relative.get(path)
@@ -195,30 +170,16 @@ class JsonEntries:
                 f'      "related": {related}{fix}\n    }}')
 
 
-# Entries written while checking, by finding: id -> (the finding, its entry, its `JsonEntries.state`).
-Prerendered = dict[int, tuple[Diagnostic, str, tuple[object, ...]]]
-
-
-def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStore,
-                hints: dict[str, dict[int, str]] | None = None, prerendered: Prerendered | None = None) -> str:
+def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:
     """The JSON report: exactly `json_text` of {version, files_checked, diagnostics (each
-    `diagnostic_json`), summary}, each finding from `JsonEntries`. With `prerendered`, a finding's
-    entry written while checking is used when finishing left the finding as it was."""
-    writer = JsonEntries(store, hints)
-    if prerendered:  # entries escaped one by one (see `JsonEntries.prerender`), the rest below
-        state = writer.state
-        items = [pre[1] if (pre := prerendered.get(id(d))) is not None and pre[0] is d and pre[2] == state(d)
-                 else json_escape(writer.entry(d)) for d in diags]
-    else:
-        items = [writer.entry(d) for d in diags]
+    `diagnostic_json`), summary}, each finding from `JsonEntries`."""
+    writer = JsonEntries(store)
+    items = [writer.entry(d) for d in diags]
     head = (f'{{\n  "version": {json_layout(__version__)},\n  "files_checked": {files_checked},\n'
             f'  "diagnostics": ')
     tail = f',\n  "summary": {json_layout(summary(diags), 1)}\n}}\n'
     # One join for the whole report (a report is megabytes: each intermediate copy is fresh memory)
     pieces = [head, "[\n    ", ",\n    ".join(items), "\n  ]", tail] if items else [head, "[]", tail]
-    if prerendered:
-        pieces[0], pieces[-1] = json_escape(head), json_escape(tail)
-        return "".join(pieces)
     return json_escape("".join(pieces))
 
 
@@ -235,8 +196,8 @@ def _format_json_generic(diags: list[Diagnostic], files_checked: int, store: Doc
     return json_text(doc) + "\n"
 
 
-def format_sarif(diags: list[Diagnostic], store: DocumentStore, hints: dict[str, dict[int, str]] | None = None) -> str:
-    pos = Positions(store, hints)
+def format_sarif(diags: list[Diagnostic], store: DocumentStore) -> str:
+    pos = Positions(store)
     rules = all_rules()
     codes = sorted(rules)
     index = {c: i for i, c in enumerate(codes)}

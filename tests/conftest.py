@@ -82,3 +82,22 @@ try:
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 except ImportError:  # pragma: no cover - hypothesis is a test extra
     pass
+
+
+def workspace_state(ws: Path, environ: dict[str, str] | None = None):
+    """A folder's analysis as the server holds it (configuration loaded, index built and installed),
+    in process: the host of `skill_ls.analysis.queries` for the query tests."""
+    from skill_ls.analysis.workspace import WorkspaceState
+
+    state = WorkspaceState(str(ws), environ)
+    state.load_config()
+    state.install(state.build_index())
+    return state
+
+
+def position(path: Path, needle: str, offset: int = 1) -> tuple[int, int]:
+    """(line, code point column) `offset` characters into the first line of `path` holding `needle`."""
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        if needle in line:
+            return i, line.index(needle) + offset
+    raise AssertionError(needle)

@@ -122,7 +122,7 @@ def test_readme_runtime_table_names_every_root():
     from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = text.split("## Runtimes", 1)[1].split("\n\n", 2)[1]
+    table = re.search(r"<!-- runtimes:start -->\n(.*?)\n<!-- runtimes:end -->", text, re.S).group(1)
     rows = {line.split("|")[1].strip().strip("`"): line.split("|")[2] for line in table.splitlines()[2:]}
     assert set(rows) == set(RUNTIMES)
     for rid, runtime in RUNTIMES.items():
@@ -149,3 +149,21 @@ def _shown(template: str) -> str:
                                    ("{amp_toolbox}", "$AMP_TOOLBOX")):
         template = template.replace(placeholder, text_form)
     return template
+
+
+def test_readme_demo_lines_are_printed_by_the_check(tmp_path, capsys, monkeypatch):
+    """"Among the lines it prints": each line the README shows is a line of `skill-ls check examples/demo`."""
+    import shutil
+
+    from skill_ls.cli import main
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("Among the lines it prints", 1)[1].split("```\n", 1)[1].split("\n```", 1)[0]
+    shutil.copytree(ROOT / "examples" / "demo", tmp_path / "examples" / "demo")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("AGH_HOME", raising=False)
+    main(["check", "examples/demo"])
+    printed = capsys.readouterr().out.splitlines()
+    for line in block.splitlines():
+        assert line in printed, line

@@ -78,18 +78,17 @@ def _lua_strings(lua: str, name: str) -> list[str]:
 
 
 def test_neovim_root_detection_knows_every_skill_and_user_directory() -> None:
-    """lsp/skill_ls.lua decides the workspace root and whether a file is in a user-level root from
-    lists of directories; they must cover every directory the descriptors scan."""
+    """lua/skill_ls/project.lua decides the workspace root and whether a file is in a user-level root
+    from lists of directories; they must cover every directory the descriptors scan."""
     from skill_ls.core.editor_patterns import ROOT
     from skill_ls.core.runtimes import RUNTIMES
 
-    lua = (ROOT / "editors" / "nvim" / "lsp" / "skill_ls.lua").read_text(encoding="utf-8")
+    lua = (ROOT / "editors" / "nvim" / "lua" / "skill_ls" / "project.lua").read_text(encoding="utf-8")
     templates = [(s.template, s.origin) for rt in RUNTIMES.values() for s in rt.roots] + \
                 [(d.template, d.origin) for f in AGENT_FAMILIES.values() for d in f.dirs]
     hidden = {t.split("}/", 1)[1].split("/")[0] for t, origin in templates if origin == "workspace"
               and t.split("}/", 1)[1].startswith(".")}
     assert set(_lua_strings(lua, "skill_dirs")) == hidden
-    assert set(_lua_strings(lua, "skill_markers")) <= hidden
     homes = {h.env_var: h.default for rt in RUNTIMES.values() for h in rt.home_dirs}
     assert set(_lua_strings(lua, "user_env_vars")) == set(homes)
     user_dirs = _lua_strings(lua, "user_dirs")

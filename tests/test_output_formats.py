@@ -142,7 +142,6 @@ def test_json_report_template_equals_the_generic_layout(tmp_path, monkeypatch):
     from skill_ls.core.escape import json_layout, json_text
     from skill_ls.core.index import DocumentStore
     from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
-    from skill_ls.analysis.check import LineHints, line_hints
     from skill_ls.output import _format_json_generic, format_json
 
     monkeypatch.chdir(tmp_path)
@@ -172,9 +171,6 @@ def test_json_report_template_equals_the_generic_layout(tmp_path, monkeypatch):
         diags = [diagnostic() for _ in range(n)]
         expected = _format_json_generic(diags, n, store)
         assert format_json(diags, n, store) == expected
-        hints: LineHints = {}  # the lines check's workers send: the same columns as the files give
-        line_hints(diags, DocumentStore(), hints)
-        assert format_json(diags, n, DocumentStore(), hints) == expected
     value = {"a": [1, {"b": None}], "c": 1.5}  # json_layout nested: json.dumps's lines, indented
     assert json_layout(value, 2) == json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n    ")
     assert json_text({"x": json.loads("[]")}) == '{\n  "x": []\n}'

@@ -1,201 +1,126 @@
-"""The per-file phase of `check` may run in forked workers; results must not depend on it."""
+"""The per-file phase of `check` may run in processes forked after the index (analysis/executor.py);
+results must not depend on it."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
+import pytest
 from conftest import check_tree, skill, write
 
-from skill_ls.analysis.check import PARALLEL_MIN_FILES, run_in_processes
+from skill_ls.analysis import executor
+from skill_ls.analysis.executor import MIN_ITEMS_PER_PROCESS, map_chunks, processes
+
+BIG = 2 * MIN_ITEMS_PER_PROCESS + 60  # enough files for two processes
 
 
-def test_parallel_and_serial_checks_agree(workspace):
-    for i in range(PARALLEL_MIN_FILES + 20):
-        extra = "colour: red\n" if i % 7 == 0 else ""
-        skill(workspace / "skills", f"s{i:04d}", extra=extra, body=f"[x](missing{i}.md)\n" if i % 11 == 0 else "x\n")
-    write(workspace / "skills" / "broken" / "SKILL.md", "---\nname: broken\ndescription: Use when: x\n---\n")
-    write(workspace / "skills" / "quiet" / "SKILL.md",
-          "---\nname: quiet\ndescription: d\ncolour: red\n---\n<!-- skill-ls: disable=SK007 -->\n")
-    serial = check_tree(workspace, jobs=1).diagnostics
-    parallel = check_tree(workspace, jobs=2).diagnostics
-    assert [(d.path, d.span, d.code, d.message, d.runtime) for d in serial] == \
-           [(d.path, d.span, d.code, d.message, d.runtime) for d in parallel]
-    assert {d.code for d in serial} >= {"SK007", "RF001", "SK003"}
-    assert not any(d.path.endswith("quiet/SKILL.md") and d.code == "SK007" for d in parallel)
-
-
-def test_failed_worker_share_is_redone_in_process():
-    parent = os.getpid()
-
-    def work(items):
-        if os.getpid() != parent:
-            raise RuntimeError("worker dies")
-        return [i * 2 for i in items]
-
-    items = list(range(PARALLEL_MIN_FILES * 2))
-    assert sorted(run_in_processes(work, items, 3)) == sorted(i * 2 for i in items)
-
-
-def test_small_inputs_stay_in_process():
-    parent = os.getpid()
-    assert run_in_processes(lambda items: [os.getpid() for _ in items], [1, 2, 3], 4) == [parent] * 3
-
-
-# --- check on processes forked before the imports (analysis/parallel.py) --------------------------
-
-import random  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
-import pytest  # noqa: E402
-
-from skill_ls.analysis import parallel  # noqa: E402
-from skill_ls.analysis.check import CheckOptions, Checker, build_index, prepare_config, run_check  # noqa: E402
-
-
-def _checker(path) -> Checker:
-    opts = CheckOptions(paths=[str(path)], workspace=str(path))
-    return Checker(build_index(str(path), prepare_config(str(path), opts)))
-
-
-def _random_tree(root, seed: int) -> None:
-    """Skills, agents, sidecars, plugins (manifest and marketplace layouts), `.claude/commands`,
-    directories never entered, at random depths and fan-outs."""
-    rnd = random.Random(seed)
-    dirs = [root]
-    for i in range(rnd.randint(40, 160)):
-        parent = rnd.choice(dirs)
-        name = rnd.choice(["a", "b", "skills", "plugins", "agents", "commands", ".claude", "node_modules",
-                           ".git", "x", "docs", ".claude-plugin", "p"]) + ("" if rnd.random() < 0.3 else str(i))
-        d = parent / name
-        d.mkdir(exist_ok=True)
-        dirs.append(d)
-        kind = rnd.random()
-        if kind < 0.35:
-            skill(d, f"s{i}")
-        elif kind < 0.45:
-            write(d / "AGENT.md", "---\nname: a\ndescription: d\n---\nx\n")
-        elif kind < 0.55:
-            write(d / "mcp.json", "{}\n")
-        elif kind < 0.62:
-            write(d / ".claude-plugin" / "plugin.json", '{"name": "p%d"}\n' % i)
-            write(d / "agents" / "helper.md", "---\nname: helper\ndescription: d\n---\nx\n")
-        elif kind < 0.7:
-            write(d / "commands" / "go.md", "go\n")
-        elif kind < 0.75:
-            write(d / ".claude" / "commands" / "run.md", "run\n")
-        elif kind < 0.8:
-            write(d / "agents" / "openai.yaml", "interface: {}\n")
-
-
-@pytest.mark.parametrize("seed", range(12))
-def test_the_shares_of_a_walk_join_into_the_whole_walk(tmp_path, seed, monkeypatch):
-    from skill_ls.core import discovery
-
-    monkeypatch.setattr(discovery, "CUT_DIRS_PER_PART", 1 + seed % 3)  # cut these small trees too
-    root = tmp_path / "ws"
-    root.mkdir()
-    _random_tree(root, seed)
-    whole = _checker(root)
-    expected = whole.files_in_scope([str(root)])
-    for parts in (2, 3, 4):
-        shares = [_checker(root).files_in_part([str(root)], k, parts) for k in range(parts)]
-        assert all(s.exact for s in shares)
-        joined = _checker(root)
-        assert joined.adopt([str(root)], shares) == expected
-        assert joined.plugin_table == whole.plugin_table
-        # each file in exactly one share
-        assert sum(len(s.files) for s in shares) == len(set().union(*(s.files for s in shares)))
-        assert sum(len(s.plugins) for s in shares) == len(joined.plugin_table)
-        for k, share in enumerate(shares):  # below the cut, by the checksum of the directory at the cut
-            for f in share.files:
-                rel = os.path.relpath(f, root).split(os.sep)
-                cut = share.cuts[0]
-                owner = discovery.part_of(os.path.join(root, *rel[:cut]), parts) if len(rel) - 1 >= cut else 0
-                assert owner == k, (f, cut)
-
-
-def test_a_wide_tree_is_shared_out_between_the_parts(workspace, monkeypatch):
-    from skill_ls.core import discovery
-
-    monkeypatch.setattr(discovery, "CUT_DIRS_PER_PART", 4)
-    for i in range(40):
-        skill(workspace / f"team{i}", f"s{i}")
-    shares = [_checker(workspace).files_in_part([str(workspace)], k, 2) for k in range(2)]
-    assert shares[0].cuts == [1] and all(len(s.files) >= 5 for s in shares)  # (2^-39: all in one part)
-
-
-def test_a_symlinked_directory_makes_the_shares_inexact(workspace):
-    for i in range(30):
-        skill(workspace / "skills" / f"g{i % 5}", f"s{i}")
-    os.symlink(workspace / "skills" / "g1", workspace / "skills" / "link")
-    shares = [_checker(workspace).files_in_part([str(workspace)], k, 2) for k in range(2)]
-    assert not all(s.exact for s in shares)
-    assert _checker(workspace).adopt([str(workspace)], shares) is None
-
-
-def _big_tree(workspace, n: int = PARALLEL_MIN_FILES + 60) -> None:
+def _big_tree(workspace, n: int = BIG) -> None:
     for i in range(n):
         extra = "colour: red\n" if i % 7 == 0 else ""
         skill(workspace / f"group{i % 9}" / "skills", f"s{i:04d}", extra=extra,
               body=f"[x](missing{i}.md)\n" if i % 11 == 0 else "x\n")
+    write(workspace / "group1" / "skills" / "broken" / "SKILL.md", "---\nname: broken\ndescription: Use when: x\n---\n")
     write(workspace / "group1" / "skills" / "quiet" / "SKILL.md",
           "---\nname: quiet\ndescription: d\ncolour: red\n---\n<!-- skill-ls: disable=SK007 -->\n")
     write(workspace / "plugins" / "tools" / "agents" / "helper.md", "---\nname: helper\n---\nx\n")
 
 
 def _key(result):
-    return ([(d.path, d.span, d.code, d.message, d.runtime, d.severity) for d in result.diagnostics],
-            result.files_checked, result.line_hints)
-
-
-def _opts(workspace, jobs):
-    return lambda: CheckOptions(paths=[str(workspace)], workspace=str(workspace), jobs=jobs, line_hints=True)
+    return [(d.path, d.span, d.code, d.message, d.runtime, d.severity, d.related, d.fix) for d in result.diagnostics], \
+        result.files_checked
 
 
 @pytest.mark.parametrize("jobs", [2, 3])
-def test_forked_check_equals_the_serial_check(workspace, jobs):
+def test_parallel_and_serial_checks_agree(workspace, jobs):
     _big_tree(workspace)
-    serial = run_check(_opts(workspace, 1)())
-    assert _key(parallel.run_check_forked(_opts(workspace, jobs), jobs)) == _key(serial)
-    assert {"SK007", "RF001"} <= {d.code for d in serial.diagnostics}
+    serial = check_tree(workspace, jobs=1)
+    assert _key(check_tree(workspace, jobs=jobs)) == _key(serial)
+    assert {d.code for d in serial.diagnostics} >= {"SK007", "RF001", "SK003"}
+    assert not any(d.path.endswith("quiet/SKILL.md") and d.code == "SK007" for d in serial.diagnostics)
 
 
-def test_forked_check_of_a_small_tree_stays_in_this_process(workspace):
-    skill(workspace / "skills", "one", extra="colour: red\n")
-    serial = run_check(_opts(workspace, 1)())
-    assert _key(parallel.run_check_forked(_opts(workspace, 2), 2)) == _key(serial)
+def test_results_come_back_in_chunk_order_from_the_processes_that_computed_them():
+    import select
 
-
-def test_a_worker_that_fails_before_walking_is_replaced(workspace, monkeypatch):
-    _big_tree(workspace)
-    serial = run_check(_opts(workspace, 1)())
-
-    def dies(*args):
-        raise RuntimeError("worker dies")
-
-    monkeypatch.setattr(parallel, "_work", dies)  # (the forked worker runs this copy of the module)
-    assert _key(parallel.run_check_forked(_opts(workspace, 2), 2)) == _key(serial)
-
-
-def test_chunks_a_worker_took_and_never_sent_are_checked_again(workspace, monkeypatch):
-    _big_tree(workspace)
-    serial = run_check(_opts(workspace, 1)())
     parent = os.getpid()
-    take = parallel._take_chunks
+    signal_r, signal_w = os.pipe()
 
-    def take_then_die(tokens, chunks, per_file, done, after):
+    def work(chunk):
+        if os.getpid() != parent:
+            os.write(signal_w, b"x")
+        elif not select.select([signal_r], [], [], 0)[0]:  # here: wait until the worker has taken one
+            select.select([signal_r], [], [], 60)
+        return [(i, os.getpid()) for i in chunk]
+
+    items = list(range(BIG * 2))
+    results = map_chunks(work, items, 2)
+    os.close(signal_r)
+    os.close(signal_w)
+    assert [i for chunk in results for i, _ in chunk] == items
+    assert len({pid for chunk in results for _, pid in chunk} - {parent}) == 1  # (a worker may even take all)
+
+
+def test_chunks_a_failed_worker_took_are_computed_here_again():
+    parent = os.getpid()
+
+    def work(chunk):
+        if os.getpid() != parent:
+            raise RuntimeError("worker dies")
+        return [i * 2 for i in chunk]
+
+    items = list(range(BIG * 2))
+    assert [i for chunk in map_chunks(work, items, 3) for i in chunk] == [i * 2 for i in items]
+
+
+def test_a_worker_that_leaves_without_a_word_is_replaced(monkeypatch):
+    parent = os.getpid()
+    take = executor._take
+
+    def take_then_die(tokens, chunks, work, done, after):
         if os.getpid() == parent:
-            return take(tokens, chunks, per_file, done, after)
+            return take(tokens, chunks, work, done, after)
         os.read(tokens, 3)  # takes three chunks
-        os._exit(3)  # and leaves without a word
+        os._exit(3)  # and leaves
 
-    monkeypatch.setattr(parallel, "_take_chunks", take_then_die)
-    assert _key(parallel.run_check_forked(_opts(workspace, 2), 2)) == _key(serial)
+    monkeypatch.setattr(executor, "_take", take_then_die)
+    items = list(range(BIG * 2))
+    assert [i for chunk in map_chunks(lambda c: list(c), items, 2) for i in chunk] == items
+
+
+def test_small_inputs_stay_in_process():
+    parent = os.getpid()
+    assert map_chunks(lambda items: [os.getpid() for _ in items], [1, 2, 3], 4) == [[parent] * 3]
+
+
+def test_the_number_of_processes_follows_the_work_and_the_free_processors(monkeypatch):
+    monkeypatch.setattr(executor, "_cpus", lambda: 2)
+    monkeypatch.setattr(executor, "_load", lambda: 0.2)
+    assert processes(10) == 1  # too little work to fork for
+    assert processes(BIG) == 2
+    assert processes(100_000) == 2  # no more processes than processors
+    assert processes(BIG, jobs=1) == 1 and processes(100_000, jobs=3) == 3  # --jobs: at most that
+    monkeypatch.setattr(executor, "_load", lambda: 1.0)  # one processor busy elsewhere
+    assert processes(100_000) == 1
+    monkeypatch.setattr(executor, "_load", lambda: 5.0)
+    assert processes(100_000) == 1
+    monkeypatch.setattr(executor, "_cpus", lambda: 8)
+    monkeypatch.setattr(executor, "_load", lambda: 2.0)
+    assert processes(100_000) == executor.MAX_PROCESSES
+
+
+def test_the_load_is_the_smaller_of_the_average_and_what_runs_now(monkeypatch):
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 1.0, 1.0))
+    load = executor._load()
+    assert 0 <= load <= 3.0
+    if os.path.exists("/proc/loadavg"):  # this process is running, so "now" leaves out one
+        with open("/proc/loadavg") as f:
+            assert load <= max(0, int(f.read().split()[3].split("/")[0]))
 
 
 def test_the_command_line_forks_only_silent_workers(workspace):
     """Through the real command: the same report whatever `--jobs`, nothing from the workers on
-    stdout or stderr, and a usage error is one line (the workers leave quietly)."""
+    stdout or stderr, and a usage error is one line."""
     _big_tree(workspace)
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
 
@@ -204,7 +129,7 @@ def test_the_command_line_forks_only_silent_workers(workspace):
                               env=env, cwd=workspace, timeout=120)
 
     serial = run(".", "--format", "json", "--jobs", "1")
-    for jobs in ("2", "3"):
+    for jobs in ("2", "3", "0"):
         forked = run(".", "--format", "json", "--jobs", jobs)
         assert (forked.returncode, forked.stdout, forked.stderr) == (serial.returncode, serial.stdout, serial.stderr)
     missing = run("nowhere", "--jobs", "2")
@@ -212,39 +137,25 @@ def test_the_command_line_forks_only_silent_workers(workspace):
     assert missing.stderr.strip().splitlines() == ["skill-ls: path does not exist: nowhere"]
 
 
-def test_report_entries_written_while_checking_are_the_report_s(workspace):
-    """With a writer, each process writes its findings' JSON entries as it checks them; the report
-    uses them where finishing left a finding unchanged and is the same text either way."""
-    from skill_ls.output import JsonEntries, format_json
-
+def test_a_check_leaves_no_worker_behind(workspace, monkeypatch):
+    """Every worker is collected before the check returns: no zombie, no process still running."""
     _big_tree(workspace)
-    write(workspace / ".skill-ls.toml", "[rules.severity]\nSK007 = \"information\"\n")  # finishing changes these
-    os.chdir(workspace)
-    result = parallel.run_check_forked(_opts(workspace, 2), 2, lambda index: JsonEntries(index.store).prerender)
-    pre = result.prerendered
-    used = [d for d in result.diagnostics if id(d) in pre and pre[id(d)][0] is d
-            and pre[id(d)][2] == JsonEntries.state(d)]
-    assert all(d in used for d in result.diagnostics if d.code != "SK007")
-    assert any(d.code == "SK007" and d not in used for d in result.diagnostics)  # re-written after the override
-    serial = run_check(_opts(workspace, 1)())
-    assert format_json(result.diagnostics, result.files_checked, result.index.store, result.line_hints, pre) == \
-        format_json(serial.diagnostics, serial.files_checked, serial.index.store, serial.line_hints)
+    forked: list[int] = []
+    real_fork = os.fork
 
+    def fork():
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
 
-def test_a_small_tree_does_not_wait_for_the_workers(workspace, monkeypatch):
-    import time
-
-    skill(workspace / "skills", "one", extra="colour: red\n")
-    serial = run_check(_opts(workspace, 1)())
-
-    def slow(*args):
-        time.sleep(60)
-        return 0
-
-    monkeypatch.setattr(parallel, "_work", slow)  # a worker that would hold the run up for a minute
-    started = time.monotonic()
-    assert _key(parallel.run_check_forked(_opts(workspace, 2), 2)) == _key(serial)
-    assert time.monotonic() - started < 20
+    monkeypatch.setattr(os, "fork", fork)
+    monkeypatch.setattr(executor, "MIN_ITEMS_PER_PROCESS", 50)
+    check_tree(workspace, jobs=3)
+    assert len(forked) == 2
+    for pid in forked:  # collected: no longer a child of this process
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
 
 
 def test_findings_cross_the_pipe_whole():
@@ -262,32 +173,3 @@ def test_findings_cross_the_pipe_whole():
     back = pickle.loads(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == d and back is not d
     assert [f.name for f in dataclasses.fields(Diagnostic)] == list(Diagnostic.__slots__)
-
-
-def test_workers_not_waited_for_are_reaped_once_they_have_left(workspace, monkeypatch):
-    """The command line does not wait for its workers' teardown (`wait=False`); `reap_workers` then
-    collects them without blocking, so a finished check leaves no zombie behind."""
-    import time
-
-    _big_tree(workspace)
-    forked: list[int] = []
-    real_fork = os.fork
-
-    def fork():
-        pid = real_fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork)
-    serial = run_check(_opts(workspace, 1)())
-    assert _key(parallel.run_check_forked(_opts(workspace, 3), 3, wait=False)) == _key(serial)
-    assert len(forked) == 2
-    deadline = time.monotonic() + 10
-    while parallel._leaving and time.monotonic() < deadline:
-        parallel.reap_workers()
-        time.sleep(0.01)
-    assert parallel._leaving == []
-    for pid in forked:  # collected: no longer a child of this process
-        with pytest.raises(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)

@@ -9,14 +9,12 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from skill_ls.core.config import Config, load_config
 from skill_ls.core.capabilities import CAPABILITIES_FILE
-from skill_ls.core.discovery import MAX_WALK_DIRS, SKILL_FILE, Environment, WalkResult
+from skill_ls.core.discovery import SKILL_FILE, Environment, WalkResult
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity
-from skill_ls.core.parse.text import SourceText
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for, run_rules
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
@@ -25,7 +23,7 @@ from skill_ls.core.runtimes import (BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_A
                                     runtime_of_family)
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes.agent_families import AGENT_FILE
-from skill_ls.analysis.parallel import default_jobs as default_jobs  # re-exported: the command line's default
+from skill_ls.analysis.executor import map_chunks
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
 # to the next "<" or ">" instead and keep only well-formed code lists (as before) in _suppressed.
@@ -39,17 +37,6 @@ RUNTIME_ORDER = {rid: i for i, rid in enumerate(RUNTIMES)}
 # Up to this many files (the editor's one document, a few affected copies), declarations are looked
 # up per file in the index's path table instead of scanning every declaration of the index.
 FEW_FILES = 32
-
-
-@dataclass
-class PartFiles:
-    """One process's share of the walk of a `check` (`Checker.files_in_part`)."""
-
-    files: set[str] = field(default_factory=set)
-    plugins: dict[str, PluginFile] = field(default_factory=dict)
-    cuts: list[int] = field(default_factory=list)  # the cut depth of each directory walked
-    listed: int = 0
-    exact: bool = True  # no symlinked directory met, the directory limit not reached
 
 
 class UsageError(Exception):
@@ -67,50 +54,16 @@ class CheckOptions:
     select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     no_user_roots: bool = False
-    jobs: int = 1  # processes for the per-file phase (see Checker.check_files)
-    line_hints: bool = False  # gather `LineHints` for the report (CheckResult.line_hints)
+    jobs: int = 1  # processes for the per-file phase: 0 = as many as pay (see analysis/executor.py)
 
 
 @dataclass
 class CheckResult:
-    """What `run_check` found. `line_hints` (when asked for): `LineHints` of the findings."""
+    """What `run_check` found."""
 
     diagnostics: list[Diagnostic]
     files_checked: int
     index: Index
-    line_hints: LineHints | None = None
-    # Report entries written while checking (`parallel.run_check_forked` with a writer).
-    prerendered: dict[int, tuple[Diagnostic, str, tuple[object, ...]]] | None = None
-
-
-# The text of the lines findings point into, by Markdown file: what the output edge needs to count
-# their columns in UTF-16 (JSON, SARIF), gathered where the documents are loaded (the per-file
-# workers) instead of read again by the process that writes the report.
-LineHints = dict[str, dict[int, str]]
-# What the per-file phase gives for a share of the files: its findings and their `LineHints`.
-PerFile = tuple[list[Diagnostic], LineHints]
-
-
-def line_hints(diags: Iterable[Diagnostic], store: DocumentStore, out: LineHints) -> None:
-    """Add to `out` the lines every span of `diags` (finding, related entries, fix edits) starts and
-    ends on, for Markdown files."""
-    sources: dict[str, SourceText] = {}
-    for d in diags:
-        spans = [(d.path, d.span), *((r.path, r.span) for r in d.related)]
-        if d.fix is not None:
-            spans += [(e.path, e.span) for e in d.fix.edits]
-        for path, span in spans:
-            if not path.endswith(".md"):
-                continue
-            lines = out.get(path)
-            if lines is None:
-                lines = out[path] = {}
-            for line in (span.start_line, span.end_line):
-                if line not in lines:
-                    src = sources.get(path)
-                    if src is None:
-                        src = sources[path] = store.source(path)
-                    lines[line] = src.line_text(line)
 
 
 def choose_workspace(paths: list[str], workspace: str | None) -> str:
@@ -155,11 +108,10 @@ def build_index(workspace: str, config: Config, environ: Mapping[str, str] | Non
     return Index(workspace, env, config).build()
 
 
-def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None,
-             walk: bool = True) -> tuple[Checker, list[str], list[str]]:
+def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tuple[Checker, list[str], list[str]]:
     """What `check` (and `check --fix`) start from: the paths validated, the workspace chosen, its
-    configuration and index built: (checker, the paths in scope, the files in scope; without `walk`,
-    no files: the caller walks). Raises `UsageError`/`ConfigError`."""
+    configuration and index built: (checker, the paths in scope, the files in scope). Raises
+    `UsageError`/`ConfigError`."""
     for p in opts.paths:
         if not os.path.exists(p):
             raise UsageError(f"path does not exist: {p}")
@@ -169,15 +121,12 @@ def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None,
     config = prepare_config(workspace, opts)
     checker = Checker(build_index(workspace, config, environ))
     scope = [os.path.abspath(p) for p in opts.paths] or [workspace]
-    return checker, scope, checker.files_in_scope(scope) if walk else []
+    return checker, scope, checker.files_in_scope(scope)
 
 
 def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> CheckResult:
     checker, _, files = open_run(opts, environ)
-    index = checker.index
-    hints: LineHints | None = {} if opts.line_hints else None
-    diagnostics = checker.check_files(files, jobs=opts.jobs, hints=hints)
-    return CheckResult(diagnostics, len(files), index, hints)
+    return CheckResult(checker.check_files(files, jobs=opts.jobs), len(files), checker.index)
 
 
 class Checker:
@@ -208,52 +157,6 @@ class Checker:
                     out.add(d.path)
         return out
 
-    def files_in_part(self, scope: list[str], me: int, parts: int) -> PartFiles:
-        """Share `me` of `parts` of what `files_in_scope(scope)` finds by walking (the index's own
-        files are not included); see `discovery.WalkPart`. The parts together equal the whole walk
-        when `PartFiles.exact` holds for each of them and their `cuts` agree."""
-        from skill_ls.core.plugins import plugin_files
-
-        found = PartFiles()
-        for path in scope:
-            if not os.path.isdir(path):  # a file given directly: not a walk (see `adopt`)
-                found.exact = False
-                continue
-            walker = self.index.walker
-            cut = walker.cut_depth(path, parts)
-            found.cuts.append(cut)
-            result = walker.walk(path, WANTED, part=(cut, me, parts))
-            found.listed += result.listed
-            found.exact = found.exact and not (result.linked or result.truncated)
-            found.files.update(_checkable(result))
-            for pf in plugin_files(walker.listdir, path, (cut, me, parts)):
-                found.plugins[pf.path] = pf
-        return found
-
-    def adopt(self, scope: list[str], parts: list[PartFiles]) -> list[str] | None:
-        """The files in scope from the shares of a walk (`files_in_part`, one per part): the same as
-        `files_in_scope(scope)`, or None when the shares cannot be joined exactly (a symlinked
-        directory, the directory limit, a file given directly, or parts that cut the tree differently)."""
-        if not parts or any(not p.exact or p.cuts != parts[0].cuts for p in parts) or \
-                sum(p.listed for p in parts) >= MAX_WALK_DIRS // 2:
-            return None
-        out: set[str] = set()
-        for p in parts:
-            out |= p.files
-            self._plugin_files.update(p.plugins)
-        self._plugin_scopes.update(scope)  # (scanned, in shares: `plugin_files` only filters now)
-        out.update(self.plugin_files(scope))
-        return sorted(out | self._indexed_in(scope))
-
-    def use_plugin_files(self, table: dict[str, PluginFile]) -> None:
-        """Take the plugin files another process found (`adopt` there): what `per_file` dispatches on."""
-        self._plugin_files.update(table)
-
-    @property
-    def plugin_table(self) -> dict[str, PluginFile]:
-        """The plugin files found so far, by path."""
-        return self._plugin_files
-
     def plugin_files(self, scope: list[str]) -> dict[str, PluginFile]:
         """Claude Code plugin agents, commands, manifests and `.mcp.json`, and `.claude/commands`, under scope."""
         from skill_ls.core.plugins import plugin_files
@@ -270,16 +173,17 @@ class Checker:
         return {p: f for p, f in found.items() if any(is_under(p, s) for s in scope)}
 
     # -- running -------------------------------------------------------------------------------
-    def check_files(self, files: list[str], jobs: int = 1, hints: LineHints | None = None) -> list[Diagnostic]:
+    def check_files(self, files: list[str], jobs: int = 1) -> list[Diagnostic]:
         """Diagnostics for `files`, finished. The per-file phase (parsing, file/runtime/agent/sidecar
-        rules, suppressions) may run in `jobs` forked processes; resolution runs here, on the index.
-        With `hints`, the per-file phase also fills it with the `LineHints` of its findings."""
-        per_file = self.per_file(files, hints is not None)
-        return self.finish(run_in_processes(per_file, files, jobs), set(files), hints)
+        rules, suppressions) runs as `executor.map_chunks` decides for `jobs` (1: here; 0: as many
+        processes as pay); resolution runs here, on the index."""
+        per_file = self.per_file(files)
+        collected = [d for found in map_chunks(per_file, files, jobs) for d in found]
+        collected.extend(self.resolved(set(files)))
+        return finish_diagnostics(collected, self.config)
 
-    def per_file(self, files: list[str], with_hints: bool) -> Callable[[list[str]], list[PerFile]]:
-        """The per-file phase for any share of `files` (the whole run's files): its findings,
-        unsuppressed, and (`with_hints`) their `LineHints`."""
+    def per_file(self, files: list[str]) -> Callable[[list[str]], list[Diagnostic]]:
+        """The per-file phase for any share of `files` (the whole run's files): its findings, unsuppressed."""
         wanted = set(files)
         by_path: dict[str, list[SkillDecl]] = {}
         if len(wanted) <= FEW_FILES:  # the editor: a scan of every declaration per keystroke is O(N)
@@ -294,7 +198,7 @@ class Checker:
                         by_path.setdefault(d.path, []).append(d)
         agents_by_path = {a.path: a for a in self.index.agents}
 
-        def per_file(paths: list[str]) -> list[PerFile]:
+        def per_file(paths: list[str]) -> list[Diagnostic]:
             raw: list[Diagnostic] = []
             for path in paths:
                 base = os.path.basename(path)
@@ -308,27 +212,9 @@ class Checker:
                     raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
                 elif base in SIDECAR_KINDS:
                     raw.extend(self.check_sidecar(path))
-            found = self.unsuppressed(raw)
-            share_hints: LineHints = {}
-            if with_hints:
-                line_hints(found, self.index.store, share_hints)
-            return [(found, share_hints)]
+            return self.unsuppressed(raw)
 
         return per_file
-
-    def finish(self, shares: Iterable[PerFile], wanted: set[str], hints: LineHints | None,
-               resolution: list[Diagnostic] | None = None) -> list[Diagnostic]:
-        """The per-file phase's results (`per_file`, in any number of shares) with the resolution
-        findings of `wanted` (`resolved(wanted)`, when not given), finished; `hints` (when given)
-        gathers the shares' `LineHints`."""
-        collected: list[Diagnostic] = []
-        for share, share_hints in shares:
-            collected.extend(share)
-            if hints is not None:
-                for path, lines in share_hints.items():
-                    hints.setdefault(path, {}).update(lines)
-        collected.extend(self.resolved(wanted) if resolution is None else resolution)
-        return finish_diagnostics(collected, self.config)
 
     def resolved(self, wanted: set[str]) -> list[Diagnostic]:
         """The resolution findings of `wanted`, unsuppressed."""
@@ -441,71 +327,7 @@ class Checker:
         return out
 
 
-_T = TypeVar("_T")
-_R = TypeVar("_R")
-PARALLEL_MIN_FILES = 400
-MAX_PER_FILE_AND_CODE = 100  # a pathological file must not flood the report (or the editor)  # below this, forking costs more than it saves
-
-
-def run_in_processes(work: Callable[[list[_T]], list[_R]], items: list[_T], jobs: int) -> list[_R]:
-    """`work(items)` split over `jobs` processes (fork; results pickled back through pipes).
-
-    Used only by the command line, where nothing else runs; a worker that fails for any reason
-    has its share redone in this process, so the result never depends on the fork succeeding."""
-    if jobs <= 1 or len(items) < PARALLEL_MIN_FILES or not hasattr(os, "fork"):
-        return work(items)
-    import pickle
-
-    shares = [items[i::jobs] for i in range(jobs)]
-    # Each worker also pickles its results and the parent unpickles them: the parent takes a few
-    # more items (~2 % of a worker's share) so that both are ready at about the same time.
-    for share in shares[1:]:
-        extra = len(share) // 50
-        if extra:
-            shares[0] += share[-extra:]
-            del share[-extra:]
-    children: list[tuple[int | None, int | None, list[_T]]] = []
-    for share in shares[1:]:
-        try:
-            read_fd, write_fd = os.pipe()
-            pid = os.fork()
-        except OSError:
-            children.append((None, None, share))
-            continue
-        if pid == 0:  # the worker: compute, send, leave without running any cleanup of the parent's
-            status = 0
-            try:
-                os.close(read_fd)
-                data = pickle.dumps(work(share), protocol=pickle.HIGHEST_PROTOCOL)
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(write_fd, view):]
-            except BaseException:  # noqa: BLE001 - any failure: the parent redoes this share
-                status = 1
-            finally:
-                os._exit(status)
-        os.close(write_fd)
-        children.append((pid, read_fd, share))
-    results = list(work(shares[0]))
-    for child, fd, share in children:
-        if child is None or fd is None:
-            results.extend(work(share))
-            continue
-        chunks = []
-        with os.fdopen(fd, "rb") as pipe:
-            while True:
-                chunk = pipe.read(1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        _, status = os.waitpid(child, 0)
-        try:
-            if status != 0:
-                raise ValueError("worker failed")
-            results.extend(pickle.loads(b"".join(chunks)))
-        except Exception:  # noqa: BLE001
-            results.extend(work(share))
-    return results
+MAX_PER_FILE_AND_CODE = 100  # a pathological file must not flood the report (or the editor)
 
 
 def finish_diagnostics(raw: list[Diagnostic], config: Config) -> list[Diagnostic]:

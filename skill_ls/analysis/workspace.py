@@ -147,7 +147,7 @@ class WorkspaceState:
         self._walker_stale = True
         # A reference target may have appeared, vanished, changed (RF004 reads its links) or become a
         # symlink; a plugin manifest may have come or gone.
-        self.index.references.clear()
+        self.index.forget_disk()
         base = os.path.basename(path)
         if path not in self.overlays:
             self.index.store.invalidate(path)
@@ -165,7 +165,7 @@ class WorkspaceState:
             return None
         if path in self.overlays:
             return set()
-        if self._is_agent_path(path) and not any(a.path == path for a in self.index.agents):
+        if self._is_agent_path(path) and self.index.agent_at(path) is None:
             return None  # a new agent file: discovery must run again
         if os.path.isdir(path) or (not os.path.exists(path) and base not in RELEVANT_NAMES):
             return self._directory_changed(path)
@@ -259,7 +259,7 @@ class WorkspaceState:
 
     def _update(self, path: str) -> set[tuple[str, str]]:
         index = self._index
-        agent = next((a for a in index.agents if a.path == path), None)
+        agent = index.agent_at(path)
         if agent is not None:
             index.store.invalidate(path)
             doc = index.store.get(path, agent=True)
@@ -403,6 +403,21 @@ class WorkspaceState:
         paths = {d.path for decls in index.decls.values() for d in decls if d.path}
         return {"skills": len(paths), "agents": len(index.agents), "runtimes": index.active}
 
+    def indexed_roots(self) -> list[str]:
+        """The directories this workspace's index reads skills and agents from (the workspace's own
+        roots, additional and configured roots, user roots), existing or not: an editor that runs one
+        server per project asks which project's server reads a file outside every project."""
+        index = self.index
+        if index is None:
+            return []
+        from skill_ls.core.discovery import agent_dirs
+        from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
+
+        roots = {r.path for rs in index.roots.values() for r in rs}
+        for family in AGENT_FAMILIES.values():
+            roots.update(d for d, _ in agent_dirs(family, index.workspace, index.env, index.config))
+        return sorted(roots)
+
     def catalog_fingerprint(self) -> str:
         """A short hash of everything the catalogs of this workspace are rendered from — every
         declaration (runtime, name, path, tier, agent, loadability, frontmatter values; the file's
@@ -458,14 +473,14 @@ class WorkspaceState:
     def reads(self, path: str) -> bool:
         """Whether this workspace's index declares the file (a skill of one of its roots, or an agent)."""
         index = self.index
-        return index is not None and (bool(index.decls_for_path(path)) or any(a.path == path for a in index.agents))
+        return index is not None and (bool(index.decls_for_path(path)) or index.agent_at(path) is not None)
 
     def is_skill_file(self, path: str) -> bool:
-        return os.path.basename(path) in (SKILL_FILE, SKILL_FILE_LOWER) and not any(
-            a.path == path for a in (self.index.agents if self.index else ()))
+        return os.path.basename(path) in (SKILL_FILE, SKILL_FILE_LOWER) and (
+            self.index is None or self.index.agent_at(path) is None)
 
     def is_agent_file(self, path: str) -> bool:
-        if self.index is not None and any(a.path == path for a in self.index.agents):
+        if self.index is not None and self.index.agent_at(path) is not None:
             return True
         return os.path.basename(path) == AGENT_FILE
 

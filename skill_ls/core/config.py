@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from skill_ls.core.parse import tomllib_module
 from skill_ls.core.model import Severity
-from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES
+from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES, skill_tree_dir_names
 
 if TYPE_CHECKING:  # (pathlib is imported where a path is made: a check without configuration never needs it)
     from pathlib import Path
@@ -376,8 +376,12 @@ def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspa
     return merged
 
 
-# Directory names that make a folder part of a skill tree rather than a project of its own.
-_SKILL_TREE_PARTS = frozenset({".agh", ".claude", ".agents", ".codex", "skills", "agents"})
+# Directory names that make a folder part of a skill tree rather than a project of its own: the
+# runtimes' skill and agent directories (read from the descriptors) and a plugin's component
+# directories and marketplace folder (core/plugins.py's layout). Generated into the Neovim plugin's
+# root detection (skill_ls.core.editor_patterns).
+SKILL_TREE_PARTS = skill_tree_dir_names() | frozenset({"commands", "plugins"})
+PROJECT_MARKERS = (CONFIG_FILE, "pyproject.toml", ".git")  # pyproject.toml only with [tool.skill-ls]
 
 
 def project_root(folder: Path, home: Path | None = None) -> Path:
@@ -388,7 +392,8 @@ def project_root(folder: Path, home: Path | None = None) -> Path:
     - Otherwise the nearest ancestor holding a marker decides: one with a skill-ls configuration is
       the project (the folder is one of its skill directories or configured roots, e.g. the demo's
       `shared/`); one with only `.git` is the project when the folder is part of a skill tree (a
-      skill directory, or a path through `.agh`, `.claude`, `.agents`, `skills`, `agents`).
+      skill directory, or a path through a directory of the runtimes' skill trees: `.agh`, `.claude`,
+      `.agents`, `skills`, `agents`, … — `skill_tree_dir_names()`, read from the descriptors).
     - Ancestors are searched below `home` only (never `$HOME` itself or above it) when the folder
       is inside `home`, and never at the file-system root. Otherwise the folder is its own project.
     """
@@ -404,5 +409,5 @@ def project_root(folder: Path, home: Path | None = None) -> Path:
             return parent
         if (parent / ".git").exists():
             between = folder.relative_to(parent).parts
-            return parent if skill_dir or any(p in _SKILL_TREE_PARTS for p in between) else folder
+            return parent if skill_dir or any(p in SKILL_TREE_PARTS for p in between) else folder
     return folder

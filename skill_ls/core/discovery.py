@@ -9,11 +9,11 @@ import fnmatch
 import json
 import os
 import stat
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
+from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, AgentFamily
@@ -21,7 +21,6 @@ from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, 
 # One walk lists at most this many directories: a workspace opened at `/` or `$HOME` must not index
 # (and cache the listing of) the whole machine. What lies beyond is reported, never silently dropped.
 MAX_WALK_DIRS = 50_000
-NEVER_ENTER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 SKILL_FILE = "SKILL.md"
 
 
@@ -218,22 +217,6 @@ class WalkResult:
     files: dict[str, list[Found]] = field(default_factory=dict)  # file name -> found
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     truncated: bool = False  # stopped at the directory limit
-    listed: int = 0  # directories listed
-    linked: bool = False  # a symlinked directory was met (a part's walk then depends on the others')
-
-
-# A share of a walk for one of several processes (`Walker.walk(part=...)`): (cut, index, parts).
-# Directories above depth `cut` are walked by every part (their files belong to part 0); each
-# directory at depth `cut` and everything below it belongs to one part, by a checksum of its path
-# (`part_of`: the same in every process and every run). Without symlinked directories and under the directory limit, the
-# parts' files together are exactly the files of the whole walk, each in one part, at its depth.
-WalkPart = tuple[int, int, int]
-CUT_DIRS_PER_PART = 64  # enough directories at the cut for the checksum to share them out evenly
-
-
-def part_of(path: str, parts: int) -> int:
-    """The part (of `parts`) that walks the directory `path` at a cut (see `WalkPart`)."""
-    return zlib.crc32(os.fsencode(path)) % parts
 
 
 class Excluder:
@@ -292,35 +275,15 @@ class Walker:
         self._listing[path] = result
         return result
 
-    def cut_depth(self, root: str, parts: int, max_depth: int = 64) -> int:
-        """Where to cut the walk of `root` into `parts` shares: the first depth with at least
-        CUT_DIRS_PER_PART directories per part, looking at most ~512 directories (and 6 levels) down."""
-        level, depth, looked = [root], 0, 0
-        while level and depth < 6 and looked < 512:
-            depth += 1
-            below = []
-            for directory in level:
-                looked += 1
-                entries, error = self.listdir(directory)
-                if error:
-                    continue
-                for name, full, is_dir in entries:
-                    if is_dir and name not in NEVER_ENTER and depth <= max_depth and not self.excluder(full):
-                        below.append(full)
-            if len(below) >= CUT_DIRS_PER_PART * parts:
-                return depth
-            level = below
-        return max(depth, 1)
-
     def walk(self, root: str, wanted: frozenset[str], max_depth: int = 64, max_dirs: int | None = None,
-             suffix: str | None = None, part: WalkPart | None = None) -> WalkResult:
+             suffix: str | None = None) -> WalkResult:
         """Find files named in `wanted` below `root` (and, with `suffix`, every file whose name ends
         with it, filed under `"*" + suffix`), recording each one's depth.
 
         Runtime scan limits are applied by the caller (so what lies beyond them can be reported).
         Symlinked directories are followed only while they stay inside the root's real path. At most
         `max_dirs` (default MAX_WALK_DIRS) directories are listed; a walk that stops there says so in
-        `skipped` and in `truncated`. With `part`, only that share of the tree (see `WalkPart`)."""
+        `skipped` and in `truncated`."""
         limit = MAX_WALK_DIRS if max_dirs is None else max_dirs
         listed = 0
         result = WalkResult()
@@ -333,7 +296,6 @@ class Walker:
         seen: set[str] = {real_root}
         stack: list[tuple[str, int, str]] = [(root, 0, real_root)]
         links = self._links
-        cut, me, parts = part if part is not None else (-1, 0, 1)
         while stack:
             if listed >= limit:
                 result.skipped.append((root, f"stopped after listing {limit:,} directories: the rest of this tree "
@@ -349,15 +311,12 @@ class Walker:
                 result.skipped.append((directory, f"cannot read directory: {error}"))
                 continue
             subdirs = []
-            mine = me == 0 or depth >= cut  # (whole walks: me == 0)
             for name, full, is_dir in entries:
                 if is_dir:
                     if name in NEVER_ENTER or self.excluder(full):
                         continue
-                    if depth + 1 <= max_depth and (depth + 1 != cut or part_of(full, parts) == me):
+                    if depth + 1 <= max_depth:
                         subdirs.append((full, depth + 1))
-                elif not mine:
-                    continue
                 elif name in wanted or (suffix is not None and name.endswith(suffix)):
                     if self.excluder(full):
                         continue
@@ -373,7 +332,6 @@ class Walker:
                     result.files.setdefault(key, []).append(Found(full, depth))
             for full, d in reversed(subdirs):
                 if full in links:
-                    result.linked = True
                     try:
                         real = os.path.realpath(full)
                     except (OSError, ValueError):
@@ -390,7 +348,6 @@ class Walker:
                 stack.append((full, d, real))
         for found in result.files.values():
             found.sort(key=lambda f: f.path)
-        result.listed = listed
         return result
 
 

@@ -16,8 +16,10 @@ from skill_ls.core.files import read_inside as read_inside, read_json as read_js
 from skill_ls.core.discovery import SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes, \
     agent_dirs
 from skill_ls.core.model import Span
+from skill_ls.core.paths import NEVER_ENTER
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
+from skill_ls.core.disk import Disk
 from skill_ls.core.references import ReferenceResolver
 from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family
 from skill_ls.core.shape import shape_refusal
@@ -64,7 +66,6 @@ class DocumentStore:
     def __init__(self) -> None:
         self._docs: dict[str, Document] = {}
         self.overlays: dict[str, tuple[str, int | None]] = {}
-        self._read: list[Document] | None = None  # documents read since `release_read` (when recording)
 
     def get(self, path: str, *, agent: bool = False) -> Document:
         doc = self._docs.get(path)
@@ -72,17 +73,7 @@ class DocumentStore:
             return doc
         doc = self._load(path, agent)
         self._docs[path] = doc
-        if self._read is not None:
-            self._read.append(doc)
         return doc
-
-    def release_read(self) -> None:
-        """Let the documents read since the last call drop their texts until next used (see
-        SourceText.release), and record the next ones. For a one-shot run that reads each file once,
-        in batches (`check`'s chunks): the next batch's texts reuse the memory instead of new pages."""
-        for doc in self._read or ():
-            doc.src.release()
-        self._read = []
 
     def peek(self, path: str) -> Document:
         """The cached document whatever it was parsed as, loading it as a skill file if needed."""
@@ -282,10 +273,16 @@ class Index:
         self.by_name: dict[str, dict[str, list[SkillDecl]]] = {}
         self._path_decls: dict[str, list[SkillDecl]] | None = None  # decls_for_path's table
         self.agents: list[AgentDecl] = []
+        # The agents by path and the winning definition of each (family, name) and of each name: the
+        # one owner of "which definition wins" (first found, bases visited in precedence order).
+        self._agent_at: dict[str, AgentDecl] = {}
+        self._agent_winner: dict[tuple[str, str], AgentDecl] = {}
+        self._agent_winner_by_name: dict[str, AgentDecl] = {}
         self.skipped: list[tuple[str, str]] = []
         self.lowercase_skill_files: list[str] = []
         # Resolved body references; cleared whenever this index learns that the disk changed.
         self.references = ReferenceResolver()
+        self.disk = Disk()  # stats and listings the rules ask for (skill_ls/core/disk.py)
         # Facts the analysis layer derives from the whole index (e.g. a runtime's listing, which
         # every file's budget rule reads): computed once, dropped with the other derived caches.
         self.derived: dict[Any, Any] = {}
@@ -295,9 +292,15 @@ class Index:
         self.derived_from_names: dict[Any, Any] = {}
 
     # -- building -------------------------------------------------------------------------------
-    def _clear_caches(self) -> None:
-        """Derived facts about files on disk: resolved references, which directories are plugins."""
+    def forget_disk(self) -> None:
+        """Drop what was learnt about the disk beside the documents (reference resolutions, stats,
+        listings): something changed there."""
         self.references.clear()
+        self.disk.clear()
+
+    def _clear_caches(self) -> None:
+        """Derived facts: about the disk (references, stats, listings) and about the whole index."""
+        self.forget_disk()
         self.derived.clear()
         self.derived_from_names.clear()
 
@@ -383,6 +386,7 @@ class Index:
         """Every agent definition of every family whose runtime is active (the families' descriptors
         say where), then the agent-local skill roots of the winning definitions."""
         self.agents = []
+        self._agent_at, self._agent_winner, self._agent_winner_by_name = {}, {}, {}
         for family in AGENT_FAMILIES.values():
             if runtime_for_family(family.id) not in self.roots:
                 continue
@@ -417,7 +421,7 @@ class Index:
                 continue
             unused = None
             if not a.winner:  # its skills/ are never read: say so on them (SH004) instead of nothing
-                winner = next((w for w in self.agents if w.family == a.family and w.name == a.name and w.winner), None)
+                winner = self.agent(a.name, a.family)
                 where = self.display_path(winner.path) if winner is not None else "another definition"
                 unused = f"its agent definition is shadowed by {where} ({runtime.title} keeps the first one found)"
             roots.append(RootDir(os.path.join(os.path.dirname(a.path), scoping.local_skills_dir), runtime.id,
@@ -449,7 +453,7 @@ class Index:
         while stack:
             entries, _ = self.walker.listdir(stack.pop())
             for name, full, is_dir in entries:
-                if is_dir and name not in (".git", "node_modules"):
+                if is_dir and name not in NEVER_ENTER:
                     stack.append(full)
                 elif not is_dir and name.endswith(".md"):
                     out.append(full)
@@ -458,10 +462,12 @@ class Index:
     def _add_agent(self, path: str, family: str, name: str, tier: str) -> None:
         doc = self.store.get(path, agent=True)
         decl = AgentDecl(path, family, name, tier, doc)
-        for other in self.agents:
-            if other.family == family and other.name == name and other.winner:
-                decl.winner = False  # first found wins (bases are visited in precedence order)
-                break
+        if (family, name) in self._agent_winner:
+            decl.winner = False  # first found wins (bases are visited in precedence order)
+        else:
+            self._agent_winner[(family, name)] = decl
+            self._agent_winner_by_name.setdefault(name, decl)
+        self._agent_at.setdefault(path, decl)
         self.agents.append(decl)
 
     def _reindex_names(self) -> None:
@@ -498,10 +504,14 @@ class Index:
         return list(self._path_decls.get(path, ()))
 
     def agent(self, name: str, family: str | None = None) -> AgentDecl | None:
-        for a in self.agents:
-            if a.name == name and a.winner and (family is None or a.family == family):
-                return a
-        return None
+        """The definition that wins for `name` (in `family`, else the first family that has one)."""
+        if family is None:
+            return self._agent_winner_by_name.get(name)
+        return self._agent_winner.get((family, name))
+
+    def agent_at(self, path: str) -> AgentDecl | None:
+        """The agent definition at `path`, if the index holds one."""
+        return self._agent_at.get(path)
 
     # -- incremental updates ----------------------------------------------------------------------
     def update_file(self, path: str) -> set[tuple[str, str]]:
@@ -512,7 +522,7 @@ class Index:
         self._path_decls = None
         touched: set[tuple[str, str]] = set()
         base = os.path.basename(path)
-        if base == AGENT_FILE or any(a.path == path for a in self.agents):
+        if base == AGENT_FILE or path in self._agent_at:
             return self._rebuild_all_names()
         if base != SKILL_FILE and base != META_FILE:
             return touched

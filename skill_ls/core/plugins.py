@@ -15,12 +15,14 @@ import stat as stat_module
 from dataclasses import dataclass, field
 from typing import Any
 
-from skill_ls.core.discovery import part_of
 from skill_ls.core.files import read_json
 from skill_ls.core.model import Span
+from skill_ls.core.paths import NEVER_ENTER
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 COMPONENT_DIRS = ("skills", "agents", "commands")
+PROJECT_COMMANDS = os.path.join(".claude", "commands")  # a project's own commands (not a plugin's)
+MARKETPLACE_DIR = "plugins"  # plugins/<name>/ with a component directory is a plugin without a manifest
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ def _plugin_at(directory: str) -> Plugin | None:
         name = m.data.get("name") if m.ok else None
         return Plugin(directory, name if isinstance(name, str) and name.strip() else os.path.basename(directory),
                       manifest)
-    if os.path.basename(os.path.dirname(directory)) == "plugins" and any(
+    if os.path.basename(os.path.dirname(directory)) == MARKETPLACE_DIR and any(
             os.path.isdir(os.path.join(directory, d)) for d in COMPONENT_DIRS):
         return Plugin(directory, os.path.basename(directory), None)
     return None
@@ -101,7 +103,6 @@ def read_manifest(path: str) -> Manifest:
 
 
 PLUGIN_DEPTH = 8  # how deep below a checked directory plugins and `.claude/commands` are looked for
-NEVER = frozenset({".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox"})
 
 
 @dataclass(frozen=True)
@@ -130,26 +131,23 @@ def _may_be_plugin(directory: str, entries: list[tuple[str, str, bool]]) -> bool
     """False when the directory's listing rules out both kinds of plugin `_plugin_at` recognises
     (no `.claude-plugin/`; not a `plugins/<name>/` with a component directory): spares a stat per
     directory of the walk."""
-    if os.path.basename(os.path.dirname(directory)) == "plugins":
+    if os.path.basename(os.path.dirname(directory)) == MARKETPLACE_DIR:
         return True
     return any(is_dir and name == ".claude-plugin" for name, _, is_dir in entries)
 
 
-def plugin_files(listdir: Any, root: str, part: tuple[int, int, int] | None = None) -> list[PluginFile]:
+def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
     """Plugin agents, plugin commands, plugin manifests and `.mcp.json`, and project `.claude/commands`
-    below `root` (`listdir` is the walker's cached directory listing). With `part`, one share of
-    them, cut as `discovery.WalkPart` cuts a walk."""
+    below `root` (`listdir` is the walker's cached directory listing)."""
     out: list[PluginFile] = []
     stack: list[tuple[str, int]] = [(root, 0)]
-    cut, me, parts = part if part is not None else (-1, 0, 1)
     while stack:
         directory, depth = stack.pop()
         entries, error = listdir(directory)
         if error:
             continue
-        mine = me == 0 or depth >= cut  # above the cut, a directory is walked through; its files are part 0's
         plugin = _plugin_at(directory) if _may_be_plugin(directory, entries) else None
-        if plugin is not None and mine:
+        if plugin is not None:
             for sub, kind in (("agents", "agent"), ("commands", "command")):
                 out += [PluginFile(p, kind, plugin) for p in _md_files(listdir, os.path.join(directory, sub))]
             if plugin.manifest:
@@ -158,17 +156,14 @@ def plugin_files(listdir: Any, root: str, part: tuple[int, int, int] | None = No
             if os.path.isfile(mcp):
                 out.append(PluginFile(mcp, "mcp", plugin))
         for name, full, is_dir in entries:
-            if not is_dir or name in NEVER:
+            if not is_dir or name in NEVER_ENTER:
                 continue
             if name == ".claude":
-                if mine:
-                    commands = os.path.join(full, "commands")
-                    out += [PluginFile(p, "command", None) for p in _md_files(listdir, commands)]
+                commands = os.path.join(full, "commands")
+                out += [PluginFile(p, "command", None) for p in _md_files(listdir, commands)]
                 continue
             if depth + 1 <= PLUGIN_DEPTH and (not name.startswith(".") or name == ".claude-plugin"):
                 if plugin is not None and name in COMPONENT_DIRS:
-                    continue
-                if depth + 1 == cut and part_of(full, parts) != me:
                     continue
                 stack.append((full, depth + 1))
     return sorted(set(out), key=lambda f: f.path)

@@ -12,8 +12,11 @@ import sys
 
 
 def run_server(tcp_port: int | None = None) -> int:
-    level = os.environ.get("SKILL_LS_LOG", "INFO").upper()
-    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level, logging.INFO),
+    # Warnings and errors only by default: editors file a language server's stderr as errors
+    # (Neovim's lsp.log writes every stderr line as [ERROR]), so routine INFO lines there would read as
+    # failures. SKILL_LS_LOG=INFO (or DEBUG) asks for more.
+    level = os.environ.get("SKILL_LS_LOG", "WARNING").upper()
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level, logging.WARNING),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("pygls").setLevel(logging.WARNING)
     logging.getLogger("watchdog").setLevel(logging.WARNING)

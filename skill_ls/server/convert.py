@@ -1,4 +1,5 @@
-"""Core values → LSP values. The only place that knows both `skill_ls.core.model` and `lsprotocol`.
+"""Core and query values → LSP values. The only place that knows both the analysis's plain values
+(`skill_ls.core.model`, `skill_ls.analysis.queries`) and `lsprotocol`.
 
 Core spans count code points; the client counts in the negotiated position encoding (UTF-16 unless
 the client offered UTF-8 or UTF-32 first), so every conversion goes through the document's lines.
@@ -12,6 +13,11 @@ from urllib.parse import quote, unquote_to_bytes, urlsplit
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
+from skill_ls.analysis.queries.completion import CompletionItem, CompletionKind
+from skill_ls.analysis.queries.goto import Location
+from skill_ls.analysis.queries.hover import Hover
+from skill_ls.analysis.queries.lens import Lens
+from skill_ls.analysis.queries.symbols import Symbol, SymbolKind, WorkspaceSymbol
 from skill_ls.analysis.rule_docs import doc_url
 from skill_ls.core.model import Diagnostic, Span
 from skill_ls.core.parse.text import SourceText
@@ -41,6 +47,14 @@ def path_of(uri: str) -> str | None:
         return path
     except Exception:
         return None
+
+
+COMPLETION_KINDS: dict[CompletionKind, types.CompletionItemKind] = {
+    "field": types.CompletionItemKind.Property, "value": types.CompletionItemKind.EnumMember,
+    "skill": types.CompletionItemKind.Module, "tool": types.CompletionItemKind.Value}
+SYMBOL_KINDS: dict[SymbolKind, types.SymbolKind] = {
+    "skill": types.SymbolKind.Module, "agent": types.SymbolKind.Class, "field": types.SymbolKind.Property,
+    "heading": types.SymbolKind.String}
 
 
 class Converter:
@@ -105,3 +119,36 @@ class Converter:
         for e in fix.edits:
             changes.setdefault(uri_of(e.path), []).append(types.TextEdit(self.range(src_of(e.path), e.span), e.new_text))
         return changes
+
+    # -- query values ----------------------------------------------------------------------------
+    def hover(self, src: SourceText, value: Hover) -> types.Hover:
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, value.markdown), self.range(src, value.span))
+
+    def location(self, loc: Location) -> types.Location:
+        return types.Location(uri_of(loc.path), self.range(loc.src, loc.span))
+
+    def completion_item(self, item: CompletionItem, src: SourceText | None = None, line: int = 0) -> types.CompletionItem:
+        """With the cursor's document and line, the item replaces its word (`textEdit`), dashes included."""
+        if item.replace is None or src is None:
+            return types.CompletionItem(item.label, kind=COMPLETION_KINDS[item.kind], detail=item.detail,
+                                        documentation=item.documentation, insert_text=item.insert_text)
+        start, end = item.replace
+        edit = types.TextEdit(types.Range(types.Position(line, self.to_client_col(src, line, start)),
+                                          types.Position(line, self.to_client_col(src, line, end))),
+                              item.insert_text or item.label)
+        return types.CompletionItem(item.label, kind=COMPLETION_KINDS[item.kind], detail=item.detail,
+                                    documentation=item.documentation, text_edit=edit, filter_text=item.label)
+
+    def document_symbol(self, src: SourceText, sym: Symbol) -> types.DocumentSymbol:
+        children = None if sym.kind == "field" else [self.document_symbol(src, c) for c in sym.children]
+        return types.DocumentSymbol(name=sym.name, kind=SYMBOL_KINDS[sym.kind], range=self.range(src, sym.span),
+                                    selection_range=self.range(src, sym.selection), detail=sym.detail,
+                                    children=children)
+
+    def workspace_symbol(self, sym: WorkspaceSymbol) -> types.WorkspaceSymbol:
+        return types.WorkspaceSymbol(name=sym.name, kind=SYMBOL_KINDS[sym.kind], container_name=sym.container,
+                                     location=self.location(sym.location))
+
+    def code_lens(self, src: SourceText, lens: Lens) -> types.CodeLens:
+        return types.CodeLens(range=self.range(src, Span(lens.line, 0, lens.line, 0)),
+                              command=types.Command(title=lens.title, command="skillLs.where", arguments=[lens.where]))

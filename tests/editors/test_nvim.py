@@ -226,9 +226,17 @@ def _lua_str(s: str | Path) -> str:
     return json.dumps(str(s))  # a JSON string literal is a valid Lua string literal for paths
 
 
-def run_nvim(fx: Fixture, body: str, *, enable: bool = True, init_extra: str = "") -> dict:
+def run_nvim(fx: Fixture, body: str, *, enable: bool = True, init_extra: str = "", cwd: Path | None = None,
+             env_update: dict[str, str | None] | None = None, server_cmd: bool = True, init: str | None = None) -> dict:
+    """`init`: the whole init.lua instead of the default one; `server_cmd=False`: the config's own cmd;
+    `env_update`: variables to set (None: unset)."""
     base = fx.tmp / "nvim"
     env = dict(os.environ)
+    for k, v in (env_update or {}).items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         d = base / var.lower()
         d.mkdir(parents=True, exist_ok=True)
@@ -237,10 +245,11 @@ def run_nvim(fx: Fixture, body: str, *, enable: bool = True, init_extra: str = "
     env.pop("NVIM", None)  # not a child of another Neovim
     env.pop("VIMINIT", None)
 
-    cmd = _server_cmd()
+    cmd = _server_cmd() if server_cmd else None
+    init_text = init
     init = base / "init.lua"
     init.write_text(
-        textwrap.dedent(
+        init_text if init_text is not None else textwrap.dedent(
             f"""\
             vim.opt.runtimepath:prepend({_lua_str(NVIM_DIR)})
             vim.opt.swapfile = false
@@ -261,7 +270,7 @@ def run_nvim(fx: Fixture, body: str, *, enable: bool = True, init_extra: str = "
     )
     argv = [NVIM, "--headless", "-n", "-i", "NONE", "-u", str(init), "-c", f"luafile {driver}"]
     try:
-        proc = subprocess.run(argv, cwd=fx.ws, env=env, capture_output=True, text=True, timeout=PROC_TIMEOUT)
+        proc = subprocess.run(argv, cwd=cwd or fx.ws, env=env, capture_output=True, text=True, timeout=PROC_TIMEOUT)
     except subprocess.TimeoutExpired as exc:
         pytest.fail(f"nvim did not finish within {PROC_TIMEOUT}s\n{_logs(base)}\nstderr: {exc.stderr!r}")
     if not out.exists():

@@ -283,29 +283,30 @@ def test_readme_options_turn_the_mappings_and_the_lens_off(demo: Demo) -> None:
 
 
 
-def test_the_lsp_config_alone_is_self_contained(demo: Demo) -> None:
-    """README: "Only want the LSP client, no commands? Copy `lsp/skill_ls.lua` into `~/.config/nvim/lsp/`;
-    it is self-contained." With editors/nvim off the runtimepath and only that file in the config
-    directory: one client at the project root, every file's diagnostics equal `skill-ls check`."""
-    lsp_dir = demo.tmp / "nvim" / "xdg_config_home" / "nvim" / "lsp"
-    lsp_dir.mkdir(parents=True)
-    (lsp_dir / "skill_ls.lua").write_text((NVIM_DIR / "lsp" / "skill_ls.lua").read_text())
+def test_the_lsp_config_without_the_plugin_files_has_every_feature(demo: Demo) -> None:
+    """Issue 22: the `lsp/skill_ls.lua` setup without the plugin's plugin/ file (nvim-lspconfig,
+    `--noplugin`, a manager that does not source plugin/) had no code lens: it was refreshed from
+    plugin/'s LspAttach autocmd. The config's own `on_attach` does it now. With plugin/ not sourced
+    and vim.lsp.enable() called by hand: one client at the project root, every file's diagnostics
+    equal `skill-ls check`, and the code lens appears by itself."""
     r = run_nvim(
         demo,
         ALL_DIAGNOSTICS_LUA
         + f"""
         R.plugin = vim.fn.exists(':SkillCatalog') == 2
-        R.module = pcall(require, 'skill_ls')
         local b = open({_lua_str(demo.ws_review)})
         local c = wait_client(b)
         R.root = c and c.root_dir
         R.diagnostics = settle(3000)
+        vim.wait(WAIT_MS, function() return #vim.lsp.codelens.get(b) > 0 end, 50)
+        R.lens = vim.tbl_map(function(l) return l.command and l.command.title end, vim.lsp.codelens.get(b))
         """,
-        init_extra=f"vim.opt.runtimepath:remove({_lua_str(NVIM_DIR)})\n",
+        init_extra="vim.go.loadplugins = false\n",
     )
-    assert not r["plugin"] and not r["module"], "editors/nvim is still on the runtimepath"
+    assert not r["plugin"], "plugin/skill_ls.lua was sourced"
     assert r["root"] and os.path.realpath(r["root"]) == os.path.realpath(demo.demo), r["root"]
     assert triples(r["diagnostics"]) == check(demo.demo), r["_logs"]()
+    assert r["lens"] and "winner" in r["lens"][0], r["lens"]
 
 
 def test_a_git_repository_is_the_project_of_its_nested_skill_directories(demo: Demo, tmp_path) -> None:

@@ -40,6 +40,8 @@ class Tree:
     """The standard tree: `demo` in three AGH tiers (workspace wins over user over bundled), an agent
     with a tombstone, and a workspace skill `other` that calls into `demo`."""
 
+    typo: Path
+
     def __init__(self, tmp_path: Path):
         self.tmp = tmp_path
         self.home = tmp_path / "home"
@@ -92,6 +94,7 @@ class Session:
         self.publishes: list[types.PublishDiagnosticsParams] = []
         self.registrations: list[types.Registration] = []
         self.capabilities: types.ServerCapabilities | None = None
+        self.opened: set[str] = set()  # URIs opened (didOpen) through `open`
 
     @property
     def pull(self) -> bool:
@@ -107,6 +110,7 @@ class Session:
         text = path.read_text(encoding="utf-8") if text is None else text
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(
             types.TextDocumentItem(uri=uri(path), language_id="markdown", version=version, text=text)))
+        self.opened.add(uri(path))
         return uri(path)
 
     def change(self, path: Path, text: str, version: int) -> None:
@@ -210,6 +214,57 @@ def tree(tmp_path) -> Tree:
     return Tree(tmp_path)
 
 
+async def open_session(tree: Tree, profile: str, init_options: dict | None = None, settings: dict | None = None,
+                       wait_index: bool = True, folders: list[Path] | None = None) -> Session:
+    """A real server over stdio on `tree`, initialized with the capabilities of `profile`."""
+    config = ClientServerConfig(server_command=[sys.executable, "-m", "skill_ls", "serve"], server_env=tree.env())
+    client = await config.start()
+    session = Session(client, profile, tree)
+    if settings is not None:
+        client.set_configuration({"skillLs": settings}, section="skillLs")
+        client._configuration[""] = {"skillLs": settings}
+
+    @client.feature(INDEX_CHANGED)
+    def _index_changed(params):
+        session.index_changes.append(params)
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def _register(params: types.RegistrationParams):
+        session.registrations.extend(params.registrations)
+        return None
+
+    @client.feature(types.CLIENT_UNREGISTER_CAPABILITY)
+    def _unregister(params: types.UnregistrationParams):
+        gone = {u.id for u in params.unregisterations}
+        session.registrations[:] = [r for r in session.registrations if r.id not in gone]
+        return None
+
+    caps = profile_capabilities(profile)
+    roots = folders or [tree.ws]
+    result = await asyncio.wait_for(client.initialize_session(types.InitializeParams(
+        capabilities=caps, root_uri=uri(roots[0]), initialization_options=init_options,
+        workspace_folders=[types.WorkspaceFolder(uri=uri(r), name=Path(r).name) for r in roots])), TIMEOUT)
+    session.capabilities = result.capabilities
+    if wait_index:
+        await session.wait_index_changes(1)
+        if any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in session.registrations):
+            # a client that watches for the server: the directory watchers follow the first index
+            await settle(lambda: any(r.id.startswith("skill-ls-watched-directories")
+                                     for r in session.registrations))
+    return session
+
+
+async def close_session(s: Session) -> None:
+    try:
+        await asyncio.wait_for(s.client.shutdown_session(), 10)
+    except Exception:
+        pass
+    try:
+        await asyncio.wait_for(s.client.stop(), 10)
+    except Exception:
+        pass
+
+
 @pytest_asyncio.fixture
 async def start(tree):
     """`await start(profile, init_options=None, settings=None)` → a Session whose index is built."""
@@ -217,53 +272,47 @@ async def start(tree):
 
     async def _start(profile: str, init_options: dict | None = None, settings: dict | None = None,
                      wait_index: bool = True, folders: list[Path] | None = None) -> Session:
-        config = ClientServerConfig(server_command=[sys.executable, "-m", "skill_ls", "serve"], server_env=tree.env())
-        client = await config.start()
-        session = Session(client, profile, tree)
-        if settings is not None:
-            client.set_configuration({"skillLs": settings}, section="skillLs")
-            client._configuration[""] = {"skillLs": settings}
-
-        @client.feature(INDEX_CHANGED)
-        def _index_changed(params):
-            session.index_changes.append(params)
-
-        @client.feature(types.CLIENT_REGISTER_CAPABILITY)
-        def _register(params: types.RegistrationParams):
-            session.registrations.extend(params.registrations)
-            return None
-
-        @client.feature(types.CLIENT_UNREGISTER_CAPABILITY)
-        def _unregister(params: types.UnregistrationParams):
-            gone = {u.id for u in params.unregisterations}
-            session.registrations[:] = [r for r in session.registrations if r.id not in gone]
-            return None
-
+        session = await open_session(tree, profile, init_options, settings, wait_index, folders)
         sessions.append(session)
-        caps = profile_capabilities(profile)
-        roots = folders or [tree.ws]
-        result = await asyncio.wait_for(client.initialize_session(types.InitializeParams(
-            capabilities=caps, root_uri=uri(roots[0]), initialization_options=init_options,
-            workspace_folders=[types.WorkspaceFolder(uri=uri(r), name=Path(r).name) for r in roots])), TIMEOUT)
-        session.capabilities = result.capabilities
-        if wait_index:
-            await session.wait_index_changes(1)
-            if any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in session.registrations):
-                # a client that watches for the server: the directory watchers follow the first index
-                await settle(lambda: any(r.id.startswith("skill-ls-watched-directories")
-                                         for r in session.registrations))
         return session
 
     yield _start
     for s in sessions:
-        try:
-            await asyncio.wait_for(s.client.shutdown_session(), 10)
-        except Exception:
-            pass
-        try:
-            await asyncio.wait_for(s.client.stop(), 10)
-        except Exception:
-            pass
+        await close_session(s)
+
+
+SHARED = pytest.mark.asyncio(loop_scope="session")  # the mark of a test that uses `shared`
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def shared_servers(tmp_path_factory):
+    """One server per client profile on the standard tree, started on first use and shared by the
+    tests that only read: the feature wiring tests (content is tested in process through
+    `skill_ls.analysis.queries`). Nothing changes on disk; buffers a test opens are closed after it."""
+    sessions: dict[str, Session] = {}
+
+    async def get(profile: str) -> Session:
+        if profile not in sessions:
+            tree = Tree(tmp_path_factory.mktemp(f"shared-{profile}")).standard()
+            tree.typo = skill(tree.ws / ".agh" / "skills", "typo", extra="licence: MIT\n")  # SK007, fixable
+            sessions[profile] = await open_session(tree, profile)
+        return sessions[profile]
+
+    yield get
+    for s in sessions.values():
+        await close_session(s)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def shared(shared_servers, profile) -> Session:
+    """The shared server of `profile` (see `shared_servers`); the test runs on the session loop
+    (mark it `@SHARED`). Buffers it opened are closed when it ends (the workspace reset)."""
+    s = await shared_servers(profile)
+    before = set(s.opened)
+    yield s
+    for u in s.opened - before:
+        s.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(u)))
+    s.opened &= before
 
 
 def pytest_generate_tests(metafunc):

@@ -125,10 +125,10 @@ def test_the_index_graph_is_collected_once_then_frozen(monkeypatch):
     (~0.2 s on the event loop at 10,000 skills, right when a change on disk was being answered)."""
     import gc
 
-    from skill_ls.server import app
+    from skill_ls.server import app, publishing
 
     collections = []
-    monkeypatch.setattr(app.gc, "collect", lambda *a: collections.append(a) or 0)
+    monkeypatch.setattr(publishing.gc, "collect", lambda *a: collections.append(a) or 0)
     ls = app.SkillLanguageServer()
     try:
         ls.release_texts_soon()  # no running loop: released at once

@@ -1,5 +1,6 @@
--- skill-ls user commands. The LSP client itself is configured in lsp/skill_ls.lua and started with
--- vim.lsp.enable('skill_ls').
+-- skill-ls: user commands, and vim.lsp.enable('skill_ls') (the client is configured in
+-- lsp/skill_ls.lua). Set vim.g.skill_ls_enable = false before the plugin loads to enable it yourself.
+-- :help skill-ls
 if vim.g.loaded_skill_ls then
   return
 end
@@ -42,47 +43,36 @@ vim.api.nvim_create_user_command('SkillStatus', function()
   sl().status()
 end, { nargs = 0, desc = 'skill-ls: number of skills and agents, active runtimes' })
 
--- A server that cannot start is reported when a skill/agent file is opened (not only in :checkhealth).
+vim.api.nvim_create_user_command('SkillInstall', function()
+  require('skill_ls.install').install()
+end, { nargs = 0, desc = "skill-ls: install or update the server in a private venv from the plugin's checkout" })
+
+vim.api.nvim_create_user_command('SkillRestart', function()
+  sl().restart()
+end, { nargs = 0, desc = 'skill-ls: restart the language server(s)' })
+
+local group = vim.api.nvim_create_augroup('skill_ls_plugin', { clear = true })
+
+-- A server that cannot start is reported when a skill/agent file is opened (not only in :checkhealth),
+-- after the FileType autocmds and as a warning (lua/skill_ls check_server).
 vim.api.nvim_create_autocmd('FileType', {
-  group = vim.api.nvim_create_augroup('skill_ls_server_check', { clear = true }),
+  group = group,
   pattern = 'markdown',
   callback = function(ev)
-    sl().check_server(ev.buf)
+    pcall(sl().check_server, ev.buf)
   end,
 })
 
--- `gd` in skill/agent buffers: go to the winning declaration (winner-first quickfix list), unless the
--- buffer already has a `gd` mapping or vim.g.skill_ls_no_mappings is set.
-vim.api.nvim_create_autocmd('LspAttach', {
-  group = vim.api.nvim_create_augroup('skill_ls_attach', { clear = true }),
+-- Diagnostics the server pushed before the buffer was loaded: draw them when it is.
+vim.api.nvim_create_autocmd('BufWinEnter', {
+  group = group,
   callback = function(ev)
-    local client = vim.lsp.get_client_by_id(ev.data.client_id)
-    if not client or client.name ~= 'skill_ls' then
-      return
+    if vim.bo[ev.buf].buftype == '' and sl().is_skill_file(vim.api.nvim_buf_get_name(ev.buf)) then
+      sl().show_stored_diagnostics(ev.buf)
     end
-    -- Code lens ("winner · workspace — shadows 2") kept fresh without :lua vim.lsp.codelens.refresh():
-    -- on attach, when entering the buffer, after edits, and on skillLs/indexChanged (lua/skill_ls).
-    if vim.g.skill_ls_codelens ~= false and client:supports_method('textDocument/codeLens') then
-      sl().refresh_codelens(ev.buf)
-      vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'TextChanged', 'BufWritePost' }, {
-        group = vim.api.nvim_create_augroup('skill_ls_codelens_' .. ev.buf, { clear = true }),
-        buffer = ev.buf,
-        callback = function(args)
-          sl().refresh_codelens(args.buf)
-        end,
-      })
-    end
-    if vim.g.skill_ls_no_mappings then
-      return
-    end
-    local existing = vim.api.nvim_buf_call(ev.buf, function()
-      return vim.fn.maparg('gd', 'n', false, true)
-    end)
-    if type(existing) == 'table' and existing.buffer == 1 then
-      return
-    end
-    vim.keymap.set('n', 'gd', function()
-      sl().definition()
-    end, { buffer = ev.buf, desc = 'skill-ls: go to the winning declaration' })
   end,
 })
+
+if vim.g.skill_ls_enable ~= false then
+  vim.lsp.enable('skill_ls')
+end

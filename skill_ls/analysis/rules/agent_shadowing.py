@@ -34,8 +34,7 @@ def agent_definition_shadowed(ctx: AgentContext) -> None:
     agent = ctx.agent
     if agent.winner or is_subagent_family(agent.family):
         return  # Claude Code subagents: SA006
-    winner = next((a for a in ctx.index.agents if a.family == agent.family and a.name == agent.name and a.winner),
-                  None)
+    winner = ctx.index.agent(agent.name, agent.family)
     if winner is None:
         return
     where = ctx.index.display_path(winner.path)

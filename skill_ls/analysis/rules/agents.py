@@ -7,7 +7,6 @@ of AG001-AG004 about a strict family's definition are also what makes AGH fail c
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import shlex
@@ -15,6 +14,7 @@ from typing import Any
 
 from skill_ls.core.agents import MCP_SERVER_KEYS, AgentDefinition, server_problem, tool_id_problem
 from skill_ls.core.index import Document
+from skill_ls.core.suggest import closest
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.runtimes import runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentFamily
@@ -143,7 +143,7 @@ def agent_unknown_field(ctx: AgentContext) -> None:
         if key in family.draft_fields or (sub and subkeys and sub in subkeys):
             _draft_field(ctx, doc, family, key, entry.value, entry.node, level)
             continue
-        close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+        close = [c] if (c := closest(key, known)) is not None else []
         span = key_span(doc, key)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         ctx.out.report(span, f"unknown field '{key}'{hint}: {family.unknown_field_effect}", severity=severity,
@@ -322,7 +322,7 @@ def _value(ctx: AgentContext, doc: Document, family: AgentFamily, key: str, spec
         if not family.strict:
             ctx.out.report(span, f"'{key}' must be one of {', '.join(spec.enum)}")
             return
-        close = difflib.get_close_matches(str(value), spec.enum, n=1)
+        close = [c] if (c := closest(value, spec.enum)) is not None else []
         fix = Fix(f"Change to '{close[0]}'", (TextEdit(doc.path, span, close[0]),)) if close else None
         ctx.out.report(span, f"agent.{key} must be one of {', '.join(spec.enum)}"
                        + (f" (did you mean '{close[0]}'?)" if close else ""), fix=fix)

@@ -44,17 +44,10 @@ def bundled_tool_not_executable(ctx: RuntimeContext) -> None:
     skill_dir = ctx.doc.directory
     for sub in ctx.runtime.tool_dirs:
         base = os.path.join(skill_dir, sub)
-        try:
-            names = sorted(os.listdir(base))[:MAX_LISTED]
-        except OSError:
-            continue
-        for name in names:
-            path = os.path.join(base, name)
-            try:
-                st = os.lstat(path)
-            except OSError:
-                continue
-            if stat.S_ISREG(st.st_mode) and not st.st_mode & 0o111:
+        names = ctx.disk.listdir(base)
+        for name in (names or ())[:MAX_LISTED]:
+            st = ctx.disk.stat(os.path.join(base, name), follow=False)
+            if st is not None and stat.S_ISREG(st.st_mode) and not st.st_mode & 0o111:
                 ctx.out.report(header_span(ctx.doc), f"'{sub}/{name}' is not executable: {ctx.runtime.title} "
                                f"registers the files in {sub}/ as tools and cannot run this one (chmod +x)",
                                data={"file": f"{sub}/{name}"})

@@ -6,7 +6,6 @@ the pages it was read from); a runtime with an empty vocabulary is not checked.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any, Callable
 
@@ -19,6 +18,7 @@ from skill_ls.core.index import Document
 from skill_ls.core.model import Fix, Severity, Span
 from skill_ls.core.parse.frontmatter import Frontmatter
 from skill_ls.core.runtimes import Runtime
+from skill_ls.core.suggest import closest
 from skill_ls.core.runtimes.spec import Vocabulary
 
 _MCP_TOOL = re.compile(r"^mcp__[A-Za-z0-9_.-]+?(?:__[A-Za-z0-9_.*-]+)?$")
@@ -32,11 +32,7 @@ def _fm(ctx: RuntimeContext) -> Frontmatter | None:
 
 
 def _close(value: str, choices: tuple[str, ...]) -> str | None:
-    lower = {c.lower(): c for c in choices}
-    if value.lower() in lower:
-        return lower[value.lower()]
-    match = difflib.get_close_matches(value, choices, n=1, cutoff=0.75)
-    return match[0] if match else None
+    return closest(value, choices)
 
 
 def suggestion_fix(doc: Document, span: Span, written: str, replacement: str) -> Fix | None:

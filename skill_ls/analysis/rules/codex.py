@@ -7,7 +7,6 @@ the catalog (`skill_ls.analysis.catalog.catalog_cost`), in catalog order.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from typing import Any
@@ -17,6 +16,7 @@ import yaml
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 from skill_ls.core.index import Index, SkillDecl, read_bytes
+from skill_ls.core.suggest import did_you_mean
 from skill_ls.core.model import Severity
 from skill_ls.core.parse.frontmatter import nesting_too_deep
 from skill_ls.core.runtimes import RUNTIMES, Runtime
@@ -158,9 +158,8 @@ def _keys(node: Any) -> list[tuple[str, Any, Any]]:
 
 
 def _unknown(key: str, known: tuple[str, ...], where: str) -> str:
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.7)
-    return f"unknown key '{key}' in {where}; Codex ignores it" + (f" (did you mean '{close[0]}'?)" if close else
-                                                                 f" (known: {', '.join(known)})")
+    hint = did_you_mean(key, known) or f" (known: {', '.join(known)})"
+    return f"unknown key '{key}' in {where}; Codex ignores it" + hint
 
 
 @rule("CX001", Severity.WARNING, "sidecar", file_kinds=("openai",))
@@ -215,7 +214,7 @@ def openai_yaml_values(ctx: SidecarContext) -> None:
             target = os.path.normpath(os.path.join(skill_dir, vnode.value))
             if not target.startswith(os.path.normpath(skill_dir) + os.sep):
                 report(node_span(vnode), f"interface.{key} '{vnode.value}' leaves the skill directory")
-            elif not os.path.exists(target):
+            elif not ctx.disk.exists(target):
                 report(node_span(vnode), f"interface.{key} '{vnode.value}' does not exist in the skill")
         elif key == "brand_color" and not _COLOR.match(vnode.value):
             report(node_span(vnode), f"interface.brand_color '{vnode.value}' is not a hex color like '#3B82F6'")

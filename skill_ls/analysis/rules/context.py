@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from skill_ls.core.agents import AgentDefinition, parse_agent
 from skill_ls.core.config import Config
+from skill_ls.core.disk import Disk
 from skill_ls.core.index import AgentDecl, Document, Index, SkillDecl
 from skill_ls.core.model import Span
 from skill_ls.core.resolve import NameResolution
@@ -26,6 +27,11 @@ class FileContext:
 
     def key_span(self, key: str) -> Span:
         return key_span(self.doc, key)
+
+    @property
+    def disk(self) -> Disk:
+        """The index's view of the disk beside the documents (rules ask it, never the file system)."""
+        return _disk(self.index)
 
 
 @dataclass
@@ -76,4 +82,13 @@ class SidecarContext:
     index: Index | None
     config: Config
     out: Reporter
+
+    @property
+    def disk(self) -> Disk:
+        """The index's view of the disk beside the documents (rules ask it, never the file system)."""
+        return _disk(self.index)
+
+
+def _disk(index: Index | None) -> Disk:
+    return index.disk if index is not None else Disk()
 

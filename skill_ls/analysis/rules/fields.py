@@ -1,8 +1,6 @@
 """Field rules, per runtime: required fields, types, unknown keys, names, limits, catalog cuts."""
 from __future__ import annotations
 
-import difflib
-import functools
 import json
 import os
 
@@ -17,6 +15,7 @@ from skill_ls.core.shape import shape_refusal
 from skill_ls.analysis.rules.frontmatter import DESCRIPTION_PLACEHOLDER
 from skill_ls.core.runtimes import RUNTIMES, Runtime, all_known_fields
 from skill_ls.core.runtimes.spec import KIND_TEXT, FieldSpec, type_ok
+from skill_ls.core.suggest import closest
 
 
 def _fm(ctx: RuntimeContext) -> Frontmatter | None:
@@ -300,9 +299,9 @@ def _move_to_metadata_fix(ctx: RuntimeContext, fm: Frontmatter) -> Fix | None:
     return Fix(f"Move {names} under 'metadata:'", tuple(edits), safe=False)
 
 
-@functools.lru_cache(maxsize=4096)
 def _suggest(key: str, known: tuple[str, ...]) -> list[str]:
-    return difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+    close = closest(key, known)
+    return [close] if close is not None else []
 
 
 @rule("SK008", Severity.ERROR, "runtime", runtimes=ANY_RUNTIME)
@@ -365,7 +364,7 @@ def name_differs_from_directory(ctx: RuntimeContext) -> None:
         fix = replace_fix(f"Rename to '{directory}'", ctx.doc.path, span, directory, safe=False)
     elif valid_for_readers(ctx, value.strip()):
         new_dir = os.path.join(os.path.dirname(ctx.doc.directory), value.strip())
-        if not os.path.lexists(new_dir):
+        if ctx.disk.stat(new_dir, follow=False) is None:
             fix = Fix(f"Rename the directory '{directory}' to '{value.strip()}'", (), safe=False,
                       rename_dir=(ctx.doc.directory, new_dir))
     ctx.out.report(span, f"name '{value}' differs from its directory '{directory}'"
@@ -428,22 +427,9 @@ def length_limit(ctx: RuntimeContext) -> None:
 
 
 def _amp_file_limits(ctx: RuntimeContext, limits: dict[str, int]) -> None:
-    skill_dir = ctx.doc.directory
-    files, total, big = 0, 0, []
-    for dirpath, dirnames, filenames in os.walk(skill_dir):
-        dirnames[:] = [d for d in dirnames if d not in (".git", "node_modules")]
-        for name in filenames:
-            path = os.path.join(dirpath, name)
-            try:
-                size = os.lstat(path).st_size
-            except OSError:
-                continue
-            files += 1
-            total += size
-            if size > limits["file_bytes"]:
-                big.append((os.path.relpath(path, skill_dir), size))
-        if files > 10_000:
-            break
+    tree = ctx.disk.tree(ctx.doc.directory)
+    files, total = len(tree.files), tree.total
+    big = [(rel, size) for rel, size in tree.files if size > limits["file_bytes"]]
     span = header_span(ctx.doc)
     if files > limits["files"]:
         ctx.out.report(span, f"skill has {files} files; Amp loads at most {limits['files']} per skill")

@@ -235,10 +235,8 @@ def body_too_long(ctx: FileContext) -> None:
     doc = ctx.doc
     if doc.truncated:
         read = MAX_READ_BYTES  # a file is truncated exactly there
-        try:
-            total = os.stat(doc.path).st_size
-        except OSError:
-            total = 0
+        st = ctx.disk.stat(doc.path)
+        total = st.st_size if st is not None else 0
         rest = f"the remaining {total - read:,} bytes" if total > read else "the rest"
         ctx.out.report(header_span(doc), f"file is {total:,} bytes: only the first {read:,} bytes "
                        f"were read and checked, {rest} were not checked", data={"truncated": True})

@@ -45,7 +45,7 @@ def malformed_sidecar(ctx: SidecarContext) -> None:
                                "reads only 'mcpServers' or 'mcp_servers' and ignores these servers",
                                severity=Severity.INFORMATION)
                 return
-            beside_agent = ctx.skill_path is None and os.path.isfile(os.path.join(os.path.dirname(ctx.path), AGENT_FILE))
+            beside_agent = ctx.skill_path is None and ctx.disk.is_file(os.path.join(os.path.dirname(ctx.path), AGENT_FILE))
             owner = "agent" if beside_agent else "skill"
             ctx.out.report(sidecar.span, f"mcp.json {sidecar.problem}; the {owner}'s MCP servers are ignored")
         elif sidecar is not None and sidecar.warning:

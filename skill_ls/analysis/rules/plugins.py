@@ -9,6 +9,7 @@ import re
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import SidecarContext
 from skill_ls.core.model import Severity, Span
+from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.plugins import read_manifest
 from skill_ls.core.runtimes.spec import str_items
 
@@ -29,11 +30,8 @@ def _locate(text: str, key: str) -> Span:
 
 
 def _text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read(1 << 20)
-    except OSError:
-        return ""
+    data, _, _ = read_bytes(path)
+    return data.decode("utf-8", errors="replace")
 
 
 @rule("PL001", Severity.ERROR, "sidecar", file_kinds=("manifest",))
@@ -97,7 +95,7 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
     root = os.path.dirname(os.path.dirname(ctx.path))
     text = _text(ctx.path)
     for component in ("commands", "agents", "skills", "hooks"):
-        if os.path.isdir(os.path.join(root, ".claude-plugin", component)):
+        if ctx.disk.is_dir(os.path.join(root, ".claude-plugin", component)):
             ctx.out.report(Span(0, 0, 0, 1), f"'.claude-plugin/{component}/' is never loaded: component directories "
                            f"belong at the plugin root ('{component}/'), only plugin.json goes in .claude-plugin/")
     for key in PATH_FIELDS:
@@ -109,7 +107,7 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
             target = os.path.normpath(os.path.join(root, rel.replace("${CLAUDE_PLUGIN_ROOT}", ".")))
             if not (target == root or target.startswith(root + os.sep)):
                 ctx.out.report(span, f"'{key}' path '{rel}' leaves the plugin directory")
-            elif not os.path.exists(target):
+            elif not ctx.disk.exists(target):
                 ctx.out.report(span, f"'{key}' path '{rel}' does not exist in the plugin")
 
 

@@ -47,11 +47,8 @@ def nested_reference(ctx: FileContext) -> None:
     for path, ref in direct.items():
         if not path.endswith(".md") or os.path.basename(path) == "SKILL.md":
             continue
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            continue
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_SIZE:
+        st = ctx.disk.stat(path)
+        if st is None or not stat.S_ISREG(st.st_mode) or st.st_size > MAX_SIZE:
             continue  # not a file, or too large to scan
         nested = []
         for _, local in local_links(index.store.get(path)):
@@ -60,7 +57,7 @@ def nested_reference(ctx: FileContext) -> None:
             if target is None or escape is not None:
                 continue
             if (is_under(target, skill_dir) and target not in direct and os.path.basename(target) != "SKILL.md" and target != doc.path and target != path
-                    and os.path.isfile(target)):
+                    and ctx.disk.is_file(target)):
                 rel = os.path.relpath(target, skill_dir)
                 if rel not in nested:
                     nested.append(rel)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from skill_ls.core.body import Reference, body_references, local_target, strip_skill_dir
 from skill_ls.core.discovery import SKILL_FILE
 from skill_ls.core.index import Document
+from skill_ls.core.disk import Disk
 from skill_ls.core.model import Severity
 from skill_ls.core.paths import is_under
 from skill_ls.core.references import resolve_reference
@@ -93,7 +94,7 @@ def missing_reference(ctx: FileContext) -> None:
         path, escape = _resolve(ctx, base, target)
         if escape is not None or path is None:
             continue
-        if not os.path.lexists(path):
+        if ctx.disk.stat(path, follow=False) is None:
             ctx.out.report(ref.span, f"referenced file '{target}' does not exist in "
                            f"{os.path.basename(base)}/", data={"target": target})
 
@@ -127,17 +128,18 @@ def reference_escapes_skill(ctx: FileContext) -> None:
                            "into the skill" + (", or refer to the skill by name)" if skill_name else ")"),
                            severity=Severity.WARNING)
             continue
-        if escape.startswith("'..'") and not os.path.lexists(os.path.normpath(os.path.join(base, target))):
+        if escape.startswith("'..'") and ctx.disk.stat(os.path.normpath(os.path.join(base, target)),
+                                                                follow=False) is None:
             escape += " and points at nothing"
         ctx.out.report(ref.span, f"reference '{target}' escapes the skill directory ({escape}); keep "
                        "resources inside the skill and use a relative path")
 
 
-def _repository_root(start: str, workspace: str | None) -> str | None:
+def _repository_root(disk: Disk, start: str, workspace: str | None) -> str | None:
     """The nearest directory at or above `start` with a `.git`, else the workspace holding `start`."""
     d = os.path.abspath(start)
     while True:
-        if os.path.lexists(os.path.join(d, ".git")):
+        if disk.stat(os.path.join(d, ".git"), follow=False) is not None:
             return d
         parent = os.path.dirname(d)
         if parent == d:
@@ -151,21 +153,21 @@ def _repository_root(start: str, workspace: str | None) -> str | None:
 def _in_repository(ctx: FileContext, base: str, target: str) -> tuple[str, str | None] | None:
     """(path, name of the skill holding it or None) when a `..` target is an existing file or directory
     of the same repository (nothing is read: only its existence and where it leads)."""
-    repo = _repository_root(base, ctx.index.workspace if ctx.index is not None else None)
+    repo = _repository_root(ctx.disk, base, ctx.index.workspace if ctx.index is not None else None)
     if repo is None:
         return None
     joined = os.path.normpath(os.path.join(base, target))
-    if joined == repo or not is_under(joined, repo) or not os.path.exists(joined):
+    if joined == repo or not is_under(joined, repo) or not ctx.disk.exists(joined):
         return None
     try:
         if not is_under(os.path.realpath(joined), os.path.realpath(repo)):
             return None
     except (OSError, ValueError):
         return None
-    d = joined if os.path.isdir(joined) else os.path.dirname(joined)
+    d = joined if ctx.disk.is_dir(joined) else os.path.dirname(joined)
     own = os.path.normpath(ctx.doc.directory)
     while d != repo and is_under(d, repo):
-        if d != own and (os.path.isfile(os.path.join(d, SKILL_FILE))):
+        if d != own and ctx.disk.is_file(os.path.join(d, SKILL_FILE)):
             return joined, os.path.basename(d)
         d = os.path.dirname(d)
     return joined, None

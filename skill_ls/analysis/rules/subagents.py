@@ -248,7 +248,7 @@ def subagent_shadowed(ctx: AgentContext) -> None:
     agent = ctx.agent
     if agent.winner or ctx.index is None or not is_subagent_family(agent.family):
         return  # other agent families: AG006
-    winner = next((a for a in ctx.index.agents if a.family == agent.family and a.name == agent.name and a.winner), None)
+    winner = ctx.index.agent(agent.name, agent.family)
     if winner is None:
         return
     fm = agent.doc.fm

@@ -73,3 +73,27 @@ def all_known_fields() -> dict[str, list[str]]:
         for key in rt.fields:
             out.setdefault(key, []).append(rt.id)
     return out
+
+
+# Placeholders of root templates that stand for the project (or a directory inside it).
+PROJECT_PLACEHOLDERS = ("{workspace}", "{ancestors}", "{repo_chain}", "{config:agh_additional_roots}")
+
+
+@functools.lru_cache(maxsize=1)
+def skill_tree_dir_names() -> frozenset[str]:
+    """Directory names that make a folder part of a project's skill tree rather than a project of its
+    own: the first directory of every project-relative skill root and agent directory (`.agh`,
+    `.claude`, `.agents`, …) and the last (`skills`, `agents`), read from the descriptors."""
+    from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
+
+    templates = [spec.template for rt in RUNTIMES.values() for spec in rt.roots]
+    templates += [d.template for family in AGENT_FAMILIES.values() for d in family.dirs]
+    names: set[str] = set()
+    for template in templates:
+        head, _, rest = template.partition("}/")
+        parts = [p for p in rest.split("/") if p and "{" not in p]
+        if parts and head + "}" in PROJECT_PLACEHOLDERS:
+            names.add(parts[0])
+        if parts and parts[-1] in ("skills", "agents"):
+            names.add(parts[-1])
+    return frozenset(names)

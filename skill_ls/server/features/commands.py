@@ -13,6 +13,7 @@ from pygls.exceptions import JsonRpcException
 from skill_ls.core.config import RUNTIME_IDS
 from skill_ls.core.index import Index
 from skill_ls.core.labels import where
+from skill_ls.analysis.queries.scope import choose_runtime
 from skill_ls.server.convert import path_of
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.runtimes import runtime_for_family
@@ -42,14 +43,14 @@ def _str_opt(arg: dict[str, Any], key: str) -> str | None:
 
 
 def _runtime(index: Index, arg: dict[str, Any]) -> str:
-    from skill_ls.core.runtimes import default_runtime
-
+    """The runtime asked for, chosen as the CLI chooses it (`queries.scope.choose_runtime`)."""
     runtime = _str_opt(arg, "runtime")
-    if runtime is None or runtime == "auto":
-        return default_runtime(index.active)
-    if runtime not in RUNTIME_IDS:
+    if runtime is not None and runtime != "auto" and runtime not in RUNTIME_IDS:
         raise CommandError(f"unknown runtime '{runtime}' (known: auto, {', '.join(RUNTIME_IDS)})")
-    return runtime
+    agent = _str_opt(arg, "agent")
+    if agent and index.agent(agent) is None:
+        raise _no_agent(index, agent)
+    return choose_runtime(index, runtime, agent)
 
 
 def _target(arg: dict[str, Any]) -> str | None:
@@ -110,9 +111,6 @@ def register(server) -> None:
         index = await _index_for(ls, arg)
         agent = _str_opt(arg, "agent")
         runtime = _runtime(index, arg)
-        found = index.agent(agent) if agent else None
-        if found is not None and _str_opt(arg, "runtime") in (None, "auto"):
-            runtime = runtime_for_family(found.family)  # like the CLI: the agent's runtime
         from skill_ls.analysis.catalog import CatalogError, catalog_object  # written alongside; imported lazily
 
         try:
@@ -136,16 +134,15 @@ def register(server) -> None:
         index = await _index_for(ls, arg)
         runtime = _runtime(index, arg)
         agent = _str_opt(arg, "agent")
-        if file is not None and _str_opt(arg, "runtime") in (None, "auto") and ls.state_for(file) is not None:
+        if file is not None and _str_opt(arg, "runtime") in (None, "auto"):
             # Asked about a file (Show Skill Shadows on the active editor): its own runtime and agent,
             # as its code lens and hover answer, not the folder's default runtime.
-            from skill_ls.server.lookup import context_of
+            from skill_ls.analysis.queries.scope import name_scope
 
-            rids, file_agent = context_of(ls, os.path.abspath(file))
-            runtime = rids[0] if rids else runtime
-            agent = agent or file_agent
-        if agent and index.agent(agent) is None:
-            raise _no_agent(index, agent)
+            state = await _state_for(ls, arg)
+            scope = name_scope(state, os.path.abspath(file))
+            runtime = scope.runtimes[0] if scope.runtimes else runtime
+            agent = agent or scope.agent
         return where(index, runtime, name, agent)
 
     @server.command("skillLs.preview")

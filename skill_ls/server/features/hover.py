@@ -1,133 +1,15 @@
-"""Hover: on a skill name or reference, the winning copy per active runtime, shadowed copies,
-blocked state and catalog cost; on a frontmatter key, its documentation and accepting runtimes."""
+"""Hover (`analysis.queries.hover`): a skill name's copies per runtime, or a frontmatter key's
+documentation, as Markdown."""
 from __future__ import annotations
-
-import os
 
 from lsprotocol import types
 
-from skill_ls.analysis.navigation import SkillRef, key_at
-from skill_ls.core.labels import label_resolution
-from skill_ls.core.runtimes import DEFAULT_AGENT_FAMILY, RUNTIMES
-from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
-from skill_ls.server.lookup import Cursor, agent_of, at_position, feature_about, resolutions, runtime_title
-
-
-def _display(path: str, workspace: str) -> str:
-    if path.startswith(workspace.rstrip(os.sep) + os.sep):
-        return os.path.relpath(path, workspace)
-    return path
-
-
-def _catalog_cost(decl, config) -> str | None:
-    """The catalog cost line, computed by the same code that renders the catalog."""
-    from skill_ls.analysis.catalog import catalog_cost
-
-    if decl.doc is None or decl.doc.fm is None or not decl.doc.fm.ok:
-        return None
-    cost = catalog_cost(decl)
-    setting = RUNTIMES[decl.runtime].prompt_budget_setting
-    if setting is not None:
-        budget = getattr(config, setting)
-        return f"{cost.chars:,} chars = {100 * cost.chars / max(budget, 1):.1f}% of the {budget:,}-char prompt budget"
-    text = f"{cost.chars:,} chars in the catalog"
-    if cost.truncated:
-        text += f"; description cut at {cost.cut} code points"
-    return text
-
-
-def skill_hover(ls, name: str, path: str) -> str:
-    state = ls.state_for(path)
-    lines = [f"**skill `{name}`**", ""]
-    found = False
-    for res in resolutions(ls, name, path):
-        real = [d for d in res.entries if not d.builtin]
-        if not res.entries:
-            continue
-        found = True
-        agent = f" — agent `{res.agent}`" if res.agent else ""
-        lines.append(f"**{runtime_title(res.runtime)}** (`{res.runtime}`){agent}")
-        for lab in label_resolution(res):
-            d = lab.decl
-            where = f"`{_display(d.path, state.workspace)}`" if d.path else "built-in"
-            note = f" — {lab.detail}" if lab.state != "winner" and lab.detail else ""
-            lines.append(f"- {lab.state}: `{d.tier}` {where}{note}")
-        if res.winner is None and real:
-            lines.append("- no loadable copy: the runtime loads nothing under this name")
-        if res.ambiguous:
-            lines.append("- ambiguous: several copies in one tier")
-        if res.winner is not None and not res.winner.builtin:
-            cost = _catalog_cost(res.winner, state.config)
-            if cost:
-                lines.append(f"- catalog: {cost}")
-            meta = res.winner.meta
-            if meta is not None and meta.ok:
-                fields = ", ".join(f"{k} `{meta.data[k]}`" for k in ("slug", "registry", "version", "installed_at")
-                                   if k in meta.data)
-                lines.append(f"- provenance: {fields}")
-        disabled = RUNTIMES[res.runtime].operator_disabled
-        if disabled is not None and name in getattr(state.config, disabled):
-            lines.append(f"- disabled by the operator (`{RUNTIMES[res.runtime].setting_key(disabled)}`): omitted from catalogs")
-        from skill_ls.analysis.effective import skills_off
-
-        off = skills_off(state.index, RUNTIMES[res.runtime])
-        if off:
-            lines.append(f"- {runtime_title(res.runtime)} skills are disabled: `{off}`")
-        lines.append("")
-    if not found:
-        lines.append(f"not declared in any root of the active runtimes ({', '.join(state.index.active) or 'none'})")
-    if os.path.basename(path) == "SKILL.md" and _own_name(state.index, path) == name:
-        from skill_ls.analysis.portability import hover_lines
-
-        lines += ["", *hover_lines(state.index, path)]
-    return "\n".join(lines).rstrip()
-
-
-def _own_name(index, path: str) -> str | None:
-    """The name a SKILL.md declares (or its directory), so the verdicts show on the skill's own name."""
-    doc = index.store.get(path)
-    name = doc.fm.value("name") if doc.fm is not None and doc.fm.ok else None
-    return name if isinstance(name, str) and name else doc.dir_name
-
-
-def key_hover(ls, key: str, path: str) -> str | None:
-    agent = agent_of(ls, path)
-    if agent is not None or ls.state_for(path).is_agent_file(path):
-        family = AGENT_FAMILIES[agent.family if agent else DEFAULT_AGENT_FAMILY]
-        spec = family.documented_fields().get(key)
-        if spec is None:
-            return f"**`{key}`** — not a known {family.id} agent field"
-        text = f"**`{key}`** ({family.id} agent)\n\n{spec.doc}"
-        return text + (f"\n\nValues: {', '.join(f'`{v}`' for v in spec.enum)}" if spec.enum else "")
-    accepting = [rid for rid, rt in RUNTIMES.items() if key in rt.fields]
-    if not accepting:
-        return f"**`{key}`** — no runtime knows this field"
-    docs: dict[str, list[str]] = {}
-    for rid in accepting:
-        docs.setdefault(RUNTIMES[rid].fields[key].doc, []).append(rid)
-    parts = [f"**`{key}`**", ""]
-    for doc, rids in docs.items():
-        parts.append(f"- {doc} ({', '.join(rids)})")
-    enums = {v for rid in accepting for v in RUNTIMES[rid].fields[key].enum}
-    if enums:
-        parts.append(f"\nValues: {', '.join(f'`{v}`' for v in sorted(enums))}")
-    parts.append(f"\nAccepted by: {', '.join(accepting)}")
-    others = [rid for rid in RUNTIMES if rid not in accepting]
-    if others:
-        parts.append(f"Not accepted by: {', '.join(others)}")
-    return "\n".join(parts)
+from skill_ls.analysis.queries.hover import hover as hover_at
+from skill_ls.server.lookup import Cursor, cursor_at, feature_about
 
 
 def register(server) -> None:
-    @feature_about(server, types.TEXT_DOCUMENT_HOVER, at_position)
-    def hover(ls, params: types.HoverParams, cur: Cursor, ref: SkillRef | None):
-        if ref is not None:
-            return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, skill_hover(ls, ref.name, cur.path)),
-                               ls.converter.range(cur.doc.src, ref.span))
-        entry = key_at(cur.doc, cur.line, cur.col)
-        if entry is not None:
-            text = key_hover(ls, entry.key, cur.path)
-            if text:
-                return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text),
-                                   ls.converter.range(cur.doc.src, entry.key_span))
-        return None
+    @feature_about(server, types.TEXT_DOCUMENT_HOVER, cursor_at)
+    def hover(ls, params: types.HoverParams, cur: Cursor):
+        found = hover_at(cur.state, cur.path, cur.line, cur.col)
+        return None if found is None else ls.converter.hover(cur.doc.src, found)

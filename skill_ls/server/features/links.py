@@ -1,9 +1,11 @@
-"""Document links: relative file references in a skill's body that resolve to existing files."""
+"""Document links (`analysis.navigation.file_links`): relative file references in a skill's body
+that resolve to existing files."""
 from __future__ import annotations
 
 from lsprotocol import types
 
 from skill_ls.analysis.navigation import file_links
+from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.index import Document
 from skill_ls.server.convert import uri_of
 from skill_ls.server.lookup import feature_about, markdown_document
@@ -11,8 +13,8 @@ from skill_ls.server.lookup import feature_about, markdown_document
 
 def register(server) -> None:
     @feature_about(server, types.TEXT_DOCUMENT_DOCUMENT_LINK, markdown_document)
-    def document_link(ls, params: types.DocumentLinkParams, path: str, doc: Document):
+    def document_link(ls, params: types.DocumentLinkParams, state: WorkspaceState, path: str, doc: Document):
         caps = ls.client_capabilities.text_document
         tooltips = bool(caps and caps.document_link and caps.document_link.tooltip_support)
         return [types.DocumentLink(ls.converter.range(doc.src, link.span), target=uri_of(link.target),
-                                   tooltip=link.target if tooltips else None) for link in file_links(doc, ls.state_for(path).index)]
+                                   tooltip=link.target if tooltips else None) for link in file_links(doc, state.index)]

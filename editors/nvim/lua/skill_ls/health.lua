@@ -40,7 +40,10 @@ local function check_python(python, label)
   end
   local msg = vim.trim(res.stderr or '')
   msg = msg:match('([^\n]*)$') or msg
-  health.error(('%s: `import skill_ls` failed with %s: %s'):format(label, python, msg), { 'pip install skill-ls (into this interpreter)' })
+  health.error(('%s: `import skill_ls` failed with %s: %s'):format(label, python, msg), {
+    ':SkillInstall (a private venv built from this plugin\'s checkout)',
+    'or, into this interpreter, from a skill-ls checkout: python -m pip install /path/to/skill-ls',
+  })
   return false
 end
 
@@ -63,7 +66,7 @@ function M.check()
     cmd = config.cmd
   else
     health.warn("no vim.lsp.config.skill_ls: lsp/skill_ls.lua is not on 'runtimepath'", {
-      "Add editors/nvim to 'runtimepath' or copy lsp/skill_ls.lua into ~/.config/nvim/lsp/",
+      "Install the plugin (the repository root, or editors/nvim, on 'runtimepath'): :help skill-ls-install",
     })
     cmd = { 'skill-language-server' }
   end
@@ -91,8 +94,9 @@ function M.check()
         python = shebang_python(exe)
       end
     else
-      health.error(('server executable `%s` not found in $PATH'):format(cmd[1]), {
-        'pip install skill-ls',
+      local install = require('skill_ls.install')
+      health.error(('server executable `%s` not found (no private venv at %s, not on $PATH)'):format(cmd[1], install.venv_dir()), {
+        ":SkillInstall (a private venv built from this plugin's checkout " .. install.checkout() .. ')',
         "or: vim.lsp.config('skill_ls', { cmd = { '/path/to/python', '-m', 'skill_ls', 'serve' } })",
       })
     end

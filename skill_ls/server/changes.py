@@ -1,0 +1,181 @@
+"""The server's fourth layer: changes. An editor buffer is the truth for every folder that indexes
+its file; a buffer edit that changes a name, and changes on disk (from the client's watched files
+or the server's own watchers), are collected and applied to every folder's index together after
+`DISK_DEBOUNCE` seconds; then the affected files are republished or re-pulled, and a folder whose
+change needs a rebuild (its configuration, a new root) is re-indexed.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from typing import Any
+
+from skill_ls.server.indexing import IndexingServer
+
+log = logging.getLogger("skill_ls.server")
+
+DISK_DEBOUNCE = 0.2
+CATALOG_AFTER_CHANGE = 0.1  # seconds after a disk change's diagnostics are queued
+CATALOG_SIDECARS = frozenset({"mcp.json", ".agh-meta.json", "config.toml"})
+
+
+class ChangesServer(IndexingServer):
+    """Buffers opened, edited and closed; files changed on disk."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.disk_texts: dict[str, str | None] = {}  # open path -> its file's text when opened or saved
+        self._disk_pending: set[str] = set()  # paths changed on disk
+        self._touched_pending: dict[str, set[tuple[str, str]]] = {}  # folder -> (runtime, name) changed in a buffer
+        self._disk_task: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    # -- buffers -----------------------------------------------------------------------------------
+    def buffer_changed(self, path: str, text: str, version: int | None) -> None:
+        """A buffer is the truth for every folder that indexes the file (a shared user root)."""
+        for key, st in self.states.items():
+            touched = st.set_overlay(path, text, version)
+            if touched:
+                self._queue_resolution_update(key, touched)
+        self.schedule_document(path)
+        self.schedule_catalog_check()
+
+    def buffer_closed(self, path: str) -> None:
+        task = self._doc_tasks.pop(path, None)
+        if task is not None:
+            task.cancel()
+        for key, st in self.states.items():
+            touched = st.drop_overlay(path)
+            if touched:
+                self._queue_resolution_update(key, touched)
+        self.schedule_catalog_check()
+        if not self.pull:
+            # Files outside the workspace folders only have diagnostics while open (SPEC §8).
+            owner = self.state_for(path)
+            if not os.path.lexists(path):
+                # A new file closed without ever being saved (`:e new/SKILL.md`, `:bw!`): nothing is
+                # left to check, so nothing is left to show (not a "cannot read file" error forever).
+                self.clear(path)
+                self.disk_texts.pop(path, None)
+            elif self.in_some_folder(path):
+                if owner is not None and owner.index is not None:
+                    self.publish_paths([path])
+            else:
+                self.clear(path)
+
+    def note_disk_text(self, path: str) -> None:
+        """Remember what the file of an open buffer holds on disk (at open and save), so that a buffer
+        whose file vanishes can be told clean (released) from edited (kept)."""
+        try:
+            with open(path, encoding="utf-8", newline="") as f:
+                self.disk_texts[path] = f.read().removeprefix("\ufeff")  # editors drop the BOM
+        except (OSError, UnicodeDecodeError):
+            self.disk_texts[path] = None
+
+    def _release_vanished_buffers(self, pending: set[str], touched_by_folder: dict[str, set[tuple[str, str]]]) -> None:
+        """An open buffer whose file vanished from disk (deleted, or moved away with its directory) and
+        that still holds what the disk held is as good as closed: the analysis, and the shadowing of the
+        other copies, follow the disk as `skill-ls check` does. (VS Code keeps a document that an extension
+        opened for minutes after its tab closed; it would otherwise keep a moved copy alive.) A buffer
+        with edits is kept: it may be saved back. A later edit makes it a buffer again."""
+        prefixes = tuple(p.rstrip(os.sep) + os.sep for p in pending)
+        for path in list(self.open_docs):
+            if not (path in pending or path.startswith(prefixes)) or os.path.exists(path):
+                continue
+            text = next((st.overlays[path][0] for st in self.states.values() if path in st.overlays), None)
+            if text is None or text != self.disk_texts.get(path):
+                continue
+            log.info("%s vanished from disk and its buffer has no edits: analysed as closed", path)
+            self.open_docs.pop(path, None)
+            self.disk_texts.pop(path, None)
+            for key, st in self.states.items():
+                touched = st.drop_overlay(path)
+                if touched:
+                    touched_by_folder.setdefault(key, set()).update(touched)
+
+    # -- disk changes ------------------------------------------------------------------------------
+    def disk_changed_threadsafe(self, path: str) -> None:
+        """Called from watchdog threads."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.disk_changed, path)
+
+    def disk_changed(self, path: str) -> None:
+        self._disk_pending.add(os.path.abspath(path))
+        self._arm_disk_task()
+
+    def _queue_resolution_update(self, key: str, touched: set[tuple[str, str]]) -> None:
+        self._touched_pending.setdefault(key, set()).update(touched)
+        self._arm_disk_task()
+
+    def _arm_disk_task(self) -> None:
+        if self._disk_task is not None and not self._disk_task.done():
+            self._disk_task.cancel()
+        self._disk_task = asyncio.get_running_loop().create_task(self._process_disk_later())
+
+    async def _process_disk_later(self) -> None:
+        try:
+            await asyncio.sleep(DISK_DEBOUNCE)
+        except asyncio.CancelledError:
+            return
+        if not await self.wait_ready():
+            return
+        pending, self._disk_pending = self._disk_pending, set()
+        touched, self._touched_pending = self._touched_pending, {}
+        log.debug("processing %d changes: %.300s", len(pending), sorted(pending))
+        try:
+            self._process_changes(pending, touched)
+        except Exception:
+            log.exception("processing file changes failed")
+
+    def _process_changes(self, pending: set[str], touched_by_folder: dict[str, set[tuple[str, str]]]) -> None:
+        """Apply changes to every folder's index; then republish (push) or ask the client to re-pull
+        every affected file, open or not. A change that needs a full rebuild of a folder (its
+        configuration, a new root, agent discovery) re-indexes that folder, which republishes all."""
+        changed_files = pending
+        self._release_vanished_buffers(pending, touched_by_folder)
+        if any(os.path.basename(p) in CATALOG_SIDECARS for p in changed_files):
+            self._catalog_salt += 1  # MCP servers, marketplace metadata, AGH consent: read by catalogs
+        affected: set[str] = set()
+        rebuild: set[str] = set()
+        for key, state in list(self.states.items()):
+            if state.index is None:
+                continue
+            touched = set(touched_by_folder.get(key, ()))
+            holding: set[str] = set()  # skills whose directory holds a changed file (their references)
+            for item in sorted(pending):
+                result = state.file_changed(item)
+                if result is None:
+                    log.info("re-indexing %s after a change to %s", key, item)
+                    rebuild.add(key)
+                    break
+                touched |= result
+                if os.path.basename(item) == "config.toml" or item in self.open_docs:
+                    touched.add(("", ""))
+                holding |= state.skills_holding(item)
+            if key in rebuild:
+                continue
+            affected |= {p for p in holding if self.state_for(p) is state}
+            affected |= {p for p in state.affected_paths(touched) if self.state_for(p) is state}
+            affected |= {p for p in changed_files if state.relevant(p) and self.state_for(p) is state}
+        affected |= set(self.open_docs)  # cheap: a handful of buffers, and shadowing is global
+        if rebuild:
+            self.request_reindex(rebuild)
+        self.follow_index()
+        if self.pull:
+            self.refresh_pull_clients()
+            self.schedule_catalog_check(CATALOG_AFTER_CHANGE)
+            return
+        gone = {p for p in changed_files | affected if not os.path.exists(p) and p not in self.open_docs}
+        # A directory moved or deleted as a whole (watchdog reports the directory only): every file
+        # pushed from under it is gone too.
+        gone_dirs = tuple(p.rstrip(os.sep) + os.sep for p in gone)
+        if gone_dirs:
+            gone |= {p for p in self.pushed if p.startswith(gone_dirs) and p not in self.open_docs}
+        for p in gone:
+            if p in self.pushed:
+                self.clear(p)
+        keep = {p for p in self.workspace_paths_in(affected | (changed_files & set(self.pushed))) if p not in gone}
+        self.queue_publish({p for p in keep if getattr(self.state_for(p), "workspace", None) not in rebuild})
+        # The fingerprint walks every declaration: after the first batch (open documents first).
+        self.schedule_catalog_check(CATALOG_AFTER_CHANGE)
