@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 
 from skill_ls.analysis.navigation import key_at
-from skill_ls.analysis.queries.scope import (agent_of, document, index_of, ref_under, resolutions,
+from skill_ls.analysis.queries.scope import (agent_of, document, index_of, name_scope, ref_under, resolutions,
                                              runtime_title)
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.config import Config
@@ -28,7 +28,7 @@ def hover(state: WorkspaceState, path: str, line: int, col: int) -> Hover | None
     """What to show for the position: a skill name's copies, or a frontmatter key's documentation."""
     ref = ref_under(state, path, line, col)
     if ref is not None:
-        return Hover(skill_hover(state, ref.name, path), ref.span)
+        return Hover(skill_hover(state, ref.name, path, ref.kind), ref.span)
     doc = document(state, path)
     entry = key_at(doc, line, col) if doc is not None else None
     if entry is not None:
@@ -59,11 +59,18 @@ def catalog_cost_line(decl: SkillDecl, config: Config) -> str | None:
     return text
 
 
-def skill_hover(state: WorkspaceState, name: str, path: str) -> str:
-    """Every copy of `name` per active runtime that declares it, with its label, and what turns it off."""
+def skill_hover(state: WorkspaceState, name: str, path: str, kind: str | None = None) -> str:
+    """Every copy of `name` per active runtime that declares it, with its label, and what turns it off.
+    `kind` is how the name is written there (`SkillRef.kind`): a name in an agent's `skills.disabled`
+    (a tombstone) is not in that agent's catalog, so its catalog line says so instead of a cost."""
     from skill_ls.analysis.effective import skills_off
 
     index = index_of(state)
+    tombstoned_by = None
+    if kind == "tombstone":
+        agent = agent_of(state, path)
+        scope = name_scope(state, path)
+        tombstoned_by = (agent.name, scope.runtimes[0]) if agent is not None and scope.runtimes else None
     lines = [f"**skill `{name}`**", ""]
     found = False
     for res in resolutions(state, name, path):
@@ -82,7 +89,9 @@ def skill_hover(state: WorkspaceState, name: str, path: str) -> str:
             lines.append("- no loadable copy: the runtime loads nothing under this name")
         if res.ambiguous:
             lines.append("- ambiguous: several copies in one tier")
-        if res.winner is not None and not res.winner.builtin:
+        if tombstoned_by is not None and res.runtime == tombstoned_by[1]:
+            lines.append(f"- catalog: not in agent `{tombstoned_by[0]}`'s catalog: its `skills.disabled` removes it")
+        elif res.winner is not None and not res.winner.builtin:
             cost = catalog_cost_line(res.winner, state.config)
             if cost:
                 lines.append(f"- catalog: {cost}")
