@@ -68,9 +68,9 @@ def skill_hover(state: WorkspaceState, name: str, path: str, kind: str | None = 
     index = index_of(state)
     tombstoned_by = None
     if kind == "tombstone":
-        agent = agent_of(state, path)
+        holder = agent_of(state, path)
         scope = name_scope(state, path)
-        tombstoned_by = (agent.name, scope.runtimes[0]) if agent is not None and scope.runtimes else None
+        tombstoned_by = (holder.name, scope.runtimes[0]) if holder is not None and scope.runtimes else None
     lines = [f"**skill `{name}`**", ""]
     found = False
     for res in resolutions(state, name, path):
