@@ -1,4 +1,4 @@
-"""The `skill-ls` command line (SPEC §6.1). Usage and configuration errors: one line on stderr, exit 2."""
+"""The `skill-ls` command line. Usage and configuration errors: one line on stderr, exit 2."""
 from __future__ import annotations
 
 import argparse
@@ -287,7 +287,7 @@ def _portability(args: argparse.Namespace) -> int:
 
 
 def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
-    """Index for `where`/`list`/`catalog`: workspace, configuration, runtime choice (SPEC §8)."""
+    """Index for `where`/`list`/`catalog`: workspace, configuration, runtime choice."""
     from skill_ls.analysis.check import CheckOptions, UsageError, build_index, choose_workspace, prepare_config
     from skill_ls.analysis.queries.scope import choose_runtime
 

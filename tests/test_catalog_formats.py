@@ -27,11 +27,12 @@ def test_agh_golden_sorted_cut_escaped_tool_guidance(workspace):
     skill(root, "zeta", description="Tags <b> & \"quotes\" > all.")
     skill(root, "alpha", description=LONG)
     skill(root, "mid", description="|\n  line one\n    line two\n\n  line three")
-    skill(root, "odd", name="'\"odd<&>\"'", description="x")  # quotes would break the guidance: left out
+    skill(root, "odd", name="'\"odd<&>\"'", description="x")  # escaped in its attribute, not named in the guidance
     skill(root, "amp", name="'a&b'", description="x")
     text = render_catalog(index_for(workspace), "agh")
     assert text == (
         "<available-skills>\n"
+        '  <skill name="&quot;odd&lt;&amp;&gt;&quot;">x</skill>\n'
         '  <skill name="a&amp;b">x</skill>\n'
         '  <skill name="agh">Operate and extend AGH, the local-first agent operating system...</skill>\n'
         f'  <skill name="alpha">{"ü" * 150 + "語" * 50}</skill>\n'
@@ -108,9 +109,11 @@ def test_empty_effective_set_renders_empty_string(workspace):
     write(workspace / ".skill-ls.toml", '[agh]\ndisabled = ["agh"]\n')  # else AGH's bundled skill is there
     (workspace / ".agents" / "skills").mkdir(parents=True)
     index = index_for(workspace, ["agh", "amp", "agentskills", "codex", "workspace-agents", "claude-code"])
-    for runtime in ("agh", "amp", "agentskills", "codex", "workspace-agents", "claude-code"):
+    for runtime in ("agh", "agentskills", "codex", "workspace-agents", "claude-code"):
         obj = catalog_object(index, runtime)
         assert obj["text"] == "" and obj["chars"] == 0 and obj["skills"] == []
+    # Amp's five built-in skills are always available (no switch turns them off)
+    assert all(s["builtin"] for s in catalog_object(index, "amp")["skills"])
 
 
 def test_agent_that_fails_closed_is_refused(workspace):
@@ -135,7 +138,12 @@ def test_amp_golden_discovery_order_unescaped_hidden_omitted(workspace, private_
         "  <skill>\n    <name>alpha</name>\n    <description>Does things. Use when needed.</description>\n  </skill>\n"
         "  <skill>\n    <name>zeta</name>\n    <description>Z <tag> & more</description>\n  </skill>\n"
         "  <skill>\n    <name>beta</name>\n    <description>B</description>\n  </skill>\n"
-        "</available_skills>"  # formatAvailableSkills returns its template literal: no final newline
+        # the five built-ins, last ("lowest priority"), with their documented purpose
+        + "".join(f"  <skill>\n    <name>{n}</name>\n    <description>{p}</description>\n  </skill>\n" for n, p in (
+            ("building-skills", "Guide for creating new skills"), ("bookkeeper", "Summarizes threads for handoff"),
+            ("painter", "Image generation guidance"), ("code-review", "Automated code review"),
+            ("migrating-to-skills", "Migrating from toolbox")))
+        + "</available_skills>"  # formatAvailableSkills returns its template literal: no final newline
     )
 
 
@@ -205,8 +213,9 @@ def test_agentcy_golden_blocks_and_budget(workspace):
     assert text == (
         '<skill name="Incident Comms">\n' + b.read_text().rstrip("\n") + "\n</skill>\n"
         '<skill name="PostgreSQL Health Triage">\n' + a.read_text().rstrip("\n") + "\n</skill>\n"
-        f"Skills budget: {used}/16000 characters\n"
-    )
+    )  # issue 23: no budget line (the source's prompt example has none); the JSON carries it
+    assert catalog_object(index_for(workspace), "agentcy")["budget"] == {"budget_used_chars": used,
+                                                                         "budget_max_chars": 16000}
 
 
 def test_agentcy_refuses_a_set_over_budget(workspace):
@@ -214,7 +223,7 @@ def test_agentcy_refuses_a_set_over_budget(workspace):
     with pytest.raises(CatalogError, match="agentcy.max_prompt_chars is 100"):
         catalog_object(index_for(workspace), "agentcy")
     obj = catalog_object(index_for(workspace), "agentcy", enabled=["Incident Comms"])
-    assert obj["text"].startswith('<skill name="Incident Comms">') and "/100 characters" in obj["text"]
+    assert obj["text"].startswith('<skill name="Incident Comms">') and obj["budget"]["budget_max_chars"] == 100
 
 
 # -- catalog cost --------------------------------------------------------------------------------

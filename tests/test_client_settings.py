@@ -15,14 +15,16 @@ from pathlib import Path
 import pytest
 
 from skill_ls.core.config import _SCHEMA, Config, ConfigError, merge_client_settings
+from skill_ls.core.settings_schema import file_only
 
 PACKAGE = Path(__file__).resolve().parents[1] / "editors" / "vscode" / "package.json"
 PROPERTIES: dict[str, dict] = json.loads(PACKAGE.read_text(encoding="utf-8"))["contributes"]["configuration"]["properties"]
 SETTINGS = sorted(k.removeprefix("skillLs.") for k in PROPERTIES if k.startswith("skillLs."))
 
 EDITOR_ONLY = {"server.command", "server.pythonPath", "trace.server"}
-# Keys of .skill-ls.toml that are not editor settings: machine-wide roots belong in the project file.
-FILE_ONLY = {"claude-code.enterprise_roots", "agentcy.roots"}
+# Keys of .skill-ls.toml that are not editor settings (machine-wide roots belong in the project file):
+# the descriptors say which (`Setting.editor=False`).
+FILE_ONLY = file_only()
 
 # A value a user would typically set, per setting (a new setting must add one here).
 TYPICAL: dict[str, object] = {
@@ -38,7 +40,7 @@ TYPICAL: dict[str, object] = {
     "agh.bundledRoots": ["/opt/agh/skills"],
     "agh.additionalRoots": ["shared"],
     "agh.disabled": ["legacy-skill"],
-    "agh.draftFields": "error",
+    "agh.draftFields": "warning",
     "amp.skillsPath": ["~/amp-skills"],
     "agentcy.maxPromptChars": 8000,
     "server.command": ["/opt/venv/bin/skill-language-server"],

@@ -63,11 +63,13 @@ def test_agh_blocked_skill_excluded_and_lower_copy_wins(workspace, private_home)
     assert s.tier == "user"
 
 
-def test_agh_marketplace_hash_mismatch_blocks(workspace, private_home):
+def test_agh_marketplace_copy_with_an_unverifiable_hash_still_loads(workspace, private_home):
+    """Issue 23 reading: what AGH's hash covers is not documented, so a mismatch does not block."""
     path = skill(private_home / ".agh" / "skills", "market")
     write(path.parent / ".agh-meta.json", '{"slug": "m", "registry": "hub", "version": "1", "installed_at": "x", '
           f'"hash": "sha256:{"0" * 64}"}}')
-    assert names(resolve_effective_set(index_for(workspace), "agh")) == []
+    [s] = from_files(resolve_effective_set(index_for(workspace), "agh"))
+    assert s.tier == "marketplace"
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     write(path.parent / ".agh-meta.json", '{"slug": "m", "registry": "hub", "version": "1", "installed_at": "x", '
           f'"hash": "sha256:{digest}"}}')
@@ -91,11 +93,21 @@ def test_agh_agent_fails_closed_on_blocked_agent_local_skill(workspace):
         resolve_effective_set(index_for(workspace), "agh", "a")
 
 
-def test_agh_draft_fields_and_provider_warning_do_not_fail_closed(workspace):
-    write(workspace / ".skill-ls.toml", '[agh]\ndraft_fields = "error"\n')
+def test_agh_lowered_draft_fields_tombstones_and_provider_warning_do_not_fail_closed(workspace):
+    write(workspace / ".skill-ls.toml", '[agh]\ndraft_fields = "warning"\n')
+    write(workspace / ".agh" / "agents" / "a" / "AGENT.md",
+          "---\nname: a\ndescription: x\nskills:\n  disabled: [beta]\n---\nPrompt.\n")
+    skill(workspace / ".agh" / "skills", "alpha")
+    skill(workspace / ".agh" / "skills", "beta")
+    assert names(resolve_effective_set(index_for(workspace), "agh", "a")) == ["alpha"]
+
+
+def test_agh_description_in_agent_md_fails_the_agent_closed(workspace):
+    """Issue 23: "description | string | Rejected as an unknown field." — AGH refuses the agent."""
     write(workspace / ".agh" / "agents" / "a" / "AGENT.md", "---\nname: a\ndescription: x\n---\nPrompt.\n")
     skill(workspace / ".agh" / "skills", "alpha")
-    assert names(resolve_effective_set(index_for(workspace), "agh", "a")) == ["alpha"]
+    with pytest.raises(EffectiveSetError, match="'description' is an RFC 001 draft field"):
+        resolve_effective_set(index_for(workspace), "agh", "a")
 
 
 def test_agh_agent_first_found_wins(workspace, private_home, tmp_path):

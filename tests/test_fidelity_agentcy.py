@@ -81,3 +81,44 @@ def test_a_markdown_symlink_out_of_an_agentcy_root_is_never_opened(workspace, tm
     res = check_tree(workspace)
     assert res.index.decls["agentcy"] == []
     assert any("link.md" in path and "outside the root" in why for path, why in res.index.skipped)
+
+
+def test_agentcy_skills_never_execute_so_shell_lines_are_a_note(workspace):
+    """Agentcy: "Skills are not connector tools — they don't execute anything." """
+    root = workspace / "kb"
+    write(workspace / ".skill-ls.toml", f"runtimes = [\"agentcy\"]\n[[roots]]\npath = '{root}'\nruntime = \"agentcy\"\n")
+    f = write(root / "triage.md", "---\nname: Triage\nslug: sre.triage\ndescription: d\n---\nNow: !`date`\n",
+              dedent=False)
+    [d] = [d for d in check_tree(workspace, paths=[workspace, root]).diagnostics if d.code == "RF003" and d.path == str(f)]
+    assert d.severity == 3 and "not executed by Agentcy" in d.message
+
+
+def test_sk012_under_agentcy_advises_trimming_not_references(workspace):
+    """"parses every .md file into a skill row" and "Markdown body length matters more than you
+    think ... Trim aggressively": a references/ file would be one more skill."""
+    root = workspace / "kb"
+    write(workspace / ".skill-ls.toml", f"runtimes = [\"agentcy\"]\n[[roots]]\npath = '{root}'\nruntime = \"agentcy\"\n")
+    f = write(root / "big.md", "---\nname: Big\nslug: sre.big\ndescription: d\n---\n" + "line\n" * 600, dedent=False)
+    [d] = [d for d in check_tree(workspace, paths=[workspace, root]).diagnostics if d.code == "SK012" and d.path == str(f)]
+    assert "trim it" in d.message and "every .md file as a skill" in d.message
+
+
+def test_prompt_blocks_have_no_budget_line_the_json_carries_it(workspace):
+    """The source's prompt shows `[system] <skill name="…">…</skill>` blocks and nothing else; the budget
+    is in the `skills_state_changed` event (`budget_used_chars`, `budget_max_chars`)."""
+    root = workspace / "kb"
+    write(workspace / ".skill-ls.toml", f"runtimes = [\"agentcy\"]\n[[roots]]\npath = '{root}'\nruntime = \"agentcy\"\n")
+    f = write(root / "triage.md", SOURCE_EXAMPLE, dedent=False)
+    config = prepare_config(str(workspace), CheckOptions(workspace=str(workspace)))
+    obj = catalog_object(build_index(str(workspace), config), "agentcy")
+    assert obj["text"].endswith("</skill>\n") and "budget" not in obj["text"]
+    assert obj["budget"] == {"budget_used_chars": len(f.read_text()), "budget_max_chars": 16000}
+
+
+def test_a_skill_without_a_slug_is_not_called_a_slug(workspace):
+    """Reading: a skill without a slug is filed under its name; the message says that, not "slug 'No Slug'"."""
+    plain = "---\nname: No Slug\ndescription: d\n---\nBody.\n"
+    res = _tree(workspace, {"a": plain, "b": plain})
+    sh003 = [d for d in res.diagnostics if d.code == "SH003"]
+    assert len(sh003) == 2 and all("slug 'No Slug'" not in d.message for d in sh003)
+    assert all("has no slug, so skill-ls files it under its name" in d.message for d in sh003)

@@ -142,3 +142,115 @@ def test_skills_of_a_shadowed_agent_definition_are_said_to_be_unused(workspace, 
     assert "agent definition is shadowed by .agh/agents/rev/AGENT.md" in d.message
     from skill_ls.analysis.catalog import catalog_object
     assert "only-here" not in catalog_object(res.index, "agh", "rev")["text"]
+
+
+
+def test_any_non_empty_name_is_escaped_in_the_catalog_not_dropped(workspace):
+    """AGH accepts any non-empty name and the catalog escapes the attribute: `*`, `"` and `<` are
+    escaped, never a reason to leave the skill out."""
+    skill(workspace / ".agh" / "skills", "star", name="'a*b'")
+    skill(workspace / ".agh" / "skills", "quote", name="'say \"hi\"'")
+    skill(workspace / ".agh" / "skills", "angle", name="'x<y>'")
+    obj = _agh_catalog(workspace)
+    assert obj["left_out"] == []
+    for shown in ('name="a*b"', 'name="say &quot;hi&quot;"', 'name="x&lt;y&gt;"'):
+        assert shown in obj["text"]
+    assert not [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "CT001"]
+
+
+def test_agh_sends_mcp_env_values_literally_so_placeholders_are_reported(workspace):
+    """"env values are sent as literal strings; AGH does not expand shell placeholders inside MCP
+    server definitions": `${GITHUB_TOKEN}` is MS007, and MS003 does not advise a placeholder."""
+    agent = write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+                  "---\nname: rev\nprovider: claude\nmcp_servers:\n  - name: github\n    command: npx\n"
+                  "    env:\n      GITHUB_TOKEN: \"${GITHUB_TOKEN}\"\n"
+                  "      OTHER: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n---\nReview.\n", dedent=False)
+    sidecar = write(agent.parent / "mcp.json", '{"mcpServers": {"gh": {"command": "x", "env": {"T": "$TOKEN"}}}}')
+    res = check_tree(workspace, runtimes=["agh"])
+    ms007 = [d for d in res.diagnostics if d.code == "MS007"]
+    assert {d.path for d in ms007} == {str(agent), str(sidecar)}
+    assert all("literal string" in d.message and "$AGH_HOME/config.toml" in d.message for d in ms007)
+    [ms003] = [d for d in res.diagnostics if d.code == "MS003"]
+    assert "${VAR}\")" not in ms003.message.split("instead")[0] and "$AGH_HOME/config.toml" in ms003.message
+    # Claude Code expands "${VAR}" in .mcp.json: no MS007 there
+    claude = write(workspace / ".claude" / "agents" / "rev.md",
+                   "---\nname: rev\ndescription: Reviews.\nmcpServers:\n  gh:\n    command: x\n    env:\n"
+                   "      T: \"${TOKEN}\"\n---\nReview.\n", dedent=False)
+    assert not [d for d in check_tree(workspace).diagnostics if d.code == "MS007" and d.path == str(claude)]
+
+
+def test_description_in_agent_md_is_rejected_so_the_agent_has_no_catalog(workspace, capsys):
+    """"description | string | Rejected as an unknown field." ... "must not be used in a live AGENT.md"."""
+    from skill_ls.cli import main
+
+    agent = write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+                  "---\nname: rev\nprovider: claude\ndescription: Reviews.\n---\nReview.\n", dedent=False)
+    skill(workspace / ".agh" / "skills", "alpha")
+    [d] = [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG002"]
+    assert d.path == str(agent) and d.severity == 1 and "rejects it as an unknown field" in d.message
+    assert main(["catalog", "--runtime", "agh", "--agent", "rev", "--workspace", str(workspace)]) != 0
+    assert "fails closed" in capsys.readouterr().err
+
+
+def test_an_agent_md_outside_agh_directories_is_not_an_agh_definition(workspace):
+    """AGH scans `<workspace>/.agh/agents/<name>/AGENT.md`, additional roots' `.agh/agents/<name>/` and
+    its home: a repository-root or `docs/` AGENT.md (common in repositories unrelated to AGH) is not
+    an agent definition, so it gets no AG finding; one in an `.agh/agents/<name>/` directory does."""
+    top = write(workspace / "AGENT.md", "# How to work in this repository\n")
+    docs = write(workspace / "docs" / "AGENT.md", "Notes for coding agents.\n")
+    res = check_tree(workspace)
+    assert not [d for d in res.diagnostics if d.path in (str(top), str(docs))]
+    other = workspace / "vendor"
+    real = write(other / ".agh" / "agents" / "rev" / "AGENT.md", "no frontmatter\n")
+    assert [d.code for d in check_tree(workspace, paths=[other]).diagnostics if d.path == str(real)] == ["AG001"]
+
+
+def test_agent_command_with_shell_syntax_is_reported_because_agh_uses_no_shell(workspace):
+    """"Parsed with shell-style quoting, but launched without a shell." """
+    agent = write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+                  "---\nname: rev\nprovider: claude\ncommand: claude --model $MODEL && echo done | tee log\n---\n"
+                  "Review.\n", dedent=False)
+    [d] = [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG004" and d.path == str(agent)]
+    assert d.severity == 2 and "without a shell" in d.message
+    assert all(w in d.message for w in ("'$MODEL'", "'&&'", "'|'"))
+    write(agent, "---\nname: rev\nprovider: claude\ncommand: claude --model 'x y'\n---\nReview.\n", dedent=False)
+    assert not [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG004"]
+
+
+def test_uppercase_tool_ids_warn_without_failing_the_agent_closed(workspace):
+    """Reading: "Must be exact canonical ToolIDs" does not define canonical beyond the lowercase
+    examples; an MCP server's name is the operator's own key."""
+    from skill_ls.analysis.effective import resolve_effective_set
+    from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
+
+    write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+          "---\nname: rev\nprovider: claude\ntools: [\"mcp__GitHub__*\"]\n---\nReview.\n", dedent=False)
+    skill(workspace / ".agh" / "skills", "alpha")
+    [d] = [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG004"]
+    assert d.severity == 2 and "uppercase" in d.message
+    config = prepare_config(str(workspace), CheckOptions(workspace=str(workspace), runtimes=["agh"]))
+    assert "alpha" in resolve_effective_set(build_index(str(workspace), config), "agh", "rev").names()
+
+
+def test_a_capabilities_directory_is_said_to_be_unread(workspace):
+    """"capabilities.toml (or a capabilities/ directory) declares the unified capability catalog": the
+    directory form is not read by skill-ls, and AG007 says so rather than passing over it."""
+    agent = write(workspace / ".agh" / "agents" / "rev" / "AGENT.md",
+                  "---\nname: rev\nprovider: claude\n---\nReview.\n", dedent=False)
+    assert not [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG007"]
+    write(agent.parent / "capabilities" / "search.toml", "name = 'x'\n")
+    [d] = [d for d in check_tree(workspace, runtimes=["agh"]).diagnostics if d.code == "AG007"]
+    assert d.path == str(agent) and d.severity == 3 and "capabilities/" in d.message
+
+
+def test_the_same_skill_in_two_additional_roots_resolves_in_the_registered_order(workspace, tmp_path):
+    """Reading: agent definitions resolve "Additional roots, in the registered order"; skills in
+    additional roots follow the same order (no ambiguity, no SH003): the first registered root wins."""
+    first, second = tmp_path / "zz-first", tmp_path / "aa-second"
+    write(workspace / ".skill-ls.toml", f"[agh]\nadditional_roots = ['{first}', '{second}']\n")
+    a = skill(first / ".agh" / "skills", "dup")
+    b = skill(second / ".agh" / "skills", "dup")
+    res = check_tree(workspace, runtimes=["agh"], paths=[workspace, first, second])
+    assert not [d for d in res.diagnostics if d.code == "SH003"]
+    assert [d.path for d in res.diagnostics if d.code == "SH001"] == [str(b)]
+    assert [d.path for d in res.diagnostics if d.code == "SH002"] == [str(a)]

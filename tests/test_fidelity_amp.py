@@ -135,3 +135,108 @@ def test_file_shape_split_answers_as_amps_regular_expression():
     for text in texts:
         m = shape.pattern.match(text)
         assert shape.split(text) == ((m.group(1), m.group(2)) if m else None), repr(text[:80])
+
+
+def _amp_catalog(workspace, description: str, name: str = "s") -> str:
+    from skill_ls.analysis.catalog import render_catalog
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    write(workspace / ".agents" / "skills" / "s" / "SKILL.md",
+          f"---\nname: {name}\ndescription: {description}\n---\nbody\n", dedent=False)
+    return render_catalog(build_index(str(workspace), Config(runtimes=("amp",))), "amp")
+
+
+@pytest.mark.parametrize("written, printed", [("on", "on"), ("Yes", "Yes"), ("0o17", "15"), ("1.0", "1"),
+                                              ("0x1F", "31"), ("true", "true")])
+def test_amp_catalog_prints_the_yaml_1_2_value_as_a_template_literal(workspace, written, printed):
+    """`yaml.parse` (YAML 1.2) then `<description>${s.description}</description>`: `on` stays the
+    string "on", `0o17` is the number 15, printed as JavaScript prints it."""
+    assert f"<description>{printed}</description>" in _amp_catalog(workspace, written)
+
+
+def test_amp_type_checks_read_yaml_1_2(workspace):
+    """`name: off` is the string "off" for Amp's reader: no SK006 beside SK015, and the skill is listed."""
+    write(workspace / ".agents" / "skills" / "off" / "SKILL.md", "---\nname: off\ndescription: d\n---\nbody\n",
+          dedent=False)
+    res = check_tree(workspace, runtimes=["amp"])
+    got = {d.code for d in res.diagnostics}
+    assert "SK015" in got and "SK006" not in got
+    assert "<name>off</name>" in _amp_catalog(workspace, "d", name="off")
+
+
+@pytest.mark.parametrize("written, loads", [("0", False), ("false", False), ('""', False), ('"   "', True),
+                                            ("[]", True), ("x", True)])
+def test_amp_required_fields_are_tested_for_javascript_truthiness(workspace, written, loads):
+    """`if (!frontmatter.name || !frontmatter.description) throw`: `0` and `false` throw; a blank
+    string and an array are truthy and load."""
+    f, diags = _amp(workspace, f"---\nname: my-skill-name\ndescription: {written}\n---\nbody\n".encode())
+    sk005 = [d for d in diags if d.code == "SK005" and "will not load" in d.message]
+    assert bool(sk005) is not loads
+    res = check_tree(workspace, runtimes=["amp"])
+    decl = next(x for x in res.index.decls_for_path(str(f)) if x.runtime == "amp")
+    assert (decl.blocked is None) is loads
+    assert ("<name>my-skill-name</name>" in _amp_catalog_of(workspace)) is loads
+
+
+def _amp_catalog_of(workspace) -> str:
+    from skill_ls.analysis.catalog import render_catalog
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    return render_catalog(build_index(str(workspace), Config(runtimes=("amp",))), "amp")
+
+
+def test_a_skill_tag_in_a_description_is_rendered_as_amp_renders_it_and_warned(workspace):
+    """`formatAvailableSkills` filters only on `disable-model-invocation` and escapes nothing: the
+    skill is in the catalog, unescaped, and SK014 says why that is a problem."""
+    text = _amp_catalog(workspace, "closes </description> early <skill>")
+    assert "<description>closes </description> early <skill></description>" in text
+    res = check_tree(workspace, runtimes=["amp"])
+    assert {d.code for d in res.diagnostics} >= {"SK014"} and "CT001" not in {d.code for d in res.diagnostics}
+
+
+@pytest.mark.parametrize("text", ['{"chrome": {"command": "npx", "args": ["-y", "chrome-devtools-mcp"]}}',
+                                  '{"mcpServers": {"chrome": {"command": "npx", "args": ["-y", "chrome-devtools-mcp"]}}}'])
+def test_a_skill_mcp_json_in_either_shape_is_started_by_amp(workspace, text):
+    """The source bundles `{"mcpServers": {...}}`; Amp's own announcement (ampcode.com, "lazy-load MCP
+    with skills") writes the servers flat. Both are loaded, and MC001's note on a flat file says so."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    f = write(workspace / ".agents" / "skills" / "s" / "SKILL.md", SOURCE_EXAMPLE.replace("my-skill-name", "s"),
+              dedent=False)
+    write(f.parent / "mcp.json", text, dedent=False)
+    obj = catalog_object(build_index(str(workspace), Config(runtimes=("amp",))), "amp")
+    assert [(m["name"], m["command"], m["skill"]) for m in obj["mcp_servers"]] == [("chrome", "npx", "s")]
+    notes = [d for d in check_tree(workspace, runtimes=["amp"]).diagnostics if d.code == "MC001"]
+    assert all("Amp loads it" in d.message for d in notes)
+
+
+def test_amps_five_built_in_skills_are_listed_last_marked_and_overridable(workspace):
+    """"Five skills are always available" with "lowest priority": `discoverSkills` appends them after
+    every location, and `formatAvailableSkills` lists them like any other skill."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.check import build_index
+    from skill_ls.core.config import Config
+
+    write(workspace / ".agents" / "skills" / "code-review" / "SKILL.md",
+          "---\nname: code-review\ndescription: Ours.\n---\nbody\n", dedent=False)
+    obj = catalog_object(build_index(str(workspace), Config(runtimes=("amp",))), "amp")
+    names = [(s["name"], s.get("builtin", False)) for s in obj["skills"]]
+    assert names == [("code-review", False), ("building-skills", True), ("bookkeeper", True), ("painter", True),
+                     ("migrating-to-skills", True)]
+    painter = next(s for s in obj["skills"] if s["name"] == "painter")
+    assert painter["description"] == "Image generation guidance" and "Built-in Skills" in painter["description_source"]
+    assert "<description>Ours.</description>" in obj["text"]
+
+
+def test_rf005_leaves_documentation_in_toolbox_alone(workspace):
+    """Reading: "toolbox/ # Optional: auto-registered tools" — a README.md beside the tools is not a
+    tool, so it is not asked to be `chmod +x`."""
+    f = write(workspace / ".agents" / "skills" / "s" / "SKILL.md", SOURCE_EXAMPLE.replace("my-skill-name", "s"),
+              dedent=False)
+    write(f.parent / "toolbox" / "README.md", "# Tools\n").chmod(0o644)
+    write(f.parent / "toolbox" / "notes.txt", "notes\n").chmod(0o644)
+    assert not [d for d in check_tree(workspace, runtimes=["amp"]).diagnostics if d.code == "RF005"]

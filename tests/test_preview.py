@@ -58,3 +58,16 @@ def test_cli_preview_amp_and_workspace_agents(workspace, capsys):
     assert "not in Amp's effective set" in capsys.readouterr().err
     assert main(["preview", "web-scraper", "--workspace", str(workspace), "--runtime", "codex"]) == 2
     assert "no documented skill tool" in capsys.readouterr().err
+
+
+def test_preview_of_a_built_in_skill_says_it_is_compiled_in(workspace, capsys):
+    """`skill-ls preview agh` (AGH's bundled skill) once answered "'agh' is not in AGH's effective set
+    (available: agh, ...)": a built-in has no file, so the answer says that instead."""
+    from skill_ls.cli import main
+
+    (workspace / ".agh" / "skills").mkdir(parents=True)
+    assert main(["preview", "agh", "--workspace", str(workspace), "--runtime", "agh"]) == 2
+    err = capsys.readouterr().err
+    assert "AGH's built-in skill" in err and "not in AGH's effective set" not in err and "\n" == err[-1]
+    assert main(["preview", "painter", "--workspace", str(workspace), "--runtime", "amp"]) == 2
+    assert "Amp's built-in skill" in capsys.readouterr().err

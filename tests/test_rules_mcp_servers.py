@@ -116,4 +116,8 @@ def test_clean_servers_have_no_findings(workspace):
                             "local": {"command": "srv", "args": ["--host", "127.0.0.1"]},
                             "docs": {"type": "http", "url": "https://docs.example.com/mcp",
                                      "headers": {"Authorization": "Bearer ${DOCS_TOKEN}"}}})
-    assert [d for d in diags_for(check_tree(workspace), p) if d.code.startswith("MS")] == []
+    found = [d for d in diags_for(check_tree(workspace), p) if d.code.startswith("MS")]
+    # an AGH skill: AGH sends "${VAR}" literally (MS007, issue 23); nothing else is wrong
+    assert sorted(d.message.split(" to ")[0] for d in found) == [
+        "MCP server 'docs' sets headers.Authorization", "MCP server 'gh' sets env.GITHUB_TOKEN"]
+    assert {d.code for d in found} == {"MS007"}

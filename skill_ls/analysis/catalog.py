@@ -1,4 +1,4 @@
-"""Catalog renderers: the exact text each runtime injects to advertise its effective set (SPEC §4, §8).
+"""Catalog renderers: the exact text each runtime injects to advertise its effective set.
 
 `catalog_object(index, runtime, agent)` is the `skill-ls catalog --format json` object and the
 result of the `skillLs.renderCatalog` command; `render_catalog` is its `text`. Every format is one
@@ -6,7 +6,8 @@ result of the `skillLs.renderCatalog` command; `render_catalog` is its `text`. E
 skill: the catalog, hover's cost line and SK011 all read it. Readings, documented in docs/catalog.md:
 an empty effective set renders an empty string in every format; every non-empty text ends with a
 newline (the reference `agentskills to-prompt` prints one too); Agentcy's enabled set defaults to
-every skill of its roots, by name, and its budget line is `Skills budget: USED/MAX characters`.
+every skill of its roots, by name; its budget is in the JSON (`budget`), not in the text (the source's
+prompt example has no budget line).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, Effecti
     hidden, resolve_effective_set
 from skill_ls.core.index import Document, Index, SkillDecl
 from skill_ls.core.parse.text import collapse
+from skill_ls.core.parse.yaml12 import js_string
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 
 SKILL_VIEW_TOOL = "agh__skill_view"
@@ -95,8 +97,6 @@ def escape_attr(text: str) -> str:
 # or bidi controls) is not rendered: the skill is left out of the catalog and SK016 says why.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _NAME_BREAKERS = re.compile(r"[\n\r\t\"`\\<>*]")
-_CATALOG_TAG = re.compile(r"</?\s*(available[_-]skills|skill|name|description|location)\b", re.I)
-_MARKDOWN_LINE = re.compile(r"\n[ \t]*(#|[-*+][ \t]|\d+[.)][ \t]|>|```|~~~|\*\*)")
 
 
 def _control_reason(what: str, text: str) -> str | None:
@@ -122,6 +122,17 @@ def name_refusal(name: str) -> str | None:
     return None
 
 
+def line_refusal(name: str) -> str | None:
+    """Why a name cannot stay on its line of a catalog: a line break, tab or control character. The
+    formats that escape the name's slot (AGH's `name="…"` attribute) or print it as the runtime does
+    (Amp) refuse only these; quotes, angle brackets and asterisks stay (escaped where the runtime
+    escapes)."""
+    reason = _control_reason("name", name)
+    if reason is None and any(ch in name for ch in "\n\r\t"):
+        reason = "its name contains a line break or tab, which can break out of the name's line in the catalog"
+    return reason
+
+
 def _text(value: object) -> str:
     if value is None:
         return ""
@@ -130,6 +141,13 @@ def _text(value: object) -> str:
 
 def _description(s: EffectiveSkill) -> str:
     return _text(s.field("description"))
+
+
+def _js_description(runtime: Runtime, s: EffectiveSkill) -> str:
+    """`${s.description}` as a JavaScript template literal prints the value the runtime's YAML reader
+    gives (Amp: YAML 1.2, so `on` stays "on", `0o17` is 15, `1.0` prints 1)."""
+    value = s.field_in(runtime.yaml_dialect, "description")
+    return value if isinstance(value, str) else js_string(value)
 
 
 def document_length(doc: Document) -> int:
@@ -203,6 +221,11 @@ class AghLines(CatalogFormat):
 
     id = "agh_lines"
 
+    def refusal(self, runtime: Runtime, s: EffectiveSkill) -> str | None:
+        """AGH accepts any non-empty name and escapes the `name="…"` attribute: only a name that would
+        leave its line is refused (`*`, `"` and `<` are escaped, not dropped)."""
+        return line_refusal(s.name) or _control_reason("description", self.slot_text(runtime, s))
+
     def slot_text(self, runtime: Runtime, s: EffectiveSkill) -> str:
         return collapse(_description(s))
 
@@ -222,7 +245,8 @@ class AghLines(CatalogFormat):
 
     def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
         lines = ["<available-skills>", *(e.text for e in entries), "</available-skills>", ""]
-        first = entries[0].name
+        # The example names the first skill whose name sits in the JSON in backticks as written.
+        first = next((e.name for e in entries if not any(ch in e.name for ch in '"`\\')), "<name>")
         if eff.definition is None or eff.definition.may_call(SKILL_VIEW_TOOL):
             lines.append(f'Use `{SKILL_VIEW_TOOL}` with `{{ "name": "{first}" }}` to load full instructions for any '
                          "skill.")
@@ -246,15 +270,17 @@ class AmpXml(CatalogFormat):
     id = "amp_xml"
 
     def refusal(self, runtime: Runtime, s: EffectiveSkill) -> str | None:
-        reason = super().refusal(runtime, s)
-        if reason is None and _CATALOG_TAG.search(_description(s)):
-            tag = _CATALOG_TAG.search(_description(s))
-            reason = (f"its description contains '{tag.group()}' and {runtime.title} does not escape it: "
-                      "it would close or open the catalog's own elements" if tag else None)
-        return reason
+        """Only what would forge a line (a line break or control character in the name, control
+        characters in the description): Amp renders every visible skill unescaped
+        (`formatAvailableSkills` filters only on `disable-model-invocation`), so markup in the text is
+        rendered as Amp renders it, and SK014 warns about it."""
+        return line_refusal(s.name) or _control_reason("description", self.slot_text(runtime, s))
+
+    def slot_text(self, runtime: Runtime, s: EffectiveSkill) -> str:
+        return _js_description(runtime, s)
 
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
-        description = _description(s)
+        description = _js_description(runtime, s)
         item = f"  <skill>\n    <name>{s.name}</name>\n    <description>{description}</description>\n  </skill>"
         return _entry(s, description, description, False, item, len(item) + 1)
 
@@ -301,16 +327,13 @@ class MarkdownList(CatalogFormat):
     id = "markdown_list"
 
     def refusal(self, runtime: Runtime, s: EffectiveSkill) -> str | None:
+        """The base refusal only (a name that leaves its slot, control characters): nothing in the
+        workspace agents page filters skills, so a multi-line description or hint is rendered as it is
+        (issue 23); control characters in the hint are refused like the description's."""
         reason = super().refusal(runtime, s)
         hint = s.field("argument-hint")
         if reason is None and hint not in (None, ""):
             reason = _control_reason("argument-hint", _text(hint))
-            if reason is None and "\n" in _text(hint).strip():
-                reason = "its argument-hint spans lines: it would end the skill's list item"
-        text = _description(s).strip()
-        if reason is None and _MARKDOWN_LINE.search(text):
-            reason = ("its description has a line that starts a Markdown list item, heading, quote or code "
-                      "fence: it would leave the skill's list item")
         return reason
 
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
@@ -362,7 +385,9 @@ class FullContent(CatalogFormat):
             raise CatalogError(f"the enabled skills need {used} characters but {runtime.setting_key(setting)} "
                                f"is {budget} (largest: '{biggest.name}', {biggest.chars}): "
                                f"{runtime.title} refuses to enable this set")
-        return "\n".join(e.text for e in entries) + f"\nSkills budget: {used}/{budget} characters\n"
+        # The blocks only: the source's prompt example has no budget line (the budget travels in the
+        # skills_state_changed event; `catalog --format json` carries it as "budget").
+        return "\n".join(e.text for e in entries) + "\n"
 
 
 FORMATS: dict[str, CatalogFormat] = {f.id: f for f in (AghLines(), AmpXml(), Reference(), MarkdownList(), FullContent())}
@@ -379,7 +404,7 @@ def render_effective_set(index: Index, eff: EffectiveSet) -> Rendered:
 
 def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
                    enabled: list[str] | None = None) -> dict[str, Any]:
-    """The `catalog --format json` object (SPEC §6.1). Raises `CatalogError` with a one-line reason for
+    """The `catalog --format json` object. Raises `CatalogError` with a one-line reason for
     an unknown runtime, a missing agent, an agent that fails closed, or an Agentcy set over budget.
     `enabled` narrows the set to these names (Agentcy's chosen enabled set)."""
     try:
@@ -394,7 +419,7 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
             raise CatalogError(f"not in the effective set: {', '.join(unknown)}")
         eff.skills = [s for s in eff.skills if s.name in set(enabled)]
     rendered = render_effective_set(index, eff)
-    return {
+    out: dict[str, Any] = {
         "runtime": runtime,
         "agent": eff.agent,
         "text": rendered.text,
@@ -404,6 +429,11 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
         # skills that cannot be rendered safely (CT001): not in `text`, said here and on stderr
         "left_out": [{"name": sk.name, "path": sk.path, "reason": reason} for sk, reason in rendered.left_out],
     }
+    setting = RUNTIMES[runtime].prompt_budget_setting if runtime in RUNTIMES else None
+    if setting:  # Agentcy's skills_state_changed event: budget_used_chars / budget_max_chars
+        out["budget"] = {"budget_used_chars": sum(e.chars for e in rendered.entries),
+                         "budget_max_chars": getattr(index.config, setting)}
+    return out
 
 
 def render_catalog(index: Index, runtime: str, agent: str | None = None) -> str:

@@ -22,7 +22,7 @@ from skill_ls.core.plugins import PluginFile, plugin_file_for, plugin_of
 from skill_ls.core.runtimes import (BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES,
                                     runtime_of_family)
 from skill_ls.core.paths import is_under
-from skill_ls.core.runtimes.agent_families import AGENT_FILE
+from skill_ls.core.runtimes.agent_families import AGENT_FILE, in_definition_directory
 from skill_ls.analysis.executor import map_chunks
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
@@ -67,7 +67,7 @@ class CheckResult:
 
 
 def choose_workspace(paths: list[str], workspace: str | None) -> str:
-    """SPEC §8: --workspace, else the single directory PATH, else the current directory."""
+    """The workspace: --workspace, else the single directory PATH, else the current directory."""
     if workspace:
         return os.path.abspath(workspace)
     if len(paths) == 1 and os.path.isdir(paths[0]):
@@ -208,7 +208,7 @@ class Checker:
                 elif (base in (SKILL_FILE, SKILL_FILE_LOWER) or path in by_path) and path not in agents_by_path:
                     # (a skill file of another name: Agentcy reads every .md of its roots)
                     raw.extend(self.check_skill_file(path, by_path.get(path, [])))
-                elif path in agents_by_path or base == AGENT_FILE:
+                elif path in agents_by_path or (base == AGENT_FILE and in_definition_directory(path)):
                     raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
                 elif base in SIDECAR_KINDS:
                     raw.extend(self.check_sidecar(path))

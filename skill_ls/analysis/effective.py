@@ -1,12 +1,12 @@
 """The effective set: the skills one runtime loads for one workspace and, optionally, one agent
-(SPEC §1, §3, §8), and the MCP servers that come with them.
+and the MCP servers that come with them.
 
 - AGH: base stack (bundled … workspace) plus the winning AGENT.md's `skills/` overlay, minus that
   agent's `skills.disabled` tombstones; operator-disabled skills (`agh.disabled`) stay in the set
   marked `disabled` (`list` shows them, catalogs omit them). An agent with a blocking AGENT.md
   problem or a blocked agent-local skill fails closed: `EffectiveSetError` with the reason.
-- Amp: first location wins, discovery order (root order, then directory name); built-ins are names
-  only and never part of the set.
+- Amp: first location wins, discovery order (root order, then directory name); the five built-ins
+  come last, in the order the source lists them, with their documented purpose as description.
 - Claude Code: enterprise > personal > project; a subagent with a `skills:` list sees those skills
   (*reading*), one without sees the whole set.
 - Codex: deduplicated by path, so two copies of a name are both in the set (noted as ambiguous).
@@ -245,7 +245,8 @@ DEFINITION_RULES = ("AG001", "AG002", "AG004", "AG003")
 
 def blocking_finding(index: Index, agent: AgentDecl) -> Diagnostic | None:
     """The first AG001-AG004 finding that makes a fail-closed family (AGH) reject the definition, or None.
-    Draft-field findings never block, whatever their severity. Cached per parsed document."""
+    Findings marked `draft` (a draft field lowered by `agh.draft_fields`, `skills.disabled`) never
+    block. Cached per parsed document."""
     scoping = scoping_for_family(agent.family)
     if scoping is None or not scoping.fail_closed:
         return None
@@ -269,7 +270,7 @@ def blocking_finding(index: Index, agent: AgentDecl) -> Diagnostic | None:
 
 
 def fail_closed_reason(index: Index, definition: AgentDefinition) -> str | None:
-    """Why AGH refuses this agent's catalog (SPEC §8), as one line, or None."""
+    """Why AGH refuses this agent's catalog, as one line, or None."""
     agent = definition.decl
     scoping = scoping_for_family(agent.family)
     if scoping is None or not scoping.fail_closed:
@@ -309,6 +310,9 @@ def _discovery_key(s: EffectiveSkill) -> tuple[Any, ...]:
     """Amp's discovery order: roots in order, then each root's directories by name."""
     d = s.decl
     rank, subrank, _ = d.precedence()
+    if d.builtin:  # `getBuiltinSkills()`: in the order the source's table lists them
+        names = [b.name for b in RUNTIMES[d.runtime].builtin_skills]
+        return (rank, subrank, (f"{names.index(d.name) if d.name in names else len(names):04d}",))
     root = d.root.path if d.root else ""
     rel = os.path.relpath(os.path.dirname(d.path), root) if root else d.path
     return (rank, subrank, tuple(rel.split(os.sep)))
@@ -316,10 +320,10 @@ def _discovery_key(s: EffectiveSkill) -> tuple[Any, ...]:
 
 # -- MCP servers --------------------------------------------------------------------------------------
 def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict[str, Any]]:
-    """The MCP servers a session starts with (SPEC §3.1): AGH merges config → provider → agent →
+    """The MCP servers a session starts with: AGH merges config → provider → agent →
     skills, a later layer replacing a same-name server; marketplace skills' servers are blocked
     without consent (MC002). Amp starts each skill's bundled `mcp.json` servers. Other runtimes: []."""
-    from skill_ls.core.mcp import AGH_CONFIG_FILE, agh_config, allowed_marketplace_mcp, default_provider, read_sidecar, \
+    from skill_ls.core.mcp import AGH_CONFIG_FILE, agh_config, allowed_marketplace_mcp, default_provider, \
         servers_in, skill_servers
 
     merged: dict[str, dict[str, Any]] = {}
@@ -376,11 +380,17 @@ def effective_mcp_servers(index: Index, eff: EffectiveSet) -> list[dict[str, Any
             for name, server in servers.items():
                 add(name, server, "skill", s.path, s.name, block)
     elif merge == "skill_sidecars":
+        from skill_ls.core.mcp_servers import read_server_file
+
+        # Amp reads both shapes: `{"mcpServers": {...}}` (the source's example) and a flat map of
+        # servers (ampcode.com, "lazy-load MCP with skills"); MC001's note for a flat file says the same.
         for s in eff.skills:
-            sidecar = read_sidecar(os.path.join(os.path.dirname(s.path), "mcp.json")) if s.path else None
-            if sidecar is not None and sidecar.ok:
-                for name, server in sidecar.servers.items():
-                    add(name, server, "skill", sidecar.path, s.name)
+            if not s.path:
+                continue
+            server_file = read_server_file(os.path.join(os.path.dirname(s.path), "mcp.json"))
+            for name, server in server_file.servers.items():
+                if isinstance(server, dict):
+                    add(name, server, "skill", server_file.path, s.name)
     return list(merged.values()) + blocked
 
 

@@ -50,7 +50,7 @@ def _shell_notes(doc: Document, runs: bool) -> list[str]:
     return [f"!`{command}` {verb}; skill-ls never runs commands" for command, _ in shells]
 
 
-# -- `loaded_skill` (Amp): `loadSkill` in sources/amp-skills.txt, exactly ---------------------------------------------
+# -- `loaded_skill` (Amp): `loadSkill` in https://decodeclaude.com/amp-code-spec/enhancements/16-skills/, exactly ---------------------------------------------
 def amp_loaded_skill(name: str, doc: Document, arguments: str) -> Preview:
     text = "\n".join([f'<loaded_skill name="{name}">', skill_body(doc),
                       f"\nArguments: {arguments}" if arguments else "", "</loaded_skill>"])
@@ -143,6 +143,12 @@ def preview_skill(index: Any, runtime_id: str, name: str, agent: str | None = No
     except EffectiveSetError as exc:
         raise PreviewError(str(exc)) from None
     skill = next((s for s in eff.skills if s.name == name), None)
+    if skill is not None and skill.decl.doc is None and skill.decl.builtin:
+        # A skill compiled into the runtime (AGH's `agh`, Amp's five): its instructions are not a file
+        # and not documented, so there is nothing to show byte for byte.
+        raise PreviewError(f"'{name}' is {runtime.title}'s built-in skill: its instructions are compiled into "
+                           f"{runtime.title} and not documented, so skill-ls cannot show what the model receives "
+                           f"(its catalog entry: {skill.decl.builtin_description!r})")
     if skill is None or skill.decl.doc is None:
         known = ", ".join(s.name for s in eff.enabled) or "none"
         raise PreviewError(f"'{name}' is not in {runtime.title}'s effective set (available: {known})")

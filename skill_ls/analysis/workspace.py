@@ -22,7 +22,8 @@ from skill_ls.core.index import (META_FILE, MCP_FILE, SKILL_FILE_LOWER, Document
 from skill_ls.core.mcp import AGH_CONFIG_FILE
 from skill_ls.core.model import Diagnostic
 from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
-from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path
+from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path, \
+    in_definition_directory
 from skill_ls.core.paths import is_under
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
@@ -482,7 +483,7 @@ class WorkspaceState:
     def is_agent_file(self, path: str) -> bool:
         if self.index is not None and self.index.agent_at(path) is not None:
             return True
-        return os.path.basename(path) == AGENT_FILE
+        return os.path.basename(path) == AGENT_FILE and in_definition_directory(path)
 
     def relevant(self, path: str) -> bool:
         base = os.path.basename(path)

@@ -1,5 +1,5 @@
 """Agent definitions parsed into plain values: AGH `AGENT.md`, Claude Code subagents and
-workspace-agents agents (SPEC §3.1, §3.4, §3.7, §8).
+workspace-agents agents.
 
 `parse_agent(agent, index)` turns one discovered agent file into an `AgentDefinition`: what
 resolution needs (provider, `deny_tools`, skill references and tombstones with their positions,
@@ -92,7 +92,7 @@ def tool_pattern_matches(pattern: str, tool: str) -> bool:
 
 
 def tool_id_problem(value: Any, *, wildcard: bool) -> str | None:
-    """Why `value` is not a canonical ToolID (or prefix wildcard), or None (SPEC §8 grammar)."""
+    """Why `value` is not a canonical ToolID (or prefix wildcard), or None (grammar)."""
     if not isinstance(value, str):
         return "must be a string"
     if "*" in value:
@@ -112,7 +112,7 @@ def tool_id_problem(value: Any, *, wildcard: bool) -> str | None:
 
 
 def server_problem(server: dict[str, Any], *, need_name: bool) -> str | None:
-    """Why an MCP server declaration cannot be started by AGH, or None (its shape, SPEC §8)."""
+    """Why an MCP server declaration cannot be started by AGH, or None (its shape)."""
     if need_name and (not isinstance(server.get("name"), str) or not server["name"].strip()):
         return "needs a 'name'"
     command = server.get("command")

@@ -1,4 +1,4 @@
-"""AGH's agent capability catalog sidecar: `capabilities.toml` next to AGENT.md (SPEC §2.2: parsed
+"""AGH's agent capability catalog sidecar: `capabilities.toml` next to AGENT.md (parsed
 only). Its schema lives on a page the sources do not include, so only the TOML itself is checked."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Configuration (SPEC §6.2): `.skill-ls.toml`, `[tool.skill-ls]` in pyproject.toml, and the same keys
+"""Configuration: `.skill-ls.toml`, `[tool.skill-ls]` in pyproject.toml, and the same keys
 in camelCase from the language client. A bad configuration raises `ConfigError` with a message that
 names the file and the problem; callers decide whether that is exit 2 (CLI) or a diagnostic (server).
 """
@@ -64,7 +64,7 @@ class Config:
     agh_bundled_roots: tuple[Path, ...] = ()
     agh_additional_roots: tuple[Path, ...] = ()
     agh_disabled: tuple[str, ...] = ()
-    agh_draft_fields: str = "warning"
+    agh_draft_fields: str = "error"
     agh_bundled_skill_description: str = ""  # the bundled `agh` skill's text ('' = the documented excerpt)
     amp_skills_path: tuple[Path, ...] = ()
     claude_enterprise_roots: tuple[Path, ...] = ()
@@ -83,6 +83,12 @@ _SCHEMA: dict[tuple[str, str], tuple[str, str]] = {
     **{(rt.id, key): (s.attr, s.kind) for rt in RUNTIMES.values() for key, s in rt.settings.items()},
 }
 _SECTIONS = {"rules", "roots", *RUNTIMES}
+
+
+def schema_entries() -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """((section, key), (Config attribute, kind)) of every configuration key (the editor settings
+    are generated from these: skill_ls.core.settings_schema)."""
+    return list(_SCHEMA.items())
 _CAMEL_SECTIONS = {rid.replace("-", "_"): rid for rid in RUNTIMES}  # claudeCode -> claude_code -> claude-code
 _CODE = re.compile(r"^[A-Z]{1,3}[0-9]{0,3}$")
 
@@ -385,7 +391,7 @@ PROJECT_MARKERS = (CONFIG_FILE, "pyproject.toml", ".git")  # pyproject.toml only
 
 
 def project_root(folder: Path, home: Path | None = None) -> Path:
-    """The project a folder belongs to (SPEC §6.3: one server per project).
+    """The project a folder belongs to (one server per project).
 
     - A folder holding a project marker (`.skill-ls.toml`, `pyproject.toml` with `[tool.skill-ls]`,
       `.git`) is its own project.

@@ -26,7 +26,7 @@ SKILL_FILE = "SKILL.md"
 
 @dataclass(frozen=True)
 class Environment:
-    """The process environment that decides root locations (SPEC §6.1): `$HOME`, and one attribute
+    """The process environment that decides root locations: `$HOME`, and one attribute
     per `HomeDir` of the runtime descriptors (whose variable, default and overriding setting are the
     descriptor's)."""
 
@@ -170,7 +170,7 @@ def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
 
 
 def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[str, list[RootDir]]:
-    """Runtime id -> its roots, for every runtime that is active (SPEC §3 intro)."""
+    """Runtime id -> its roots, for every runtime that is active (intro)."""
     out: dict[str, list[RootDir]] = {}
     auto = "auto" in config.runtimes
     for rid, runtime in RUNTIMES.items():

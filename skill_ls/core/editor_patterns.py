@@ -142,7 +142,22 @@ def main(argv: list[str]) -> int:
         target = ROOT / path
         text = target.read_text(encoding="utf-8")
         target.write_text(render(path, text), encoding="utf-8")
+    write_settings(ROOT)
     return 0
+
+
+def write_settings(root: Path) -> None:
+    """editors/vscode/package.json's settings, generated from the configuration schema
+    (skill_ls.core.settings_schema); the rest of the file is kept as it is."""
+    import json
+
+    from skill_ls.core.settings_schema import package_json_path, updated_properties
+
+    path = package_json_path(root)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    conf = data["contributes"]["configuration"]
+    conf["properties"] = updated_properties(conf["properties"])
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from skill_ls.core.discovery import SKILL_FILE, Environment, RootDir, Walker, Ex
 from skill_ls.core.model import Span
 from skill_ls.core.paths import NEVER_ENTER
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
+from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
 from skill_ls.core.disk import Disk
 from skill_ls.core.references import ReferenceResolver
@@ -127,6 +128,7 @@ class MarketplaceMeta:
     problem: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     span: Span = Span(0, 0, 0, 0)
+    warning: str | None = None  # a doubt that does not block (the hash is not the SKILL.md bytes')
 
     def consent_keys(self) -> set[str]:
         keys = set()
@@ -141,8 +143,8 @@ class MarketplaceMeta:
 
 
 def read_marketplace_meta(path: str, skill_md: str | None) -> MarketplaceMeta:
-    """Validate `.agh-meta.json` (SPEC §8 reading): object with string slug/registry/version/
-    installed_at, optional `hash` = sha256:<hex> of the SKILL.md bytes."""
+    """Validate `.agh-meta.json` (reading): object with string slug/registry/version/
+    installed_at; an optional `hash` is checked against SKILL.md's bytes only as a warning."""
     value, problem, span = read_json(path, "utf-8")
     if problem:
         return MarketplaceMeta(path, False, problem, span=span)
@@ -151,16 +153,22 @@ def read_marketplace_meta(path: str, skill_md: str | None) -> MarketplaceMeta:
     missing = [k for k in ("slug", "registry", "version", "installed_at") if not isinstance(value.get(k), str) or not value.get(k)]
     if missing:
         return MarketplaceMeta(path, False, f"missing or non-string field(s): {', '.join(missing)}", value)
+    # Reading: "Load-time hash verification must pass" — but neither the hash's format nor what it
+    # covers (SKILL.md alone, or the whole directory) is documented. A hash that is the SHA-256 of
+    # SKILL.md's bytes is verified; any other never blocks the copy: a warning says it cannot be checked.
     digest = value.get("hash")
-    if digest is not None:
+    if digest is not None and skill_md is not None:
         if not isinstance(digest, str) or not digest.startswith("sha256:") or len(digest) != 71:
-            return MarketplaceMeta(path, False, "'hash' must look like sha256:<64 hex digits>", value)
-        if skill_md is not None:
-            body, err, _ = read_bytes(skill_md)
-            import hashlib  # (only for marketplace copies: its OpenSSL start-up is not free)
+            return MarketplaceMeta(path, True, None, value, warning="'hash' is not sha256:<64 hex digits>, so "
+                                   "skill-ls cannot verify it (AGH's hash format is not documented)")
+        body, err, _ = read_bytes(skill_md)
+        import hashlib  # (only for marketplace copies: its OpenSSL start-up is not free)
 
-            if err is None and hashlib.sha256(body).hexdigest() != digest[7:].lower():
-                return MarketplaceMeta(path, False, "hash mismatch: SKILL.md differs from the installed copy", value)
+        if err is None and hashlib.sha256(body).hexdigest() != digest[7:].lower():
+            return MarketplaceMeta(path, True, None, value, warning="'hash' is not the SHA-256 of SKILL.md: if AGH "
+                                   "hashes SKILL.md alone, it blocks this skill (SKILL.md changed since install); "
+                                   "if it hashes the whole directory this is expected — AGH's documentation does "
+                                   "not say which")
     return MarketplaceMeta(path, True, None, value)
 
 
@@ -229,10 +237,20 @@ def skill_name_for(doc: Document, runtime: Runtime) -> str:
     if isinstance(declared, str) and declared.strip():
         return declared.strip()
     if isinstance(declared, (int, float)) and not isinstance(declared, bool):
-        return str(declared)
+        return js_string(declared) if runtime.yaml_dialect == "1.2" else str(declared)
     if runtime.skill_files == "every_md":  # a Markdown file of its own, not a skill directory
         return os.path.splitext(os.path.basename(doc.path))[0]
     return doc.dir_name
+
+
+def required_value_missing(runtime: Runtime, value: object) -> bool:
+    """Whether a required field's value (as the runtime's YAML dialect reads it) counts as missing:
+    JavaScript truthiness for Amp (`if (!frontmatter.name || !frontmatter.description) throw`: `0`,
+    `false` and `""` are missing, `"   "` and `[]` are not); else null, a blank string or an empty
+    list or mapping."""
+    if runtime.truthiness == "javascript":
+        return not js_truthy(value)
+    return value is None or (isinstance(value, str) and not value.strip()) or value == [] or value == {}
 
 
 def blocked_reason(doc: Document, runtime: Runtime) -> str | None:
@@ -249,8 +267,7 @@ def blocked_reason(doc: Document, runtime: Runtime) -> str | None:
     if any(p.kind == "duplicate_key" for p in fm.problems):
         return "duplicate key in frontmatter"
     for key in runtime.required_fields:
-        value = fm.value(key)
-        if value is None or (isinstance(value, str) and not value.strip()):
+        if required_value_missing(runtime, fm.value_in(runtime.yaml_dialect, key)):
             return f"required field '{key}' is missing or empty"
     if runtime.file_shape is not None:
         refusal = shape_refusal(doc.src, fm, runtime.file_shape)

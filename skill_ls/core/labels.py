@@ -102,7 +102,7 @@ MARKETPLACE_KEYS = ("slug", "registry", "version", "installed_at")
 
 
 def provenance(res: NameResolution, index: Index | None = None) -> dict[str, Any] | None:
-    """AGH's `provenance` of the winning copy (sources/agh-skills-overview.txt, Provenance And
+    """AGH's `provenance` of the winning copy (https://agh.network/runtime/core/skills/, Provenance And
     Shadow Audit): `precedence_tier`, the losing declarations in `shadowed_by`, and the marketplace
     metadata (`slug`, `registry`, `version`, `installed_at`) when the winner came from one."""
     winner = res.winner
@@ -116,7 +116,7 @@ def provenance(res: NameResolution, index: Index | None = None) -> dict[str, Any
 
 
 def where(index: Index, runtime_id: str, name: str, agent: str | None = None) -> dict[str, Any]:
-    """The `skill-ls where --format json` object (SPEC §6.1) and the `skillLs.where` result: every
+    """The `skill-ls where --format json` object and the `skillLs.where` result: every
     declaration, winner first, each with its `label`, one-line `summary` and the `range` of its name;
     `disabled` / `tombstoned` when the operator or the agent turns the name off (AGH)."""
     res = resolve_name(index, runtime_id, name, agent)

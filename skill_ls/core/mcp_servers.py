@@ -94,9 +94,14 @@ def _pinned(pkg: str, registry: str) -> bool:
     return bool(at) and bool(re.match(r"^v?\d", version))
 
 
-def server_findings(name: str, server: Any, *, shape_checked: bool = True) -> list[ServerFinding]:
+SHELL_PLACEHOLDER = re.compile(r"\$(?:\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}|[A-Za-z_][A-Za-z0-9_]*)")
+
+
+def server_findings(name: str, server: Any, *, shape_checked: bool = True,
+                    literal: tuple[str, str] | None = None) -> list[ServerFinding]:
     """Everything wrong with one server definition (`shape_checked=False`: a runtime whose own rule
-    already checks command/url, like AGH's AG004)."""
+    already checks command/url, like AGH's AG004). `literal`: (runtime title, where a secret belongs
+    instead) for a runtime that sends the definition's values literally, expanding no `${VAR}`."""
     out: list[ServerFinding] = []
     if not isinstance(server, dict) or not server:
         out.append(ServerFinding("MS006", f"MCP server '{name}' is empty: give it a 'command' (stdio) or a 'url'"))
@@ -136,11 +141,18 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True) -> li
             for key, value in values.items():
                 if isinstance(value, str):
                     kind_ = secret_in(str(key), value)
+                    advice = (f"{literal[1]} instead of committing the secret ({literal[0]} expands no \"${{VAR}}\")"
+                              if literal else "reference an environment variable (\"${VAR}\") instead of committing "
+                              "the secret")
                     if kind_:
                         out.append(ServerFinding("MS003", f"MCP server '{name}' has {kind_} written in "
-                                                 f"{section}.{key}: reference an environment variable "
-                                                 "(\"${VAR}\") instead of committing the secret", (section, str(key)),
+                                                 f"{section}.{key}: {advice}", (section, str(key)),
                                                  warning=kind_ == "a high-entropy literal"))
+                    elif literal and SHELL_PLACEHOLDER.search(value):
+                        out.append(ServerFinding("MS007", f"MCP server '{name}' sets {section}.{key} to {value!r}: "
+                                                 f"{literal[0]} sends it as a literal string and does not expand shell "
+                                                 f"placeholders, so the server receives these characters; "
+                                                 f"{literal[1]} with the real value", (section, str(key))))
     args = server.get("args")
     arg_list = str_items(args)
     for i, arg in enumerate(arg_list):
@@ -148,8 +160,13 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True) -> li
         label = flag.lstrip("-") if flag.startswith("-") else ""
         kind_ = secret_in(label, arg) if label else next((k for k, p in TOKEN_PATTERNS if p.search(arg)), None)
         if kind_:
-            out.append(ServerFinding("MS003", f"MCP server '{name}' passes {kind_} in args: read it from the "
-                                     "environment instead", ("args", str(i)), warning=kind_ == "a high-entropy literal"))
+            out.append(ServerFinding("MS003", f"MCP server '{name}' passes {kind_} in args: " + (
+                f"{literal[1]} instead" if literal else "read it from the environment instead"), ("args", str(i)),
+                warning=kind_ == "a high-entropy literal"))
+        elif literal and SHELL_PLACEHOLDER.search(arg):
+            out.append(ServerFinding("MS007", f"MCP server '{name}' passes {arg!r} in args: {literal[0]} does not "
+                                     "expand shell placeholders in MCP server definitions, so the server receives "
+                                     "these characters", ("args", str(i))))
     if has_command:
         pkg = unpinned_package(command.strip(), arg_list)
         if pkg:

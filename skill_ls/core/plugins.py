@@ -1,4 +1,4 @@
-"""Claude Code plugins: a directory with `.claude-plugin/plugin.json` (SPEC §3.4).
+"""Claude Code plugins: a directory with `.claude-plugin/plugin.json`.
 
 A plugin's `skills/<name>/SKILL.md`, `agents/*.md` and `commands/*.md` are read by Claude Code and
 namespaced `plugin:name`, so they never collide with project or personal skills.

@@ -1,4 +1,4 @@
-"""Precedence resolution: which copy of a skill name each runtime loads (SPEC §3, §8).
+"""Precedence resolution: which copy of a skill name each runtime loads.
 
 `resolve_name` orders the copies of one name: the winner, the other loadable copies in descending
 precedence, then blocked copies, then undiscovered ones. It is pure: it reads `SkillDecl` values.
@@ -20,7 +20,7 @@ class NameResolution:
     runtime: str
     name: str
     agent: str | None
-    entries: list[SkillDecl]  # winner first (when there is one), SPEC §8 order
+    entries: list[SkillDecl]  # winner first (when there is one), then loadable, blocked, undiscovered
     winner: SkillDecl | None
     shadowed: list[SkillDecl] = field(default_factory=list)  # loadable copies that lose
     ambiguous: list[list[SkillDecl]] = field(default_factory=list)  # groups of copies in conflict

@@ -1,4 +1,4 @@
-"""Why a runtime's own SKILL.md parser refuses a file that SPEC §2.1's tolerant split accepts.
+"""Why a runtime's own SKILL.md parser refuses a file that skill-ls's tolerant split (core/parse/frontmatter.py) accepts.
 
 A runtime descriptor may carry a `FileShape` (Amp does: `parseSkillFile`'s regular expression). The
 index blocks the copy for that runtime and the SK013 rule explains the refusal in one sentence, so both

@@ -1,4 +1,4 @@
-"""The language server (SPEC §6.3): pygls 2.x, assembled from feature modules.
+"""The language server: pygls 2.x, assembled from feature modules.
 
 `run_server` is what `skill-ls serve` and `skill-language-server` call. The server logs to stderr
 only, never writes files, never runs scripts, and opens no network connection unless asked to

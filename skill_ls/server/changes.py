@@ -30,6 +30,13 @@ class ChangesServer(IndexingServer):
         self._touched_pending: dict[str, set[tuple[str, str]]] = {}  # folder -> (runtime, name) changed in a buffer
         self._disk_task: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.changes_seen = 0  # changes on disk received (from the client or the server's watchers)
+
+    def scheduled(self) -> list[str]:
+        out = super().scheduled()
+        if self._disk_pending or self._touched_pending or (self._disk_task is not None and not self._disk_task.done()):
+            out.append("changes")
+        return out
 
     # -- buffers -----------------------------------------------------------------------------------
     def buffer_changed(self, path: str, text: str, version: int | None) -> None:
@@ -51,7 +58,7 @@ class ChangesServer(IndexingServer):
                 self._queue_resolution_update(key, touched)
         self.schedule_catalog_check()
         if not self.pull:
-            # Files outside the workspace folders only have diagnostics while open (SPEC §8).
+            # Files outside the workspace folders only have diagnostics while open.
             owner = self.state_for(path)
             if not os.path.lexists(path):
                 # A new file closed without ever being saved (`:e new/SKILL.md`, `:bw!`): nothing is
@@ -101,6 +108,7 @@ class ChangesServer(IndexingServer):
             self.loop.call_soon_threadsafe(self.disk_changed, path)
 
     def disk_changed(self, path: str) -> None:
+        self.changes_seen += 1
         self._disk_pending.add(os.path.abspath(path))
         self._arm_disk_task()
 

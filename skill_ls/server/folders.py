@@ -88,6 +88,12 @@ class FolderServer(LanguageServer):
     def remove_folder(self, key: str) -> WorkspaceState | None:
         return self.states.pop(key, None)
 
+    def scheduled(self) -> list[str]:
+        """The work queued or running on the event loop, by kind (each layer adds its own): empty
+        when the server is idle. `skillLs.status` reports it, so a client (or a test) can tell
+        "nothing more will arrive" without waiting a fixed time."""
+        return []
+
     def in_some_folder(self, path: str) -> bool:
         return any(is_under(path, key) for key in self.states)
 

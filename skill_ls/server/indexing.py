@@ -62,6 +62,14 @@ class IndexingServer(PublishingServer):
         self.directory_watch_id: str | None = None
         self.watch_tasks: list[asyncio.Task[None]] = []
 
+    def scheduled(self) -> list[str]:
+        out = super().scheduled()
+        if self._reindex_pending or (self._build_task is not None and not self._build_task.done()):
+            out.append("indexing")
+        if self._catalog_task is not None and not self._catalog_task.done():
+            out.append("catalog check")
+        return out
+
     def remove_folder(self, key: str) -> WorkspaceState | None:
         self._reindex_pending.discard(key)
         return super().remove_folder(key)

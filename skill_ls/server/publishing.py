@@ -57,6 +57,14 @@ class PublishingServer(FolderServer):
         self._heap_frozen = False  # the index graph is in gc's permanent generation (see _return_memory_to_os)
 
     # -- pushing ---------------------------------------------------------------------------------
+    def scheduled(self) -> list[str]:
+        out = super().scheduled()
+        if any(not t.done() for t in self._doc_tasks.values()):
+            out.append("document diagnostics")
+        if self._push_pending or (self._push_task is not None and not self._push_task.done()):
+            out.append("publishing")
+        return out
+
     def publish(self, path: str, diags: list[Diagnostic], force: bool = False) -> None:
         """Push one file's diagnostics; unchanged diagnostics of a file that is not open are not
         sent again (a re-index would otherwise repeat thousands of identical notifications)."""

@@ -83,12 +83,14 @@ def test_two_projects_a_file_in_the_first_projects_additional_root_joins_its_cli
     r = run_nvim(
         demo,
         f"""
+        local sl = require('skill_ls')
         local a = open({_lua_str(p['alpha'])})
         local ca = wait_client(a)
-        vim.wait(WAIT_MS, function() return require('skill_ls.project').client_roots[ca.id] ~= nil end, 50)
+        vim.wait(WAIT_MS, function() return sl.last_index ~= nil end, 50)  -- alpha indexed
+        local seen = sl.last_index
         local b = open({_lua_str(p['beta'])})
         local cb = wait_client(b)
-        vim.wait(WAIT_MS, function() return require('skill_ls.project').client_roots[cb.id] ~= nil end, 50)
+        vim.wait(WAIT_MS, function() return sl.last_index ~= seen end, 50)  -- beta indexed
         R.distinct = ca ~= nil and cb ~= nil and ca.id ~= cb.id
         vim.api.nvim_set_current_buf(a)
         local s = open({_lua_str(p['shared'])})

@@ -33,7 +33,7 @@ WAIT = 30.0  # seconds for one thing to appear on screen
 class Session:
     """One Neovim TUI in a private tmux server."""
 
-    def __init__(self, tmp: Path, cwd: Path, files: list[Path], *, record: Path | None = None):
+    def __init__(self, tmp: Path, cwd: Path, files: list[Path], *, record: Path | None = None, width: int = 170):
         self.tmp = tmp
         self.socket = str(tmp / "tmux.sock")
         self.out = tmp / "out.json"
@@ -98,7 +98,7 @@ class Session:
         )
         argv = [NVIM, "-n", "-i", "NONE", "-u", str(init), *map(str, files)]
         shell = " ".join(_quote(a) for a in argv)
-        self.tmux("new-session", "-d", "-s", "t", "-x", "170", "-y", "45", "-c", str(cwd),
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", "45", "-c", str(cwd),
                   f"env {' '.join(_quote(f'{k}={v}') for k, v in env.items() if k in _KEEP or k.startswith(('XDG_', 'NVIM')))} {shell}")
 
     def tmux(self, *args: str) -> str:
@@ -228,6 +228,25 @@ def test_additional_root_and_user_copy_on_screen(demo_ws: Path, session_factory)
     user.parent.mkdir(parents=True, exist_ok=True)
     user.write_text("---\nname: code-review\ndescription: Mine. Use when reviewing anything.\n---\nMine.\n")
     s.wait_screen(lambda t: "shadows 3 other copies" in t, "the disk change on screen without typing")
+
+
+def test_broken_config_is_one_line_without_a_prompt_and_diagnostics_keep_updating(demo_ws: Path, session_factory) -> None:
+    """Issue 22: a broken `.skill-ls.toml` made the server's error message wrap in a terminal of
+    ordinary width, and Neovim stopped at "Press ENTER", diagnostics frozen until a key. In 100
+    columns: the message is one line, no prompt; the file fixed on disk, the screen follows without a
+    keystroke (the demo's additional roots are back: the workspace copy shadows two others)."""
+    config = demo_ws / ".skill-ls.toml"
+    good = config.read_text()
+    config.write_text(good + "\n[rules\nignore = [\n")
+    ws_copy = demo_ws / ".agh" / "skills" / "code-review" / "SKILL.md"
+    s = session_factory(demo_ws, [ws_copy], width=100)
+    screen = s.wait_screen(lambda t: "skill-ls: .skill-ls.toml" in t or "Press ENTER" in t, "the server's message")
+    time.sleep(1.5)  # a second message (or the prompt) would be on screen by now
+    screen = s.screen()
+    assert "Press ENTER" not in screen, screen
+    config.write_text(good)
+    screen = s.wait_screen(lambda t: "shadows 2" in t, "the fixed configuration's diagnostics without a keystroke")
+    assert "Press ENTER" not in screen, screen
 
 
 BODY_LINES = 400

@@ -143,6 +143,23 @@ class Session:
                 raise AssertionError(f"diagnostics for {path} never matched: {[d.code for d in items]}")
             await asyncio.sleep(0.05)
 
+    async def idle(self, after: int | None = None, timeout: float = TIMEOUT) -> dict:
+        """Wait until the server has received more than `after` changes on disk (when given: its own
+        watchers see a change a moment after the test made it; `after` is `changes_seen()` before the
+        change) and has nothing scheduled (`skillLs.status`): from then on, nothing arrives that the
+        change could have caused."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = await self.command("skillLs.status", {}, timeout)
+            if (after is None or status["changes_seen"] > after) and not status["scheduled"]:
+                return status
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the server never became idle: {status}")
+            await asyncio.sleep(0.02)
+
+    async def changes_seen(self) -> int:
+        return (await self.command("skillLs.status", {}))["changes_seen"]
+
     async def request(self, coro, timeout: float = TIMEOUT):
         return await asyncio.wait_for(coro, timeout)
 
@@ -214,10 +231,51 @@ def tree(tmp_path) -> Tree:
     return Tree(tmp_path)
 
 
+SERVE = [sys.executable, "-m", "skill_ls", "serve"]
+_zygote: dict[str, str] = {}  # "socket": the path of the running tests.lsp.zygote, once started
+
+
+def server_command() -> list[str]:
+    """How a test starts its server: forked from the pre-imported `tests.lsp.zygote` (the same
+    server code on the same stdio pipes, without ~0.7 s of interpreter start and imports each time),
+    or `skill-ls serve` itself when the zygote is off (SKILL_LS_TEST_FORK=0) or unavailable."""
+    from tests.lsp.zygote import LAUNCHER
+
+    sock = _zygote.get("socket")
+    return [sys.executable, "-I", "-S", "-c", LAUNCHER, sock] if sock else SERVE
+
+
+@pytest.fixture(scope="session", autouse=True)
+def zygote(tmp_path_factory):
+    import signal
+    import subprocess
+
+    if os.environ.get("SKILL_LS_TEST_FORK", "1") == "0" or not hasattr(os, "fork"):
+        yield None
+        return
+    sock = str(tmp_path_factory.mktemp("zygote") / "s")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen([sys.executable, "-m", "tests.lsp.zygote", sock], env=env, start_new_session=True,
+                            stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not os.path.exists(sock) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if os.path.exists(sock):
+        _zygote["socket"] = sock
+    yield proc
+    _zygote.pop("socket", None)
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)  # the zygote's own session: it and the servers it forked
+    except OSError:
+        pass
+    proc.wait(10)
+
+
 async def open_session(tree: Tree, profile: str, init_options: dict | None = None, settings: dict | None = None,
-                       wait_index: bool = True, folders: list[Path] | None = None) -> Session:
-    """A real server over stdio on `tree`, initialized with the capabilities of `profile`."""
-    config = ClientServerConfig(server_command=[sys.executable, "-m", "skill_ls", "serve"], server_env=tree.env())
+                       wait_index: bool = True, folders: list[Path] | None = None, serve: bool = False) -> Session:
+    """A real server over stdio on `tree`, initialized with the capabilities of `profile` (`serve`:
+    started as the `skill-ls serve` command itself, not forked from the zygote)."""
+    config = ClientServerConfig(server_command=SERVE if serve else server_command(), server_env=tree.env())
     client = await config.start()
     session = Session(client, profile, tree)
     if settings is not None:
@@ -271,8 +329,8 @@ async def start(tree):
     sessions: list[Session] = []
 
     async def _start(profile: str, init_options: dict | None = None, settings: dict | None = None,
-                     wait_index: bool = True, folders: list[Path] | None = None) -> Session:
-        session = await open_session(tree, profile, init_options, settings, wait_index, folders)
+                     wait_index: bool = True, folders: list[Path] | None = None, serve: bool = False) -> Session:
+        session = await open_session(tree, profile, init_options, settings, wait_index, folders, serve)
         sessions.append(session)
         return session
 

@@ -382,7 +382,7 @@ async def test_watched_root_deleted_while_indexed(start, tree, profile):
         await asyncio.sleep(0.1)
     # The whole AGH home disappears too.
     shutil.rmtree(tree.agh_home)
-    await asyncio.sleep(0.3)
+    await s.idle()
     await asyncio.wait_for(s.command("skillLs.reindex", {}), TIMEOUT)
     # Recreate the standard tree: the server must come back to the right answer.
     tree.standard()

@@ -94,7 +94,7 @@ async def _equals_check(s, tree, folders: list[Folder]) -> None:
 @pytest.mark.parametrize("count", [1, 2], ids=["one-folder", "two-folders"])
 async def test_spec_6_3_and_8_for_every_client(start, tree, profile, count):
     folders = _folders(tree, count)
-    s = await start(profile, folders=[f.root for f in folders])
+    s = await start(profile, folders=[f.root for f in folders], serve=True)  # the command itself, end to end
     assert s.pull == (profile == "pull-refresh")
 
     # Diagnostics of files never opened equal `skill-ls check` in each folder (its configuration:

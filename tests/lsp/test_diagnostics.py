@@ -1,7 +1,6 @@
 """Diagnostics end to end: shadowing with related info, push vs pull, version tags, live updates."""
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 from lsprotocol import types
@@ -106,7 +105,7 @@ async def test_no_duplicate_channels(start, tree, profile):
     s = await start(profile)
     s.open(tree.user_demo)
     await s.diagnostics(tree.user_demo, lambda ds: "SH001" in _codes(ds))
-    await asyncio.sleep(0.5)
+    await s.idle()  # everything the server would send has been sent
     if s.pull:
         assert s.client.diagnostics == {}, "a pull-capable client must not also be pushed diagnostics"
     else:
@@ -168,3 +167,37 @@ async def test_pushed_diagnostics_of_an_open_document_carry_its_version(start, t
     await s.diagnostics(tree.other, lambda ds: "SK005" in _codes(ds))
     await settle(lambda: 8 in versions)
     assert all(v in (7, 8) for v in versions), versions
+
+
+async def test_a_new_file_closed_without_saving_leaves_no_diagnostics(start, tree, profile):
+    """Issue 22: `:e new/SKILL.md`, typing, `:bw!` (the file never existed on disk): its diagnostics
+    go with the buffer, instead of becoming a "cannot read file" error for ever."""
+    tree.standard()
+    s = await start(profile)
+    new = tree.ws / ".agh" / "skills" / "new" / "SKILL.md"
+    s.open(new, text="---\nname: new\n---\nBody.\n")
+    await s.diagnostics(new, lambda ds: bool(ds))
+    _close(s, new)
+    assert not new.exists()
+    if s.pull:
+        report = await s.request(s.client.workspace_diagnostic_async(
+            types.WorkspaceDiagnosticParams(previous_result_ids=[])))
+        assert not [r for r in report.items if r.uri == uri(new) and r.items]
+    else:
+        await settle(lambda: uri(new) in s.client.diagnostics and not s.client.diagnostics[uri(new)])
+        await asyncio.sleep(0.5)  # nothing arrives afterwards
+        assert not s.client.diagnostics[uri(new)]
+
+
+async def test_index_changed_lists_the_roots_each_folder_reads(start, tree, profile):
+    """`skillLs/indexChanged` names, per folder, the directories its index reads (configured and
+    user roots included): an editor running one server per project picks the server that reads a
+    file outside every project (editors/nvim lua/skill_ls/project.lua)."""
+    tree.standard()
+    s = await start(profile)
+    changed = await s.wait_index_changes(1)
+    folders = changed["folders"] if isinstance(changed, dict) else changed.folders
+    roots = folders[0]["roots"] if isinstance(folders[0], dict) else folders[0].roots
+    assert str(tree.agh_home / "skills") in roots
+    assert str(tree.bundled / "skills") in roots
+    assert str(tree.ws / ".agh" / "skills") in roots

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from tests.conftest import skill, write
+from tests.conftest import check_tree, skill, write
 from tests.lsp.conftest import DIAGNOSTIC_PROFILES, TIMEOUT, client_reports, settle, uri
 
 
@@ -33,6 +33,15 @@ def _cli_codes(tree, workspace: Path) -> dict[str, list[str]]:
     for d in json.loads(proc.stdout)["diagnostics"]:
         path = str((workspace / d["path"]).resolve()) if not Path(d["path"]).is_absolute() else d["path"]
         out.setdefault(path, []).append(d["code"])
+    return {p: sorted(c) for p, c in out.items()}
+
+
+def _check_codes(workspace: Path) -> dict[str, list[str]]:
+    """What `skill-ls check` says over the workspace, by the same checker in process (the private HOME
+    of tests/conftest.py is the tree's): path -> sorted codes. `_cli_codes` runs the command itself."""
+    out: dict[str, list[str]] = {}
+    for d in check_tree(workspace).diagnostics:
+        out.setdefault(str(Path(d.path).resolve()), []).append(d.code)
     return {p: sorted(c) for p, c in out.items()}
 
 
@@ -64,9 +73,10 @@ def types_path(u: str) -> str:
     return str(Path(to_fs_path(u)).resolve())
 
 
-async def _matches_cli(s, tree, workspace: Path, timeout: float = TIMEOUT) -> dict[str, list[str]]:
-    """Wait until the editor's diagnostics equal the CLI's for every file under `workspace`."""
-    expected = _cli_codes(tree, workspace)
+async def _matches_cli(s, tree, workspace: Path, timeout: float = TIMEOUT, cli: bool = False) -> dict[str, list[str]]:
+    """Wait until the editor's diagnostics equal `skill-ls check`'s for every file under `workspace`
+    (`cli`: the command run as a process, else its checker in process)."""
+    expected = _cli_codes(tree, workspace) if cli else _check_codes(workspace)
     last: dict = {}
 
     async def check():
@@ -105,7 +115,7 @@ async def test_the_server_chooses_the_channel_the_client_can_keep_true(start, tr
 async def test_unopened_files_match_check_at_index_time(start, tree, profile):
     _in_scope_tree(tree)
     s = await start(profile)
-    expected = await _matches_cli(s, tree, tree.ws)
+    expected = await _matches_cli(s, tree, tree.ws, cli=True)
     assert "SH001" in expected[str(tree.bundled_demo)]  # a never-opened copy shows its shadowing
 
 
@@ -224,10 +234,11 @@ async def test_a_folder_moved_away_with_its_file_open_follows_the_disk_unless_ed
     assert await s.diagnostics(tree.ws_demo, lambda ds: not ds) == []
     assert await _rename(s, tree, away, folder) == before
     # edited, then moved away: the buffer stays the truth for its own findings and for the shadowing
+    seen = await s.changes_seen()
     s.change(tree.ws_demo, tree.ws_demo.read_text() + "\nMore.\n", version=2)
     folder.rename(away)
     _client_reports(s, folder, types.FileChangeType.Deleted)
-    await asyncio.sleep(1.0)  # longer than the server's debounce of disk changes
+    await s.idle(after=seen)  # the server saw the move and has processed it
     assert "SH002" in _codes(await s.diagnostics(tree.ws_demo, lambda ds: "SH002" in _codes(ds)))
 
 
@@ -320,21 +331,18 @@ async def test_push_is_batched_and_not_repeated(start, tree, profile, count):
     before = len(s.index_changes)
     await s.command("skillLs.reindex", {})
     await s.wait_index_changes(before + 1)
-    await asyncio.sleep(1.0)
+    await s.idle()  # the re-index's publishing is done: whatever it would send has been sent
     await _matches_cli(s, tree, tree.ws)
     assert sent == [], f"{len(sent)} identical diagnostics pushed again"
 
 
 def _cli_messages(tree, workspace: Path, code: str) -> dict[str, list[str]]:
-    """`skill-ls check --format json`: path -> sorted messages of one rule."""
-    proc = subprocess.run([sys.executable, "-m", "skill_ls", "check", "--format", "json", str(workspace)],
-                          cwd=workspace, env=tree.env(), capture_output=True, text=True, timeout=120)
-    assert proc.returncode in (0, 1), proc.stderr
+    """What `skill-ls check` says (its checker in process): path -> sorted messages of one rule."""
     out: dict[str, list[str]] = {}
-    for d in json.loads(proc.stdout)["diagnostics"]:
-        if d["code"] == code:  # the editor names the runtime after the message, as the converter does
-            message = d["message"] + (f" [{d['runtime']}]" if d.get("runtime") else "")
-            out.setdefault(str((workspace / d["path"]).resolve()), []).append(message)
+    for d in check_tree(workspace).diagnostics:
+        if d.code == code:  # the editor names the runtime after the message, as the converter does
+            message = d.message + (f" [{d.runtime}]" if d.runtime else "")
+            out.setdefault(str(Path(d.path).resolve()), []).append(message)
     return {p: sorted(m) for p, m in out.items()}
 
 
@@ -373,7 +381,7 @@ async def test_listing_budget_findings_follow_changes_to_other_files(start, tree
     files[0].write_text(files[0].read_text().replace("d" * 900, "Short"))  # check reads the disk
     after = await matches()
     assert len(after) < len(before)  # the cut moved: the first skills past it are back in the listing
-    await asyncio.sleep(1.0)
+    await s.idle()
     if not s.pull:  # only the open file and the files whose finding changed were pushed
         assert set(sent) == {str(files[0].resolve())} | (before.keys() ^ after.keys()), sent
     first = skill(root, "a-first", description="e" * 900 + ". Use when testing.")  # a new first entry

@@ -396,7 +396,7 @@ export const CONFIG_KEYS: ConfigKey[] = [
   { key: 'agh.bundledRoots', toml: 'agh.bundled_roots', type: 'string[]', default: [] },
   { key: 'agh.additionalRoots', toml: 'agh.additional_roots', type: 'string[]', default: [] },
   { key: 'agh.disabled', toml: 'agh.disabled', type: 'string[]', default: [] },
-  { key: 'agh.draftFields', toml: 'agh.draft_fields', type: 'draftFields', default: 'warning' },
+  { key: 'agh.draftFields', toml: 'agh.draft_fields', type: 'draftFields', default: 'error' },
   { key: 'agh.bundledSkillDescription', toml: 'agh.bundled_skill_description', type: 'string', default: '' },
   { key: 'amp.skillsPath', toml: 'amp.skills_path', type: 'string[]', default: [] },
   { key: 'agentcy.maxPromptChars', toml: 'agentcy.max_prompt_chars', type: 'integer', default: 16000 },
@@ -858,7 +858,7 @@ export function isSkillFile(path: string): boolean {
 
 /**
  * The frontmatter block (between the opening `---` line and the next `---`/`...` line), or undefined.
- * BOM and CRLF/CR line endings are accepted (SPEC §2.1).
+ * BOM and CRLF/CR line endings are accepted (as skill-ls's frontmatter parser accepts them).
  */
 export function frontmatterLines(text: string): string[] | undefined {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);

@@ -247,7 +247,7 @@ describe('configuration', () => {
       exclude: [],
       rules: { select: [], ignore: [], severity: {} },
       noUserRoots: false,
-      agh: { bundledRoots: [], additionalRoots: [], disabled: [], draftFields: 'warning' },
+      agh: { bundledRoots: [], additionalRoots: [], disabled: [], draftFields: 'error' },
       amp: { skillsPath: [] },
       agentcy: { maxPromptChars: 16000 },
     });

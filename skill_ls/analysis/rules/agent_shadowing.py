@@ -1,10 +1,14 @@
-"""Shadowed agent definitions: the copy of an agent name that its runtime never uses."""
+"""Shadowed agent definitions (the copy of an agent name that its runtime never uses), and sidecars of a
+definition that skill-ls does not read."""
 from __future__ import annotations
+
+import os
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import AgentContext
 from skill_ls.analysis.rules.subagents import is_subagent_family
 from skill_ls.core.model import Related, Severity
+from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 from skill_ls.core.spans import header_span, name_span
 
 
@@ -28,7 +32,7 @@ def agent_definition_shadowed(ctx: AgentContext) -> None:
     ## Fix
     None: rename one of the agents, or delete the copy that should not exist.
 
-    Source: sources/agh-agent-definitions.txt ("If two definitions use the same name, AGH keeps the
+    Source: https://www.agh.network/runtime/core/agents/definitions/ ("If two definitions use the same name, AGH keeps the
     first one it found.").
     """
     agent = ctx.agent
@@ -43,3 +47,28 @@ def agent_definition_shadowed(ctx: AgentContext) -> None:
     ctx.out.report(span, f"agent '{agent.name}' ({agent.tier}) is shadowed by the {winner.tier} definition {where}, "
                    "which is found first: this file and its skills/ are never used",
                    related=[Related(winner.path, win_span, f"the definition that wins ({winner.tier})")])
+
+
+@rule("AG007", Severity.INFORMATION, "agent")
+def agent_sidecar_directory_not_checked(ctx: AgentContext) -> None:
+    """A sidecar directory next to an agent definition that the runtime reads and skill-ls does not.
+
+    ## What it does
+    AGH: "capabilities.toml (or a capabilities/ directory) declares the unified capability catalog".
+    `capabilities.toml` is parsed as TOML (MC001); a `capabilities/` directory is not read, and this
+    note says so instead of passing over it silently.
+
+    ## Why is this bad?
+    Nothing is wrong with the file: the note tells you that what AGH reads from that directory is not
+    checked (its format is documented on AGH's Agent Capabilities page, which skill-ls does not model).
+
+    Source: https://www.agh.network/runtime/core/agents/definitions/ ("capabilities.toml (or a
+    capabilities/ directory) declares the unified capability catalog").
+    """
+    family = AGENT_FAMILIES.get(ctx.agent.family)
+    if family is None or not ctx.agent.path:
+        return
+    for name, effect in family.unread_sidecar_dirs.items():
+        if ctx.index.disk.is_dir(os.path.join(os.path.dirname(ctx.agent.path), name)):
+            ctx.out.report(header_span(ctx.agent.doc), f"{name}/ next to this definition is not checked by skill-ls: "
+                           f"{effect}, in a format skill-ls does not model (a {name}.toml file is parsed as TOML)")

@@ -69,7 +69,7 @@ def agent_frontmatter_invalid(ctx: AgentContext) -> None:
     as an editor quick fix and applied by `skill-ls check --unsafe-fixes`.
 
     ## Source
-    `sources/agh-agent-definitions.txt` (frontmatter formats); Claude Code subagents documentation.
+    https://www.agh.network/runtime/core/agents/definitions/ (frontmatter formats); Claude Code subagents documentation.
     """
     doc = ctx.agent.doc
     fm = doc.fm
@@ -99,9 +99,10 @@ def agent_unknown_field(ctx: AgentContext) -> None:
     AGH's parser is strict: any key other than `name`, `provider`, `command`, `model`, `tools`,
     `deny_tools`, `toolsets`, `permissions`, `mcp_servers` and `hooks` fails validation (also unknown
     keys inside an `mcp_servers` entry). The RFC 001 draft fields (`description`, `skills.inherit`,
-    `skills.disabled`, `skills.extra_sources`, `memory.*`) are reported with the severity of
-    `agh.draft_fields` (`error`, `warning` — the default — or `ignore`); they never change
-    resolution, and `skills.disabled` tombstones are honoured in catalogs. In Claude Code subagents
+    `skills.extra_sources`, `memory.*`) are "rejected as an unknown field": an error by default that
+    makes AGH refuse the agent (it fails closed); `agh.draft_fields` (`error` — the default —,
+    `warning` or `ignore`) lowers them, and then they do not block. `skills.disabled` is applied as
+    tombstones by AGH's resolver (its skills overview), so it is at most a warning and never blocks. In Claude Code subagents
     an unknown key is a warning (Claude Code ignores it). Workspace agents have no published schema,
     so their keys are not checked.
 
@@ -122,7 +123,7 @@ def agent_unknown_field(ctx: AgentContext) -> None:
     untouched, but a setting that was ignored starts to take effect.
 
     ## Source
-    `sources/agh-agent-definitions.txt` (strict fields, RFC 001 drafts); Claude Code subagents
+    https://www.agh.network/runtime/core/agents/definitions/ (strict fields, RFC 001 drafts); Claude Code subagents
     documentation (supported frontmatter fields).
     """
     parsed = _parsed(ctx)
@@ -161,11 +162,23 @@ def _draft_field(ctx: AgentContext, doc: Document, family: AgentFamily, key: str
                  level: str) -> None:
     subkeys = family.draft_fields.get(key)
     if level != "ignore":
-        tombstone = (key == "skills" and isinstance(value, dict) and "disabled" in value) or key == "skills.disabled"
-        note = ("skill-ls, like AGH's resolver, still applies its skills.disabled tombstones" if tombstone
-                else "remove it or move the data into supported config")
-        ctx.out.report(key_span(doc, key), f"'{key}' is an RFC 001 draft field that AGH's strict parser rejects "
-                       f"today; {note}", severity=_DRAFT_SEVERITY.get(level, Severity.WARNING), data={"draft": True})
+        tombstone = (key == "skills" and isinstance(value, dict) and set(value) <= {"disabled"} and value) \
+            or key == "skills.disabled"
+        if tombstone:
+            # The skills overview applies "agent-scoped logical tombstones from AGENT.md skills.disabled"
+            # while the agent-definitions table rejects them: never blocking, at most a warning.
+            ctx.out.report(key_span(doc, key), f"'{key}' is an RFC 001 draft field that AGH's agent-definitions "
+                           "page says its strict parser rejects, while its skills overview applies the "
+                           "tombstones; skill-ls, like AGH's resolver, applies them", severity=Severity.WARNING,
+                           data={"draft": True})
+        else:
+            # "Rejected as an unknown field" ... "must not be used in a live AGENT.md yet": at the default
+            # level (error) AGH refuses the definition, so the agent fails closed.
+            severity = _DRAFT_SEVERITY.get(level, Severity.WARNING)
+            ctx.out.report(key_span(doc, key), f"'{key}' is an RFC 001 draft field: AGH's strict parser rejects it "
+                           "as an unknown field, so AGH refuses this agent; remove it or move the data into "
+                           "supported config", severity=severity,
+                           data={} if severity == Severity.ERROR else {"draft": True})
     if isinstance(value, dict) and subkeys:
         for sub in value:
             if sub not in subkeys:
@@ -201,7 +214,7 @@ def agent_prompt_empty(ctx: AgentContext) -> None:
     None: only the author can write the prompt.
 
     ## Source
-    `sources/agh-agent-definitions.txt` ("agent prompt is required"); Claude Code subagents documentation.
+    https://www.agh.network/runtime/core/agents/definitions/ ("agent prompt is required"); Claude Code subagents documentation.
     """
     parsed = _parsed(ctx)
     if parsed is None:
@@ -230,6 +243,10 @@ def agent_invalid_value(ctx: AgentContext) -> None:
     `description` are required; known fields have their documented types. Workspace agents: `name`
     is a string and `skills` a list of skill names.
 
+    Warnings that never fail an AGH agent closed: `command` with shell syntax (`&&`, `|`, `$VAR`: AGH
+    parses it with shell-style quoting but launches it without a shell) and a ToolID that is canonical
+    but for uppercase letters (the sources do not define "canonical" beyond lowercase examples).
+
     ## Why is this bad?
     AGH rejects the definition, so the agent cannot start and its catalog cannot be rendered.
 
@@ -250,8 +267,8 @@ def agent_invalid_value(ctx: AgentContext) -> None:
     changes what the agent does.
 
     ## Source
-    `sources/agh-agent-definitions.txt` (validation, ToolID grammar, MCP servers); Claude Code
-    subagents documentation; `sources/workspace-agents-skills.txt`.
+    https://www.agh.network/runtime/core/agents/definitions/ (validation, ToolID grammar, MCP servers); Claude Code
+    subagents documentation; https://z-fab.github.io/agentmd/skills.
     """
     parsed = _parsed(ctx)
     if parsed is None:
@@ -334,7 +351,15 @@ def _value(ctx: AgentContext, doc: Document, family: AgentFamily, key: str, spec
             return
         for item in ctx.definition.tool_items.get(key, ()):
             reason = tool_id_problem(item.value, wildcard=wildcard)
-            if reason is not None:
+            if reason is not None and isinstance(item.value, str) \
+                    and tool_id_problem(item.value.lower(), wildcard=wildcard) is None:
+                # Reading: "canonical" is not defined in the sources and MCP server names are the
+                # operator's own map keys; only the documented examples are lowercase. A warning that
+                # does not fail the agent closed.
+                ctx.out.report(item.span, f"{key} entry {item.value!r} has uppercase letters: the documented "
+                               f"canonical ToolIDs are lowercase ('{item.value.lower()}'); {family.title} may not "
+                               "match it", severity=Severity.WARNING)
+            elif reason is not None:
                 ctx.out.report(item.span, f"{key} entry {item.value!r} {reason}")
         return
     if not type_ok(spec, value):
@@ -342,9 +367,22 @@ def _value(ctx: AgentContext, doc: Document, family: AgentFamily, key: str, spec
         return
     if key in family.shell_fields and isinstance(value, str):
         try:
-            shlex.split(value)
+            words = shlex.split(value)
         except ValueError as exc:
             ctx.out.report(span, f"'{key}' is not valid shell-style quoting ({exc}); {family.title} cannot split it")
+            return
+        # "Parsed with shell-style quoting, but launched without a shell": operators and expansions
+        # reach the program as literal arguments.
+        shellisms = [w for w in words if w in _SHELL_OPERATORS or _SHELL_EXPANSION.search(w)]
+        if shellisms:
+            shown = ", ".join(f"'{w}'" for w in dict.fromkeys(shellisms))
+            ctx.out.report(span, f"'{key}' uses shell syntax ({shown}) but {family.title} launches it without a "
+                           "shell: these reach the program as literal arguments; put the pipeline in a script, or "
+                           "run a shell explicitly (`sh -c '...'`)", severity=Severity.WARNING)
+
+
+_SHELL_OPERATORS = frozenset(("&&", "||", "|", ";", "&", ">", ">>", "<", "<<", "2>", "2>&1", "|&"))
+_SHELL_EXPANSION = re.compile(r"\$(?:\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()|`|^~/")
 
 
 def _inline_server(ctx: AgentContext, server: Any, span: Span, seen: set[str]) -> None:
@@ -387,8 +425,8 @@ def agent_names_unavailable_skill(ctx: AgentContext) -> None:
     None: the intended skill is the author's call (the message names why the skill is missing).
 
     ## Source
-    `sources/workspace-agents-skills.txt`; Claude Code subagents documentation (`skills`);
-    `sources/agh-skills-overview.txt` (RFC 001 tombstones).
+    https://z-fab.github.io/agentmd/skills; Claude Code subagents documentation (`skills`);
+    https://agh.network/runtime/core/skills/ (RFC 001 tombstones).
     """
     agent = ctx.agent
     if not agent.winner or ctx.index is None:

@@ -566,7 +566,9 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     if "$" not in ctx.doc.src.text:
         return
     fm = ctx.doc.fm
-    named = set(argument_names(fm.value("arguments"))) if fm is not None else set()
+    named = set(argument_names(fm.value("arguments"))) if fm is not None and reads_named_arguments(ctx.runtime) \
+        else set()
+    when = ctx.runtime.vocabulary.substitution_event or f"when {ctx.runtime.title} substitutes arguments"
     assigned: set[str] = set()  # shell variables assigned so far in the current fenced block
     # (named arguments need every fenced line, for the assignments; otherwise only lines with a '$')
     for n, line, fenced in body_lines(ctx.doc) if named else lines_containing(ctx.doc, "$"):
@@ -581,9 +583,9 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
                 name = m.group(1)
                 if name in named and name in assigned:
                     ctx.out.report(Span(n, m.start(), n, m.end()),
-                                   f"'${name}' is the shell variable this block assigns, but Claude Code replaces it "
-                                   f"with the skill's argument '{name}'; write '${{{name}}}' (not substituted) or "
-                                   "rename the variable")
+                                   f"'${name}' is the shell variable this block assigns, but {ctx.runtime.title} "
+                                   f"replaces it with the skill's argument '{name}'; write '${{{name}}}' (not "
+                                   "substituted) or rename the variable")
         code_ranges = [(0, len(line))] if fenced else [(m.start(2), m.end(2)) for m in _INLINE_CODE.finditer(line)]
         for m in _POSITIONAL.finditer(line):
             if not any(a <= m.start() < b for a, b in code_ranges) or _MONEY.match(line, m.start()):
@@ -594,8 +596,17 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
             digit = m.group(1)
             escape = f"write '$({digit})' in awk" if awkish else "in a shell write '${" + digit + "}'"
             ctx.out.report(Span(n, m.start(), n, m.end()),
-                           f"'${digit}' is replaced by the skill's argument {digit} when Claude Code runs the skill "
-                           f"with arguments (code blocks included); {escape} to keep it literal")
+                           f"'${digit}' is replaced by the {_ordinal(int(digit))} argument (index {digit}: indices "
+                           f"are 0-based) {when} (code blocks included); {escape} to keep it literal")
+
+
+def _ordinal(index: int) -> str:
+    """The argument at a 0-based index, in words: 0 -> "first", 1 -> "second", 10 -> "11th"."""
+    words = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+    if index < len(words):
+        return words[index]
+    n = index + 1
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _inside_braces(line: str, at: int) -> bool:
@@ -617,7 +628,8 @@ def indexed_arguments_without_hint(ctx: RuntimeContext) -> None:
     ```markdown
     Compare $ARGUMENTS[0] with $ARGUMENTS[1].
     ```
-    Use instead: add `argument-hint: [base] [head]` (or `arguments: [base, head]` and `$base`/`$head`).
+    Use instead: add `argument-hint: [base] [head]` (or, in Claude Code, `arguments: [base, head]` and
+    `$base`/`$head`). Under workspace agents only `argument-hint` is suggested: they have no `arguments`.
 
     ## Source
     https://code.claude.com/docs/en/skills (`argument-hint`, `arguments`, string substitutions).
@@ -626,9 +638,13 @@ def indexed_arguments_without_hint(ctx: RuntimeContext) -> None:
         return
     if "$ARGUMENTS[" not in ctx.doc.src.text:
         return
+    # Only the fields this runtime has (workspace agents have `argument-hint`, not `arguments`).
+    fields = " or ".join(f"'{f}'" for f in ("argument-hint", "arguments") if f in ctx.runtime.fields)
+    if not fields:
+        return
     for n, line, _ in lines_containing(ctx.doc, "$ARGUMENTS["):
         m = _INDEXED.search(line)
         if m:
-            ctx.out.report(Span(n, m.start(), n, m.end()), f"'{m.group(0)}' is used but the skill has no "
-                           "'argument-hint' or 'arguments': users are not told which arguments to pass")
+            ctx.out.report(Span(n, m.start(), n, m.end()), f"'{m.group(0)}' is used but the skill has no {fields}: "
+                           f"{ctx.runtime.title} does not tell users or agents which arguments to pass")
             return

@@ -112,7 +112,7 @@ def over_listing_budget(ctx: RuntimeContext) -> None:
     to a user root of another workspace.
 
     ## Source
-    SPEC §3.5 and https://developers.openai.com/codex/skills (Codex listing), https://code.claude.com/docs/en/skills
+    https://developers.openai.com/codex/skills (Codex listing), https://code.claude.com/docs/en/skills
     ("Claude doesn't see all my skills": the skill listing budget, `SLASH_COMMAND_TOOL_CHAR_BUDGET`).
     """
     vocab = ctx.runtime.vocabulary

@@ -49,7 +49,7 @@ def yaml_reading_differs(ctx: RuntimeContext) -> None:
     None offered: which reading the author meant is theirs to say (write `true`/`false`, or quote the
     string).
 
-    Source: `parseSkillFile` and `formatAvailableSkills` in sources/amp-skills.txt (`yaml.parse`,
+    Source: `parseSkillFile` and `formatAvailableSkills` in https://decodeclaude.com/amp-code-spec/enhancements/16-skills/ (`yaml.parse`,
     `!s.frontmatter["disable-model-invocation"]`).
     """
     fm = ctx.doc.fm

@@ -6,11 +6,13 @@ import os
 
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.parse.frontmatter import FieldEntry, Frontmatter
+from skill_ls.core.parse.yaml12 import js_truthy
 from skill_ls.analysis.catalog import catalog_cost
 from skill_ls.analysis.readers import known_by_a_reader, readers_of
 from skill_ls.analysis.rules import ANY_RUNTIME, replace_fix, rule
 from skill_ls.core.spans import closing_insert_span, header_span, name_span, node_span
 from skill_ls.analysis.rules.context import RuntimeContext
+from skill_ls.core.index import required_value_missing
 from skill_ls.core.shape import shape_refusal
 from skill_ls.analysis.rules.frontmatter import DESCRIPTION_PLACEHOLDER
 from skill_ls.core.runtimes import RUNTIMES, Runtime, all_known_fields
@@ -49,7 +51,7 @@ def required_field_missing(ctx: RuntimeContext) -> None:
         return
     for key in ctx.runtime.required_fields:
         entry = fm.fields.get(key)
-        if entry is not None and not _is_empty(entry.value):
+        if entry is not None and not required_value_missing(ctx.runtime, entry.value_in(ctx.runtime.yaml_dialect)):
             continue
         if entry is None:
             insert = closing_insert_span(ctx.doc)
@@ -65,6 +67,11 @@ def required_field_missing(ctx: RuntimeContext) -> None:
                                   ctx.doc.path, insert, f"{key}: {default}\n", safe=False)
             ctx.out.report(header_span(ctx.doc), f"required field '{key}' is missing: {ctx.runtime.title} will not "
                            "load this skill", fix=fix)
+        elif ctx.runtime.truthiness == "javascript" and not _is_empty(entry.value_in(ctx.runtime.yaml_dialect)):
+            value = entry.value_in(ctx.runtime.yaml_dialect)
+            ctx.out.report(entry.value_span, f"required field '{key}' is {json.dumps(value)}, which is false in "
+                           f"JavaScript: {ctx.runtime.title} will not load this skill (its parser throws when "
+                           f"'{key}' is falsy)")
         else:
             ctx.out.report(entry.key_span, f"required field '{key}' is empty: {ctx.runtime.title} will not load "
                            "this skill")
@@ -99,17 +106,20 @@ def wrong_type(ctx: RuntimeContext) -> None:
         return
     for key, entry in fm.fields.items():
         spec = ctx.runtime.fields.get(key)
-        if spec is None or entry.value is None:
+        value = entry.value_in(ctx.runtime.yaml_dialect)  # Amp reads YAML 1.2: `off` is a string there
+        if spec is None or value is None:
             continue  # null values are "missing" (SK005) rather than mistyped
-        if spec.kind == "str_map" and isinstance(entry.value, dict) and entry.node is not None:
+        if spec.kind == "str_map" and isinstance(value, dict) and entry.node is not None:
             if _bad_map_entries(ctx, fm, key, entry):
                 continue
-        if not type_ok(spec, entry.value):
+        if spec.required and ctx.runtime.truthiness == "javascript" and not js_truthy(value):
+            continue  # falsy: SK005 says the parser throws
+        if not type_ok(spec, value):
             ctx.out.report(entry.value_span, f"'{key}' must be {KIND_TEXT.get(spec.kind, spec.kind)} for "
                            f"{ctx.runtime.title}")
-        elif spec.enum and isinstance(entry.value, str) and entry.value not in spec.enum:
+        elif spec.enum and isinstance(value, str) and value not in spec.enum:
             ctx.out.report(entry.value_span, f"'{key}' must be one of {', '.join(spec.enum)} "
-                           f"(got '{entry.value}')")
+                           f"(got '{value}')")
 
 
 def _bad_map_entries(ctx: RuntimeContext, fm: Frontmatter, key: str, entry: FieldEntry) -> bool:
@@ -185,7 +195,7 @@ def unknown_field(ctx: RuntimeContext) -> None:
     (`requires: {mcp: [rube]}`) are not moved.
 
     ## Source
-    The field lists of each runtime (SPEC §3; https://agentskills.io/specification,
+    The field lists of each runtime (https://agentskills.io/specification,
     https://code.claude.com/docs/en/skills, https://developers.openai.com/codex/skills).
     """
     fm = _fm(ctx)

@@ -230,7 +230,8 @@ def body_too_long(ctx: FileContext) -> None:
     ## Why is this bad?
     The Agent Skills standard recommends keeping SKILL.md under 500 lines and ~5,000 tokens; the whole
     body is loaded into the context when the skill activates. Move detail into `references/` files
-    that are read on demand.
+    that are read on demand — except under Agentcy, which reads every `.md` file as a skill and
+    injects the whole file against its prompt budget: there the advice is to trim.
     """
     doc = ctx.doc
     if doc.truncated:
@@ -257,8 +258,21 @@ def body_too_long(ctx: FileContext) -> None:
         if doc.truncated:
             what = "at least " + what.replace("about ", "")
         span = _budget_span(doc, start, end, lines > LINE_BUDGET)
+        advice = "move detail into references/ files"
+        every_md = _every_md_readers(ctx)
+        if every_md:  # Agentcy: every .md of the root is a skill, so a references/ file is one more skill
+            advice = (f"trim it ({every_md} reads every .md file as a skill of its own, so detail moved into "
+                      "references/ would become another skill)")
         ctx.out.report(span, f"body is {what} (recommended: under {LINE_BUDGET} lines and ~{TOKEN_BUDGET} tokens); "
-                       "move detail into references/ files (marked: where the budget runs out)")
+                       f"{advice} (marked: where the budget runs out)")
+
+
+def _every_md_readers(ctx: FileContext) -> str:
+    """The titles of the runtimes reading this file that read every `.md` file as a skill, or ""."""
+    from skill_ls.analysis.readers import readers_of, titles
+    from skill_ls.core.runtimes import RUNTIMES
+
+    return titles(r.runtime for r in readers_of(ctx.readers) if RUNTIMES[r.runtime].skill_files == "every_md")
 
 
 def _budget_span(doc: Document, start: int, end: int, by_lines: bool) -> Span:

@@ -23,14 +23,15 @@ def malformed_sidecar(ctx: SidecarContext) -> None:
     ## What it does
     `mcp.json` must be a JSON object with `mcpServers` (or `mcp_servers`) mapping names to server
     objects; Amp's flat map of servers (its documented shape) is information only: AGH ignores it. `.agh-meta.json` (AGH marketplace) must hold string `slug`, `registry`, `version` and
-    `installed_at`, and its optional `hash` (`sha256:<hex>`) must match SKILL.md. Codex's
+    `installed_at`; an optional `hash` that is not the SHA-256 of SKILL.md's bytes is a warning (AGH
+    verifies a hash at load time, but its input is not documented: it may cover the whole directory). Codex's
     `agents/openai.yaml` must be a YAML mapping whose `interface` is a mapping, `dependencies.tools`
     a list and `policy` a mapping. AGH's `capabilities.toml` next to an AGENT.md must be valid TOML
     (its schema is not checked).
 
     ## Why is this bad?
-    A malformed sidecar silently drops the skill's MCP servers; invalid marketplace metadata or a
-    hash mismatch blocks the skill from loading in AGH.
+    A malformed sidecar silently drops the skill's MCP servers; invalid marketplace metadata blocks
+    the skill from loading in AGH (and so may a hash mismatch).
     """
     if ctx.kind == "mcp":
         from skill_ls.core.mcp import read_sidecar
@@ -54,6 +55,8 @@ def malformed_sidecar(ctx: SidecarContext) -> None:
         meta = read_marketplace_meta(ctx.path, ctx.skill_path)
         if not meta.ok:
             ctx.out.report(meta.span, f".agh-meta.json: {meta.problem}; AGH blocks this marketplace skill")
+        elif meta.warning:
+            ctx.out.report(meta.span, f".agh-meta.json: {meta.warning}", severity=Severity.WARNING)
     elif ctx.kind == "capabilities":
         from skill_ls.core.capabilities import capabilities_problem
 

@@ -7,6 +7,7 @@ scope that holds definitions (sidecar, skill file, agent file).
 """
 from __future__ import annotations
 
+import os
 from typing import Any, Callable
 
 from skill_ls.analysis.rules import rule
@@ -15,9 +16,32 @@ from skill_ls.analysis.values import map_child, node_span, seq_items
 from skill_ls.core.index import Document
 from skill_ls.core.mcp_servers import ServerFinding, locate_in_json, read_server_file, server_findings
 from skill_ls.core.model import Severity, Span
-from skill_ls.core.runtimes import MCP_METADATA_KEY
+from skill_ls.analysis.readers import readers_of
+from skill_ls.core.runtimes import MCP_METADATA_KEY, RUNTIMES, Runtime, runtime_for_family
+from skill_ls.core.runtimes.agent_families import AGENT_FILE, family_of_path
 
 Found = tuple[str, Span, str, bool]  # code, span, message, weaker
+
+
+def _literal(runtimes: list[Runtime]) -> tuple[str, str] | None:
+    """(title, advice) when every runtime reading these definitions sends their values literally."""
+    if runtimes and all(r.mcp_literal_values for r in runtimes):
+        return runtimes[0].title, runtimes[0].mcp_literal_values or ""
+    return None
+
+
+def _sidecar_readers(ctx: SidecarContext) -> list[Runtime]:
+    """The runtimes that read this `mcp.json`: the agent family's beside an agent file, else the
+    runtimes that read the skill beside it."""
+    if ctx.skill_path is None:
+        agent_file = os.path.join(os.path.dirname(ctx.path), AGENT_FILE)
+        if ctx.disk.is_file(agent_file):
+            family = family_of_path(agent_file)
+            return [RUNTIMES[runtime_for_family(family.id)]] if family is not None else []
+        return []
+    if ctx.index is None:
+        return []
+    return [RUNTIMES[r.runtime] for r in readers_of(ctx.index.decls_for_path(ctx.skill_path))]
 
 
 def _sidecar_findings(ctx: SidecarContext) -> list[Found]:
@@ -26,17 +50,19 @@ def _sidecar_findings(ctx: SidecarContext) -> list[Found]:
     f = read_server_file(ctx.path)
     if not f.ok:
         return []  # MC001 reports unreadable or malformed files
+    literal = _literal(_sidecar_readers(ctx))
     out: list[Found] = []
     for name in f.duplicates:
         out.append(("MS006", locate_in_json(f.text, name, ()), f"MCP server '{name}' is declared twice; the last "
                     "definition silently replaces the first", False))
     for name, server in f.servers.items():
-        for finding in server_findings(name, server):
+        for finding in server_findings(name, server, literal=literal):
             out.append((finding.code, locate_in_json(f.text, name, finding.locate), finding.message, finding.warning))
     return out
 
 
-def _yaml_findings(doc: Document, servers: Any, node: Any, fallback: Span, *, shape_checked: bool) -> list[Found]:
+def _yaml_findings(doc: Document, servers: Any, node: Any, fallback: Span, *, shape_checked: bool,
+                   literal: tuple[str, str] | None = None) -> list[Found]:
     """Servers as a YAML map (name -> server) or list ({name, ...} objects or {name: server} pairs)."""
     out: list[Found] = []
     items: list[tuple[str, Any, Any]] = []  # name, server, node
@@ -60,7 +86,7 @@ def _yaml_findings(doc: Document, servers: Any, node: Any, fallback: Span, *, sh
         if name in seen:
             out.append(("MS006", span, f"MCP server '{name}' is declared twice; only one definition is used", False))
         seen.add(name)
-        for finding in server_findings(name, server, shape_checked=shape_checked):
+        for finding in server_findings(name, server, shape_checked=shape_checked, literal=literal):
             out.append((finding.code, _yaml_locate(doc, snode, finding, span), finding.message, finding.warning))
     return out
 
@@ -90,7 +116,9 @@ def _file_findings(ctx: FileContext) -> list[Found]:
         return []
     _, agh_node = map_child(meta.node, MCP_METADATA_KEY)
     _, snode = map_child(agh_node, "mcp_servers")
-    return _yaml_findings(ctx.doc, servers, snode, meta.key_span, shape_checked=True)
+    # `metadata.agh.mcp_servers` is read by the runtime whose key it is
+    owners = [r for r in RUNTIMES.values() if r.mcp_merge == "agh_layers"]
+    return _yaml_findings(ctx.doc, servers, snode, meta.key_span, shape_checked=True, literal=_literal(owners))
 
 
 def _agent_findings(ctx: AgentContext) -> list[Found]:
@@ -99,10 +127,12 @@ def _agent_findings(ctx: AgentContext) -> list[Found]:
     if fm is None or fm.status != "ok":
         return []
     out: list[Found] = []
+    literal = _literal([RUNTIMES[runtime_for_family(ctx.agent.family)]])
     for key, shape_checked in (("mcp_servers", False), ("mcpServers", True)):
         entry = fm.fields.get(key)
         if entry is not None:
-            out += _yaml_findings(doc, entry.value, entry.node, entry.value_span, shape_checked=shape_checked)
+            out += _yaml_findings(doc, entry.value, entry.node, entry.value_span, shape_checked=shape_checked,
+                                  literal=literal)
     return out
 
 
@@ -155,7 +185,7 @@ def mcp_server_cannot_start(ctx: SidecarContext) -> None:
 
     ## Source
     https://code.claude.com/docs/en/mcp (`.mcp.json` server fields), https://ampcode.com/news/lazy-load-mcp-with-skills,
-    AGH skills overview (sources/agh-skills-overview.txt, "MCP Relationship").
+    AGH skills overview (https://agh.network/runtime/core/skills/, "MCP Relationship").
     """
     _run(ctx, "MS001")
 
@@ -201,6 +231,37 @@ def mcp_server_literal_secret(ctx: SidecarContext) -> None:
     https://code.claude.com/docs/en/mcp ("Environment variable expansion in .mcp.json").
     """
     _run(ctx, "MS003")
+
+
+@rule("MS007", Severity.WARNING, "sidecar", file_kinds=("mcp",))
+def mcp_server_placeholder_sent_literally(ctx: SidecarContext) -> None:
+    """A `${VAR}` placeholder in an MCP server definition of a runtime that sends it literally (AGH).
+
+    ## What it does
+    Reports `env` and `args` values holding `${VAR}` or `$VAR` in the MCP servers of AGH agent and
+    skill definitions (`mcp_servers` in AGENT.md, `metadata.agh.mcp_servers`, `mcp.json`).
+
+    ## Why is this bad?
+    AGH sends env values as literal strings and expands no shell placeholders inside MCP server
+    definitions: the server receives the characters `${GITHUB_TOKEN}`, not the token, and fails to
+    authenticate.
+
+    ## Example
+    ```yaml
+    mcp_servers:
+      - name: github
+        command: npx
+        env:
+          GITHUB_TOKEN: "${GITHUB_TOKEN}"
+    ```
+    Use instead: declare the server in `$AGH_HOME/config.toml`'s `mcp_servers` with the real value
+    (the operator's configuration, not committed with the agent).
+
+    ## Source
+    https://www.agh.network/runtime/core/agents/definitions/ ("env values are sent as literal strings;
+    AGH does not expand shell placeholders inside MCP server definitions").
+    """
+    _run(ctx, "MS007")
 
 
 @rule("MS004", Severity.WARNING, "sidecar", file_kinds=("mcp",))
@@ -267,7 +328,8 @@ def mcp_server_empty_or_duplicate(ctx: SidecarContext) -> None:
 
 def _register_parts() -> None:
     for code, severity in (("MS001", Severity.ERROR), ("MS002", Severity.WARNING), ("MS003", Severity.ERROR),
-                           ("MS004", Severity.WARNING), ("MS005", Severity.WARNING), ("MS006", Severity.WARNING)):
+                           ("MS004", Severity.WARNING), ("MS005", Severity.WARNING), ("MS006", Severity.WARNING),
+                           ("MS007", Severity.WARNING)):
         for scope in ("file", "agent"):
             def part(ctx: Any, _code: str = code) -> None:
                 _run(ctx, _code)

@@ -60,7 +60,7 @@ def field_ignored_by_some_runtimes(ctx: FileContext) -> None:
     reading runtime honours, or move the skill to the roots of the runtime it is written for.
 
     ## Source
-    The field lists of each runtime descriptor (SPEC §3).
+    The field lists of each runtime descriptor.
     """
     fm = _fm(ctx)
     if fm is None:

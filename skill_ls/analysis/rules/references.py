@@ -17,6 +17,7 @@ from skill_ls.core.model import Severity
 from skill_ls.core.paths import is_under
 from skill_ls.core.references import resolve_reference
 from skill_ls.core.resolve import resolve_name
+from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import FileContext
 
@@ -109,17 +110,26 @@ def reference_escapes_skill(ctx: FileContext) -> None:
     (the nearest directory with `.git`, else the workspace) or point at nothing. A `..` link to an
     existing file of another skill in the same repository (a "related skills" table linking
     `../threat-detection/SKILL.md`), or to another existing file of the repository, is a warning:
-    it works where the repository is checked out, but not when the skill is installed on its own.
+    it works where the repository is checked out, but not when the skill is installed on its own —
+    except under a runtime whose file tool blocks traversal (workspace agents' `skill_read_file`),
+    where it is an error: the agent cannot open it anywhere.
 
     ## Why is this bad?
     Skills are installed and copied as directories; a path outside it breaks on every other machine
     and may expose unrelated files to the agent. References should be relative and one level deep.
     """
+    confined = _confining_readers(ctx)
     for ref, base, target in _targets(ctx):
         _, escape = _resolve(ctx, base, target)
         if escape is None:
             continue
         inside = _in_repository(ctx, base, target) if escape.startswith("'..'") else None
+        if inside is not None and confined:
+            rt = confined[0]
+            ctx.out.report(ref.span, f"reference '{target}' leaves the skill directory: {rt.title} read a skill's "
+                           f"files with {rt.vocabulary.confined_read_tool}, which blocks traversal attempts, so the "
+                           "agent cannot open it even in this repository; copy what it needs into the skill")
+            continue
         if inside is not None:
             path, skill_name = inside
             where = f"the skill '{skill_name}'" if skill_name else "another part of this repository"
@@ -133,6 +143,14 @@ def reference_escapes_skill(ctx: FileContext) -> None:
             escape += " and points at nothing"
         ctx.out.report(ref.span, f"reference '{target}' escapes the skill directory ({escape}); keep "
                        "resources inside the skill and use a relative path")
+
+
+def _confining_readers(ctx: FileContext) -> list[Runtime]:
+    """The runtimes reading this skill whose file tool refuses paths outside the skill directory."""
+    from skill_ls.analysis.readers import readers_of
+
+    return [RUNTIMES[r.runtime] for r in readers_of(ctx.readers)
+            if RUNTIMES[r.runtime].vocabulary.confined_read_tool]
 
 
 def _repository_root(disk: Disk, start: str, workspace: str | None) -> str | None:
@@ -192,9 +210,9 @@ def shell_execution(ctx: FileContext) -> None:
     Activation-time shell commands are security relevant: they run with the user's permissions
     whenever the skill loads. skill-ls never runs them.
 
-    Source: sources/workspace-agents-skills.txt ("Shell commands are executed and their output
+    Source: https://z-fab.github.io/agentmd/skills ("Shell commands are executed and their output
     injected before the agent sees the content"); Claude Code's skills documentation (dynamic context
-    injection); no such feature in sources/agh-skills-overview.txt or sources/amp-skills.txt.
+    injection); no such feature in https://agh.network/runtime/core/skills/ or https://decodeclaude.com/amp-code-spec/enhancements/16-skills/.
     """
     doc = ctx.doc
     if doc.read_error or doc.fm is None:

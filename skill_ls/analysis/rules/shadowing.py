@@ -132,7 +132,12 @@ def ambiguous_name(ctx: ResolutionContext) -> None:
         others = [d for d in group if d is not decl]
         if decl.runtime_def.conflict == "unique":
             key = decl.runtime_def.identity_key
-            message = (f"{key} '{res.name}' is used by {len(group)} skills, and {decl.runtime_def.title} requires it "
+            fm = decl.doc.fm if decl.doc is not None else None
+            own = fm.value(key) if fm is not None and fm.ok else None
+            # A copy without a slug is filed under its name (reading): say so rather than call it a slug.
+            what = (f"{key} '{res.name}'" if isinstance(own, str) and own.strip() else
+                    f"'{res.name}' (this skill has no {key}, so skill-ls files it under its name)")
+            message = (f"{what} is used by {len(group)} skills, and {decl.runtime_def.title} requires the {key} "
                        f"to be unique: the second one is refused")
         elif decl.runtime_def.conflict == "load_both":
             message = f"'{res.name}' is declared {len(group)} times and {decl.runtime_def.title} loads every copy"

@@ -1,4 +1,4 @@
-"""Frontmatter splitting and YAML/TOML parsing with exact positions (SPEC §2.1).
+"""Frontmatter splitting and YAML/TOML parsing with exact positions.
 
 Parsing never raises on bad input: `parse_frontmatter` always returns a `Frontmatter` whose
 `problems` say what is wrong. YAML is composed (never constructed with a full loader), so every key
@@ -339,7 +339,7 @@ def _suppressions(src: SourceText, first: int, last: int) -> dict[int, frozenset
 
 
 def split(src: SourceText) -> tuple[str, int | None, int | None]:
-    """Return (status, open_line, close_line) per SPEC §2.1."""
+    """Return (status, open_line, close_line) of the frontmatter block."""
     if not _OPEN.fullmatch(src.line_text(0)):
         return "missing", None, None
     fullmatch = _DELIM.fullmatch

@@ -68,3 +68,32 @@ def js_truthy(value: Any) -> bool:
     if isinstance(value, str):
         return value != ""
     return True
+
+
+def js_string(value: Any) -> str:
+    """`${value}` in a JavaScript template literal, for a value read from YAML 1.2 (Amp's catalog prints
+    `${s.name}` and `${s.description}`): `true`, `15` (for `0o17`), `1` (for `1.0`), `null`, a list's
+    items joined by commas, `[object Object]` for a mapping."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value:
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        text = repr(value)
+        if "e" in text:  # JavaScript writes 1e-7 as 1e-7 and 1.5e+22 with the sign
+            mantissa, exp = text.split("e")
+            text = f"{mantissa}e{'+' if not exp.startswith('-') else ''}{exp.lstrip('+')}"
+        return text
+    if isinstance(value, list):
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)

@@ -1,4 +1,4 @@
-"""The runtimes of SPEC §3 as data: one module per runtime, each building one `Runtime` descriptor.
+"""The runtimes skill-ls models, as data: one module per runtime, each building one `Runtime` descriptor.
 
 Nothing outside this package branches on a runtime's id (tests/test_architecture.py checks it); code
 asks the descriptor. Root templates are expanded by `skill_ls.core.discovery`; catalog formats are
@@ -28,7 +28,7 @@ RUNTIMES: dict[str, Runtime] = {r.id: r for r in (AGH, AGENTSKILLS, AMP, CLAUDE_
 # `[[roots]]` entry that names none, and the default when no runtime is active.
 BASE_RUNTIME = AGENTSKILLS.id
 
-# SPEC §8: the default runtime for catalog/where/list when several are active.
+# The default runtime for catalog/where/list when several are active.
 DEFAULT_ORDER: tuple[str, ...] = tuple(r.id for r in (AGH, CLAUDE_CODE, CODEX, AMP, AGENTSKILLS, WORKSPACE_AGENTS, AGENTCY))
 
 # The runtime that reads a plugin's skills (`<plugin>/skills/<s>/SKILL.md`) and agents as `plugin:name`.

@@ -1,4 +1,4 @@
-"""AGH: tiers bundled < marketplace < user < additional < workspace < agent-local (sources/agh-skills-overview.txt)."""
+"""AGH: tiers bundled < marketplace < user < additional < workspace < agent-local (https://agh.network/runtime/core/skills/)."""
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
@@ -24,7 +24,9 @@ AGH = Runtime(
     roots=(
         RootSpec("bundled", "{config:agh_bundled_roots}/skills", origin="config"),
         RootSpec("user", "{agh_home}/skills", origin="user"),  # marketplace when .agh-meta.json is present
-        RootSpec("additional", "{config:agh_additional_roots}/.agh/skills", origin="config"),
+        # Reading: the registered order decides between additional roots, as it does for agent definitions
+        # ("Additional roots, in the registered order"); the skills overview states no order of its own.
+        RootSpec("additional", "{config:agh_additional_roots}/.agh/skills", origin="config", ordered=True),
         RootSpec("workspace", "{workspace}/.agh/skills"),
     ),
     fields=AGH_SKILL_FIELDS,
@@ -51,11 +53,11 @@ AGH = Runtime(
     builtin_skills=(BuiltinSkill(
         "agh", "Operate and extend AGH, the local-first agent operating system...",
         description_setting="agh_bundled_skill_description",
-        source="the excerpt in the catalog example of sources/agh-skills-overview.txt (the binary's full text is "
+        source="the excerpt in the catalog example of https://agh.network/runtime/core/skills/ (the binary's full text is "
                "not documented; set [agh] bundled_skill_description to it)"),),
     builtin_tier="bundled",
     # "skills.enabled = false: The registry, catalog provider, skill MCP resolver, watcher, and skill
-    # hooks are not wired." (sources/agh-skills-overview.txt, Reload And Failure Behavior)
+    # hooks are not wired." (https://agh.network/runtime/core/skills/, Reload And Failure Behavior)
     skills_switch=("skills", "enabled"),
     # The winning AGENT.md's skills/ directory is an overlay for that agent; skills.disabled tombstones;
     # an agent with a blocking problem (or a blocked agent-local skill) fails closed.
@@ -65,6 +67,11 @@ AGH = Runtime(
     yaml_dialect="1.1",
     catalog_format="agh_lines", catalog_order="name", catalog_cut=200,
     mcp_merge="agh_layers",
+    # "env values are sent as literal strings; AGH does not expand shell placeholders inside MCP server
+    # definitions" (agent definitions, Sidecar behavior): a secret belongs in the operator's own
+    # configuration, whose servers merge first ("top-level config MCP servers").
+    mcp_literal_values="declare the server in $AGH_HOME/config.toml's mcp_servers (the operator's configuration, "
+                       "not committed with the skill or agent)",
     # The skill body reaches the model as written: AGH's sources describe no `!`command`` injection
     # ("The Markdown body is procedural guidance for the agent", agh-skills-overview.txt).
     vocabulary=Vocabulary(executes_shell_lines=False),

@@ -1,7 +1,7 @@
-"""Amp: first location wins; catalog printed unescaped (sources/amp-skills.txt)."""
+"""Amp: first location wins; catalog printed unescaped (https://decodeclaude.com/amp-code-spec/enhancements/16-skills/)."""
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, FieldSpec, FileShape, HomeDir, NameRule, RootSpec, Runtime, \
+from skill_ls.core.runtimes.spec import BuiltinSkill, DESCRIPTION_DOC, NAME_DOC, FieldSpec, FileShape, HomeDir, NameRule, RootSpec, Runtime, \
     Setting, Vocabulary
 
 AMP_FIELDS: dict[str, FieldSpec] = {
@@ -14,10 +14,13 @@ AMP_FIELDS: dict[str, FieldSpec] = {
     "builtin-tools": FieldSpec("str_list", "Built-in tools the skill needs."),
 }
 
-# `parseSkillFile` (sources/amp-skills.txt): `content.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/)` and
+# `parseSkillFile` (https://decodeclaude.com/amp-code-spec/enhancements/16-skills/): `content.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/)` and
 # `if (!match || !match[1] || !match[2]) throw`: LF only, no BOM, no `...`, no trailing spaces on a
 # delimiter, a newline after the closing `---`, and a non-empty frontmatter and body.
-AMP_FILE_SHAPE = FileShape("---\n", "\n---\n", "parseSkillFile in sources/amp-skills.txt")
+AMP_FILE_SHAPE = FileShape("---\n", "\n---\n", "parseSkillFile in https://decodeclaude.com/amp-code-spec/enhancements/16-skills/")
+
+AMP_BUILTIN_SOURCE = ("the skill's purpose in the Built-in Skills table of Amp's skills page (its own description is "
+                      "compiled into Amp and not documented)")
 
 AMP = Runtime(
     skill_tool="loaded_skill",
@@ -48,11 +51,20 @@ AMP = Runtime(
     yaml_dialect="1.2",  # `yaml.parse` of the JavaScript `yaml` package: YAML 1.2, core schema
     file_shape=AMP_FILE_SHAPE, truthiness="javascript",
     tool_dirs=("toolbox",),  # "toolbox/  # Optional: auto-registered tools"
-    # `loadSkill` returns `skill.content` as read: no shell injection (sources/amp-skills.txt).
+    # `loadSkill` returns `skill.content` as read: no shell injection (https://decodeclaude.com/amp-code-spec/enhancements/16-skills/).
     vocabulary=Vocabulary(executes_shell_lines=False),
     catalog_format="amp_xml", catalog_order="discovery", escapes_catalog=False,
     catalog_hides=(("disable-model-invocation", True),),
     mcp_merge="skill_sidecars",  # each skill's bundled mcp.json
-    builtin_names=("building-skills", "bookkeeper", "painter", "code-review", "migrating-to-skills"),
+    # "Five skills are always available" (Built-in Skills): resolved last ("Built-in skills have
+    # lowest priority") and listed by `formatAvailableSkills` like any other; their descriptions are
+    # not documented, so the catalog shows the documented purpose, marked as such.
+    builtin_skills=tuple(BuiltinSkill(name, purpose, source=AMP_BUILTIN_SOURCE) for name, purpose in (
+        ("building-skills", "Guide for creating new skills"),
+        ("bookkeeper", "Summarizes threads for handoff"),
+        ("painter", "Image generation guidance"),
+        ("code-review", "Automated code review"),
+        ("migrating-to-skills", "Migrating from toolbox"),
+    )),
     file_limits={"files": 100, "file_bytes": 512 * 1024, "skill_bytes": 2 * 1024 * 1024},
 )

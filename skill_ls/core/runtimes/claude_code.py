@@ -1,4 +1,4 @@
-"""Claude Code: enterprise > personal > project; the command name is the directory (SPEC §3.4)."""
+"""Claude Code: enterprise > personal > project; the command name is the directory."""
 from __future__ import annotations
 
 import re
@@ -59,6 +59,7 @@ CLAUDE_VOCABULARY = Vocabulary(
     builtin_agents=BUILTIN_AGENTS, hook_events=HOOK_EVENTS, hook_types=HOOK_TYPES,
     permission_modes=PERMISSION_MODES, agent_colors=AGENT_COLORS, agent_isolation=("worktree",),
     substitutes_arguments=True, executes_shell_lines=True,
+    substitution_event="when Claude Code runs the skill with arguments",
     skill_dir_variables=("${CLAUDE_SKILL_DIR}", "$CLAUDE_SKILL_DIR"),  # `${CLAUDE_PLUGIN_ROOT}` is the plugin's
     listing_budget=8000, listing_overflow="shorten",
 )
@@ -97,7 +98,8 @@ CLAUDE_CODE = Runtime(
     ),
     fields=CLAUDE_FIELDS,
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and hyphens", 64, "warning", "directory"),
-    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths")},
+    # Machine-wide roots belong in the project file, not in one person's editor settings.
+    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths", editor=False)},
     default_extra_tier="project",
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),

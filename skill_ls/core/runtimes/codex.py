@@ -39,7 +39,7 @@ CODEX = Runtime(
     default_extra_tier="repo",
     conflict="load_both", scan_depth=6, unknown_field_severity="information",
     catalog_format="reference", catalog_order="name",
-    # SPEC §3.5: the skills listing of the initial context holds about 8,000 characters; skills past it
+    # The skills listing of the initial context holds about 8,000 characters; skills past it
     # fall out (https://developers.openai.com/codex/skills).
     vocabulary=Vocabulary(listing_budget=8000, listing_overflow="drop"),
 )

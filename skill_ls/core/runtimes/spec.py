@@ -84,13 +84,21 @@ class Vocabulary:
     permission_modes: tuple[str, ...] = ()
     agent_colors: tuple[str, ...] = ()
     agent_isolation: tuple[str, ...] = ()
-    # Body substitution (SPEC §3.4): `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` and named `$arg` are replaced
+    # Body substitution: `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` and named `$arg` are replaced
     # everywhere in the body, code blocks included.
     substitutes_arguments: bool = False
+    # When the substitution happens, in the runtime's own words (CC007's message): "when Claude Code
+    # runs the skill with arguments", "when an agent calls skill_use with arguments". Indices are 0-based
+    # in both ("$ARGUMENTS[N] / $N ... (0-based)").
+    substitution_event: str = ""
     # `!`cmd`` lines run before the model reads the skill: True, False, or None (not established from the
     # runtime's sources yet: RF003 still warns, conservatively).
     executes_shell_lines: bool | None = None
     skill_dir_variables: tuple[str, ...] = ()  # templated paths resolved to the skill directory
+    # The tool the agent reads a skill's supporting files with, when it refuses paths outside the skill
+    # directory (workspace agents: `skill_read_file`, "traversal attempts are blocked"): a `..` link
+    # never works there, even inside one repository (RF002 stays an error).
+    confined_read_tool: str | None = None
     listing_budget: int | None = None  # characters of the whole skill listing
     listing_overflow: str = "drop"  # past the budget: drop (skills fall out) | shorten (descriptions cut)
 
@@ -120,7 +128,7 @@ class NameRule:
 
 @dataclass(frozen=True, eq=False)
 class AgentScoping:
-    """How one agent definition narrows or extends the runtime's effective set (SPEC §3, §8).
+    """How one agent definition narrows or extends the runtime's effective set.
 
     - `family`: the agent family (`AgentDecl.family`) whose definitions scope this runtime.
     - `local_skills_dir`: a directory next to the winning agent file whose skills are an overlay for
@@ -162,6 +170,8 @@ class Setting:
 
     attr: str
     kind: SettingKind
+    doc: str = ""  # the editor setting's description (generated into VS Code's package.json)
+    editor: bool = True  # also an editor setting (False: `.skill-ls.toml` only, e.g. machine-wide roots)
 
 
 @dataclass(frozen=True, eq=False)
@@ -179,8 +189,8 @@ class BuiltinSkill:
 
 @dataclass(frozen=True, eq=False)
 class FileShape:
-    """The exact text shape a runtime's own SKILL.md parser accepts, where it is stricter than SPEC
-    §2.1. `pattern` is matched against the decoded file (a BOM kept as U+FEFF, line endings as
+    """The exact text shape a runtime's own SKILL.md parser accepts, where it is stricter than
+    skill-ls's tolerant split (core/parse/frontmatter.py). `pattern` is matched against the decoded file (a BOM kept as U+FEFF, line endings as
     written); group 1 is the frontmatter, group 2 the body; an empty group is refused like a miss."""
 
     opening: str  # the pattern is `\A{opening}([\s\S]*?){delimiter}([\s\S]*)\Z`
@@ -238,7 +248,7 @@ class Runtime:
     operator_disabled: str | None = None  # Config attribute listing names the operator disabled
     # -- parsing and fields ---------------------------------------------------------------------
     yaml_dialect: YamlDialect = "1.1"  # "1.1": PyYAML-like readers; "1.2": the core schema (JavaScript `yaml`)
-    file_shape: FileShape | None = None  # None: SPEC §2.1's tolerant split is what the runtime accepts
+    file_shape: FileShape | None = None  # None: the tolerant split of core/parse/frontmatter.py is what the runtime accepts
     # Which files of a root are skills: "skill_md" (`<dir>/SKILL.md`) or "every_md" (every `.md` file:
     # Agentcy's GitHub sources "parse every .md file into a skill row").
     skill_files: Literal["skill_md", "every_md"] = "skill_md"
@@ -263,6 +273,11 @@ class Runtime:
     escapes_catalog: bool = True
     # -- MCP ------------------------------------------------------------------------------------
     mcp_merge: McpMerge = "none"  # agh_layers: config → provider → agent → skills | skill_sidecars
+    # MCP server definitions read literally: no `${VAR}` expansion in `env`/`args` (AGH: "env values are
+    # sent as literal strings; AGH does not expand shell placeholders inside MCP server definitions").
+    # The text says where a secret belongs instead (MS003, MS007); None: the runtime expands, or its
+    # sources do not say.
+    mcp_literal_values: str | None = None
 
     def tier_names(self) -> tuple[str, ...]:
         return self.tiers

@@ -175,12 +175,13 @@ def register(server) -> None:
         arg = _arg(args)
         state = await _state_for(ls, arg)
         summary = ls.index_summary()
+        activity = {"scheduled": ls.scheduled(), "changes_seen": ls.changes_seen}
         if _target(arg) is None:  # every folder: counts over all, the first folder's path
             return {**{k: summary[k] for k in ("skills", "agents", "runtimes", "catalog", "folders")},
-                    "workspace": state.workspace}
+                    "workspace": state.workspace, **activity}
         folder = next((f for f in summary["folders"] if f["workspace"] == state.workspace), None)
         catalog = folder["catalog"] if folder is not None else state.catalog_fingerprint()
-        return {**state.summary(), "catalog": catalog, "workspace": state.workspace}
+        return {**state.summary(), "catalog": catalog, "workspace": state.workspace, **activity}
 
     @server.command("skillLs.listAgents")
     async def list_agents(ls, *args):

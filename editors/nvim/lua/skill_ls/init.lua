@@ -794,7 +794,10 @@ function M.on_show_message(_, result, ctx)
         return
       end
       last_message = key
-      local shown = first.text
+      -- paths relative to the working directory (or ~): the line keeps room for the reason
+      local shown = first.text:gsub('(/[^%s:;,]+)', function(p)
+        return vim.fn.fnamemodify(p, ':~:.')
+      end)
       if #batch > 1 then
         shown = shown .. (' (+%d more: :SkillStatus)'):format(#batch - 1)
       end
