@@ -556,6 +556,7 @@ def test_without_python_says_what_it_needs_and_open_settings_shows_them(session:
     assert "needs Python 3.10 or newer" in o["toast"]["text"], o["toast"]
     assert o["buttons"] == ["Install Python", "Open Settings", "Retry"], o["buttons"]
     assert not o["settings"]["noResults"], o["settings"]
+    assert "Remote" in o["settings"]["tab"], o["settings"]  # machine-overridable settings of a remote window
     assert any("Python Path" in r for r in o["settings"]["rows"]), o["settings"]
 
 

@@ -512,7 +512,9 @@ async function noPythonFlows(ext) {
   fs.mkdirSync(empty, { recursive: true });
   let started;
   await flow('no_python', async (o) => {
-    started = await startCodeServer(ext, ud, { PATH: empty }, 'code-server-no-python.log');
+    // VSCODE_CLI: the server does not resolve a login shell's environment, whose profile would put
+    // /usr/bin (and its python3) back on the extension host's PATH.
+    started = await startCodeServer(ext, ud, { PATH: empty, VSCODE_CLI: '1' }, 'code-server-no-python.log');
     const old = page;
     page = await browser.newPage({ viewport: VIEWPORT });
     await old.close({ runBeforeUnload: false }).catch(() => undefined);
@@ -527,15 +529,22 @@ async function noPythonFlows(ext) {
     await shot('no-python');
     const button = page.locator('.notifications-toasts .notification-toast .monaco-button', { hasText: 'Open Settings' }).first();
     await button.click();
+    let last;
     o.settings = await waitFor('the settings editor with the server settings', async () => {
       const st = await page.$$eval('.settings-editor', (els) => els.filter((e) => e.checkVisibility()).map((e) => ({
         noResults: [...e.querySelectorAll('.no-results-message')].some((n) => n.checkVisibility()),
         rows: [...e.querySelectorAll('.setting-item-contents .setting-item-title')].map((t) => t.innerText.replace(/\s+/g, ' ').trim()),
-        tab: (e.querySelector('.settings-tabs-widget .action-item.checked') || {}).innerText || '',
+        tab: [...e.querySelectorAll('.settings-tabs-widget .checked, .settings-tabs-widget [aria-checked="true"], .settings-tabs-widget [aria-selected="true"]')]
+          .map((t) => t.innerText.trim()).filter(Boolean)[0] || '',
         query: (e.querySelector('.settings-header .suggest-input-container .view-lines') || {}).innerText || '',
       })));
       const s = st[0];
-      return s && (s.noResults || s.rows.length) ? s : undefined;
+      last = s;
+      // the search applied: either nothing found, or the server settings listed
+      return s && (s.noResults || s.rows.some((r) => /Python Path|Server/.test(r))) ? s : undefined;
+    }, 20000).catch((err) => {
+      o.settingsLast = last;
+      throw err;
     });
     await shot('no-python-settings');
   });
@@ -617,7 +626,8 @@ async function demoFlows(port) {
     o.problems = await problems('problems');
     o.openEditors = await page.$$eval('.tabs-container .tab', (els) => els.length);
     // Each code is a link to its rule's documentation (codeDescription).
-    o.codeLinks = await page.$$eval('.markers-panel a.code-link', (els) => els.map((a) => ({ text: a.innerText.trim(), href: a.getAttribute('href') })));
+    o.codeLinks = await page.$$eval('.markers-panel .monaco-list-row a', (els) => els.map((a) => ({
+      text: a.innerText.trim(), href: a.getAttribute('href') || a.getAttribute('title') || a.getAttribute('aria-label') || '' })));
   });
 
   await flow('hover', async (o) => {
@@ -895,8 +905,6 @@ async function demoFlows(port) {
       const t = await toasts();
       return t.some((x) => /crashed repeatedly/.test(x.text)) ? undefined : t;
     }, 20000);
-    const again = checkNow();
-    o.problemsAfterRestart = await settledProblems('the Problems panel to equal skill-ls check', (rows) => sameRows(rows, again));
   });
 }
 
