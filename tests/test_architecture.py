@@ -238,3 +238,28 @@ def test_rules_ask_the_index_not_the_disk() -> None:
             if FS_CALLS.search(line.split("#", 1)[0]):
                 offending.append(f"{path.name}:{n}: {line.strip()}")
     assert offending == []
+
+
+# The LSP features that answer a question about a position or a document: the answer is a query of
+# `skill_ls.analysis.queries` (ARCHITECTURE.md, "Add an LSP feature"); the feature only converts it.
+QUERY_FEATURES = ("hover", "definition", "references", "completion", "code_lens", "symbols", "links",
+                  "code_actions")
+CONVERTER_MAY_READ = ("skill_ls.server", "skill_ls.analysis.queries", "skill_ls.analysis.navigation",
+                      "skill_ls.analysis.workspace", "skill_ls.core.index", "skill_ls.core.model")
+
+
+def test_lsp_features_convert_query_values_and_decide_no_content() -> None:
+    features = _modules("server/features")
+    assert {f"skill_ls.server.features.{name}" for name in QUERY_FEATURES} <= features.keys()
+    decided = sorted(f"{module} imports {name}" for module, names in features.items()
+                     if module.rsplit(".", 1)[-1] in QUERY_FEATURES
+                     for name in names if name.startswith("skill_ls") and not _within(name, CONVERTER_MAY_READ))
+    assert decided == [], "the question belongs in skill_ls/analysis/queries/; the feature only converts"
+
+
+def test_every_query_module_has_its_in_process_test() -> None:
+    """The recipe: a query in `analysis/queries/<feature>.py`, its content tested in process in
+    `tests/test_queries_<feature>.py`."""
+    queries = [p.stem for p in sorted((PACKAGE / "analysis" / "queries").glob("*.py")) if p.stem != "__init__"]
+    tests = PACKAGE.parent / "tests"
+    assert queries and [q for q in queries if not (tests / f"test_queries_{q}.py").exists()] == []

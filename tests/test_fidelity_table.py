@@ -13,7 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "docs" / "fidelity.md"
 LINK = re.compile(r"\[([^\]]+)\]\((https?://[^)\s]+)\)")
-QUOTE = re.compile(r"^\[[^\]]+\]\((https?://[^)\s]+)\): «(.+)»$")
+# `[title](url): «quote»` or `<url>: «quote»`
+QUOTE = re.compile(r"^(?:\[[^\]]+\]\((https?://[^)\s]+)\)|<(https?://[^>\s]+)>): «(.+)»$")
 TEST = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 
 
@@ -76,7 +77,9 @@ def test_every_quote_cites_a_listed_page_or_states_a_reading():
         if m is None:
             assert cells[2].startswith("reading:"), f"row without a linked quote or a stated reading: {cells[1]}"
             continue
-        assert m.group(1) in pages, f"{cells[1]}: {m.group(1)} is not in the table of pages"
+        url = m.group(1) or m.group(2)
+        assert url in pages, (f"{cells[1]}: {url} is not in the table of pages (add it, with the file name its "
+                              "text is stored under, so the quote can be checked)")
 
 
 def test_every_quote_is_verbatim_in_its_page():
@@ -89,9 +92,12 @@ def test_every_quote_is_verbatim_in_its_page():
         m = QUOTE.match(cells[2])
         if m is None:
             continue
-        text = _squash((sources / pages[m.group(1)]).read_text(encoding="utf-8"))
-        for part in m.group(2).split(" … "):
-            assert _squash(part) in text, (pages[m.group(1)], part)
+        stored = sources / pages[m.group(1) or m.group(2)]
+        if not stored.is_file():
+            pytest.fail(f"{stored.name} is not in {sources}: the quote of '{cells[1]}' cannot be checked")
+        text = _squash(stored.read_text(encoding="utf-8"))
+        for part in m.group(3).split(" … "):
+            assert _squash(part) in text, (stored.name, part)
             checked += 1
     assert checked >= 40
 

@@ -190,3 +190,11 @@ def test_cc007_named_argument_shadowing_a_shell_variable(workspace):
     f = claude(workspace, extra="arguments: [file]\n", body=body)
     [d] = diags_for(run(workspace), f, "CC007")
     assert pos(d) == (9, 8, 13) and "'${file}'" in d.message
+
+
+def test_cc009_skill_invoked_by_nobody(workspace):
+    f = claude(workspace, extra="user-invocable: 'false'\ndisable-model-invocation: yes\n")
+    [d] = diags_for(run(workspace), f, "CC009")
+    assert "nobody can invoke it" in d.message and d.span.start_line == 3
+    g = claude(workspace, "b", extra="user-invocable: false\n")
+    assert not diags_for(run(workspace), g, "CC009")

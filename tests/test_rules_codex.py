@@ -17,16 +17,50 @@ def test_bg002_codex_listing_drops_skills_past_the_budget(workspace):
     flagged = [f for f in files if diags_for(res, f, "BG002")]
     assert flagged and flagged == files[len(files) - len(flagged):]  # the tail of the listing falls out
     d = diags_for(res, flagged[0], "BG002")[0]
-    assert d.severity == Severity.WARNING and "falls out" in d.message and pos(d) == (1, 6, 9)
+    assert d.severity == Severity.WARNING and "5 of 12 skills fall out" in d.message and pos(d) == (1, 6, 9)
+    assert len(flagged) == 5  # grouped: a handful of findings, not one per skill past the cut
     assert not diags_for(res, files[0], "BG002")
 
 
-def test_bg002_claude_code_shortens_descriptions(workspace):
+def test_bg002_claude_code_lists_skills_past_the_budget_by_name_only(workspace):
     root = workspace / ".claude" / "skills"
     files = [skill(root, f"s{i:02d}", description="d" * 1000) for i in range(10)]
     res = check_tree(workspace, runtimes=["claude-code"])
     ds = [d for f in files for d in diags_for(res, f, "BG002")]
-    assert ds and all(d.severity == Severity.INFORMATION and "shortened" in d.message for d in ds)
+    # 10 entries of `- sNN: ` + 1,000 characters, and 9 line breaks = 10,079 > 8,000: names and breaks cost 59,
+    # and 7 descriptions of 1,002 fit in the rest: 3 skills are listed by name only, the last three.
+    assert len(ds) == 5 and all(d.severity == Severity.INFORMATION for d in ds)
+    assert all("10,079 characters" in d.message and "3 of 10 skills are listed by name only" in d.message
+               and "0.01 of a 200,000-token context" in d.message for d in ds)
+    assert {str(r.path) for r in ds[0].related} <= {str(f) for f in files[7:]}
+
+
+def test_bg002_claude_code_budget_inputs(workspace, monkeypatch):
+    root = workspace / ".claude" / "skills"
+    files = [skill(root, f"s{i:02d}", description="d" * 1000) for i in range(10)]
+    # A 1M-token context gives 40,000 characters: the listing fits.
+    write(workspace / ".skill-ls.toml", "[claude-code]\ncontext_window = 1000000\n")
+    assert not [d for f in files for d in diags_for(check_tree(workspace, runtimes=["claude-code"]), f, "BG002")]
+    # Claude Code's own setting, in the project's settings: 0.005 of 1M = 20,000 characters: still fits.
+    write(workspace / ".claude" / "settings.json", '{"skillListingBudgetFraction": 0.001}')
+    ds = [d for f in files for d in diags_for(check_tree(workspace, runtimes=["claude-code"]), f, "BG002")]
+    assert ds and "skillListingBudgetFraction 0.001" in ds[0].message and "4,000 characters" in ds[0].message
+    # The environment wins over both.
+    monkeypatch.setenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", "20000")
+    assert not [d for f in files for d in diags_for(check_tree(workspace, runtimes=["claude-code"]), f, "BG002")]
+
+
+def test_bg002_claude_code_description_cap(workspace):
+    root = workspace / ".claude" / "skills"
+    f = skill(root, "long", description="d" * 1500, extra="when_to_use: " + "w" * 500 + "\n")
+    from skill_ls.analysis.rules.codex import listing
+    from skill_ls.core.runtimes import RUNTIMES
+
+    res = check_tree(workspace, runtimes=["claude-code"])
+    found = listing(res.index, "claude-code")
+    [(decl, cost, _)] = found.entries
+    assert cost == len("- long: ") + 1536  # description + " - " + when_to_use, cut at 1,536 with an ellipsis
+    assert RUNTIMES["claude-code"].vocabulary.listing_description_cap == 1536 and str(f) == decl.path
 
 
 def test_bg002_quiet_under_budget(workspace):
@@ -97,16 +131,16 @@ def test_bg002_follows_an_edit_that_keeps_the_name(workspace):
     files = [skill(root, f"s{i:02d}", description="d" * 900) for i in range(10)]
     state = _live_state(workspace)
 
-    def flagged() -> list[str]:
+    def flagged() -> dict[str, str]:
         res = state.diagnostics([str(f) for f in files])
-        return [p for p, ds in res.items() if any(d.code == "BG002" for d in ds)]
+        return {p: d.message for p, ds in res.items() for d in ds if d.code == "BG002"}
 
     before = flagged()
-    assert before and before[-1] == str(files[-1])
+    assert str(files[-1]) in before and all("3 of 10 skills fall out" in m for m in before.values())
     text = files[0].read_text().replace("d" * 900, "short. Use when testing.")
     assert state.set_overlay(str(files[0]), text, 2) == {("codex", "s00")}  # in place: its listing cost moved
     after = flagged()
-    assert len(after) == len(before) - 1 and after == before[1:]
+    assert str(files[0]) not in after and all("2 of 10 skills fall out" in m for m in after.values())
     state.drop_overlay(str(files[0]))
     assert flagged() == before
 

@@ -32,7 +32,7 @@ def test_sk005_codex_name_optional(workspace):
 
 def test_sk006_types_and_enums(workspace):
     root = workspace / ".claude" / "skills"
-    f = skill(root, "a", extra="disable-model-invocation: 'yes'\neffort: extreme\nmetadata: {v: 2}\n")
+    f = skill(root, "a", extra="disable-model-invocation: 'maybe'\neffort: extreme\nmetadata: {v: 2}\n")
     res = check_tree(workspace, runtimes=["claude-code"])
     msgs = [d.message for d in diags_for(res, f, "SK006")]
     assert any("disable-model-invocation" in m and "true or false" in m for m in msgs)

@@ -81,11 +81,13 @@ def test_pl001_pl002_manifest(workspace):
          "hooks": "./hooks/hooks.json"}, indent=2) + "\n")
     res = check_tree(workspace)
     ds = diags_for(res, m, "PL001")
-    assert [(pos(d), d.severity) for d in ds] == [((1, 2, 8), Severity.ERROR), ((2, 2, 11), Severity.WARNING)]
+    # (as `claude plugin validate` reads it: a name with spaces is refused; the finding is on the value)
+    assert [(pos(d), d.severity) for d in ds] == [((1, 10, 21), Severity.ERROR), ((2, 13, 16), Severity.WARNING)]
     ds = diags_for(res, m, "PL002")
     assert [(pos(d), d.message.split("'")[3]) for d in ds] == [
-        ((4, 12, 27), "custom/skills"), ((4, 12, 27), "custom/skills"), ((5, 11, 31), "./hooks/hooks.json")]
-    assert ds[0].severity == Severity.WARNING and "start with './'" in ds[0].message
+        ((3, 12, 23), "./agents/"), ((4, 12, 27), "custom/skills"), ((5, 11, 31), "./hooks/hooks.json")]
+    assert "must name a .md file" in ds[0].message and "start with './'" in ds[1].message
+    assert all(d.severity == Severity.ERROR for d in ds)
 
 
 def test_pl001_unparseable(workspace):
@@ -113,12 +115,12 @@ def test_plugin_skill_name_is_namespaced_in_the_manifest(workspace):
 
 def test_clean_subagent_and_plugin_have_no_findings(workspace):
     a = agent(workspace, "r", "model: sonnet\npermissionMode: plan\ntools: Read, Grep, Bash(git diff *)\n"
-              "disallowedTools: Bash(git push *)\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n"
+              "disallowedTools: WebFetch\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n"
               "          command: ./notify.sh\n")
     root = workspace / "my-plugin"
-    (root / "agents").mkdir(parents=True)
-    m = write(root / ".claude-plugin" / "plugin.json",
-              '{"name": "my-plugin", "version": "1.2.0", "agents": "./agents/"}\n')
+    write(root / "agents" / "helper.md", "---\nname: helper\ndescription: Helps.\n---\nHelp.\n")
+    m = write(root / ".claude-plugin" / "plugin.json",  # (an agents path names .md files: `claude plugin validate`)
+              '{"name": "my-plugin", "version": "1.2.0", "agents": ["./agents/helper.md"]}\n')
     res = check_tree(workspace)
     assert diags_for(res, a) == [] and diags_for(res, m) == []
 
@@ -171,3 +173,9 @@ def test_mcp_tool_hook_needs_server_and_tool(workspace):
     a = agent(workspace, "r", "hooks:\n  PostToolUse:\n    - hooks:\n        - type: mcp_tool\n          server: s\n")
     [d] = diags_for(check_tree(workspace), a, "SA005")
     assert "needs 'tool'" in d.message and d.span.start_line == 6
+
+
+def test_sa004_scoped_denial_removes_the_whole_tool(workspace):
+    a = agent(workspace, "r", "tools: Read, Bash\ndisallowedTools: Bash(git push *)\n")
+    [d] = diags_for(check_tree(workspace), a, "SA004")
+    assert "takes all of Bash away" in d.message and d.severity == Severity.WARNING

@@ -18,7 +18,7 @@ from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import Reporter, rules_for, run_rules
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
-from skill_ls.core.plugins import PluginFile, plugin_file_for, plugin_of
+from skill_ls.core.plugins import COMMAND_TIER, PLUGIN_TIER, PluginFile, command_name, plugin_file_for, plugin_of
 from skill_ls.core.runtimes import (BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES,
                                     runtime_of_family)
 from skill_ls.core.paths import is_under
@@ -299,16 +299,17 @@ class Checker:
             name = declared if isinstance(declared, str) and declared.strip() else stem
             plugin = pf.plugin.name if pf.plugin else "plugin"
             # A plugin subagent: Claude Code reads it as `plugin:name` (it never collides).
-            return self.check_agent_file(pf.path, AgentDecl(pf.path, PLUGIN_AGENT_FAMILY, f"{plugin}:{name}", "plugin", doc))
+            return self.check_agent_file(pf.path, AgentDecl(pf.path, PLUGIN_AGENT_FAMILY, f"{plugin}:{name}", PLUGIN_TIER, doc))
         out = self.check_sidecar(pf.path, kind=pf.kind)
         if pf.kind == "command":
             # A command's frontmatter has a skill's fields (description, allowed-tools, model, ...):
-            # Claude Code's value checks apply to it as to a skill.
+            # Claude Code's value checks apply to it as to a skill, and its YAML is parsed the same way.
             doc = self.index.store.get(pf.path)
+            frep = Reporter(pf.path, None, out)
+            run_rules(rules_for("file", "command"),
+                      FileContext(doc, self.index, self.config, frep, readers=(), kind="command"), frep)
             if doc.fm is not None and doc.fm.ok and doc.fm.fields:
-                stem = os.path.splitext(os.path.basename(pf.path))[0]
-                prefix = f"{pf.plugin.name}:" if pf.plugin else ""
-                decl = SkillDecl(pf.path, PLUGIN_RUNTIME, None, "command", prefix + stem, doc=doc)
+                decl = SkillDecl(pf.path, PLUGIN_RUNTIME, None, COMMAND_TIER, command_name(pf.path, pf.plugin), doc=doc)
                 rrep = Reporter(pf.path, PLUGIN_RUNTIME, out)
                 runtime = RUNTIMES[PLUGIN_RUNTIME]
                 rctx = RuntimeContext(doc, self.index, self.config, rrep, runtime, decl, readers=(decl,))

@@ -77,7 +77,12 @@ def skill_refs(doc: Document, *, is_skill: bool, declared_name: str | None = Non
             out.append(SkillRef(declared_name or str(name_entry.value).strip(), name_entry.value_span, "declaration"))
         if not is_skill:
             skills = fm.fields.get("skills")
-            if skills is not None and skills.node is not None:
+            if skills is not None and isinstance(skills.value, str):  # `skills: a, b` (Claude Code subagents)
+                from skill_ls.core.agents import comma_refs
+
+                out.extend(SkillRef(r.name, r.span, "skills_list") for r in comma_refs(doc, skills.value,
+                                                                                        skills.value_span))
+            elif skills is not None and skills.node is not None:
                 off = entry_offset(skills)
                 disabled = mapping_child(skills.node, "disabled")[1]
                 if disabled is not None:
@@ -170,6 +175,61 @@ def file_links(doc: Document, index: Index | None = None) -> list[FileLink]:
         if escape is None and path is not None and os.path.isfile(path):
             out.append(FileLink(ref.span, path))
     return out
+
+
+def plugin_links(doc: Document) -> list[FileLink]:
+    """The paths a Claude Code `plugin.json` (component paths: agents, commands, skills, hooks,
+    mcpServers, ...) or `marketplace.json` (local plugin sources) names, to the files or directories
+    they resolve to, never leaving the plugin (marketplace) root; each link spans the string's text."""
+    from skill_ls.core.jsonpos import parse_json
+    from skill_ls.core.plugins import plugin_file_for
+    from skill_ls.core.runtimes.claude_code import PLUGIN_MANIFEST_FIELDS
+
+    pf = plugin_file_for(doc.path)
+    if pf is None or pf.kind not in ("manifest", "marketplace"):
+        return []
+    parsed = parse_json(doc.src.text)
+    if not parsed.ok or not isinstance(parsed.value, dict):
+        return []
+    root = os.path.dirname(os.path.dirname(doc.path))
+    candidates: list[tuple[tuple[Any, ...], str]] = []
+    if pf.kind == "manifest":
+        for key, kind in PLUGIN_MANIFEST_FIELDS.items():
+            value = parsed.value.get(key)
+            if kind != "path":
+                continue
+            if isinstance(value, str):
+                candidates.append(((key,), value))
+            elif isinstance(value, list):
+                candidates += [((key, i), v) for i, v in enumerate(value) if isinstance(v, str)]
+    else:
+        plugins = parsed.value.get("plugins")
+        for i, entry in enumerate(plugins if isinstance(plugins, list) else []):
+            if isinstance(entry, dict) and isinstance(entry.get("source"), str):
+                candidates.append((("plugins", i, "source"), entry["source"]))
+    out: list[FileLink] = []
+    for at, rel in candidates:
+        if not (rel.startswith("./") or rel == "."):
+            continue
+        target = os.path.normpath(os.path.join(root, rel))
+        if not (target == root or target.startswith(root + os.sep)) or not os.path.exists(target):
+            continue
+        if pf.kind == "marketplace" and os.path.isfile(os.path.join(target, ".claude-plugin", "plugin.json")):
+            target = os.path.join(target, ".claude-plugin", "plugin.json")  # the plugin's manifest
+        span = parsed.at(*at)
+        if span.start_line == span.end_line and span.end_col - span.start_col >= 2:
+            span = Span(span.start_line, span.start_col + 1, span.end_line, span.end_col - 1)  # inside the quotes
+        out.append(FileLink(span, target))
+    return sorted(out, key=lambda link: (link.span.start_line, link.span.start_col))
+
+
+def link_at(doc: Document, line: int, col: int) -> FileLink | None:
+    """The plugin.json / marketplace.json path under a position (go-to-definition on a path)."""
+    for link in plugin_links(doc):
+        s = link.span
+        if s.start_line == line and s.start_col <= col <= s.end_col:
+            return link
+    return None
 
 
 def references_to(index: Index, name: str) -> list[tuple[str, Span]]:

@@ -76,7 +76,7 @@ def _judge(rid: str, title: str, decl: SkillDecl | None, blocked: str | None, di
         res = resolve_name(index, rid, decl.name, decl.agent)
         if decl not in res.loaded and res.winner is not None and res.winner is not decl:
             where = index.display_path(res.winner.path) if res.winner.path else "a built-in skill"
-            return Verdict(rid, title, "fails", f"shadowed by the {res.winner.tier} copy {where}")
+            return Verdict(rid, title, "fails", f"shadowed by the {res.winner.tier_label} copy {where}")
     found = _for_runtime(diags, rid)
     if found:
         return Verdict(rid, title, "warnings", _short(found[0]))

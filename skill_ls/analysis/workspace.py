@@ -46,7 +46,7 @@ class WorkspaceState:
         self.checker: Checker | None = None
         self._walker_stale = False
         # What BG002 said per runtime when last asked (see `affected_paths`): path -> its place.
-        self._past_budget: dict[str, dict[str, tuple[int, int, int]]] = {}
+        self._past_budget: dict[str, dict[str, tuple[int, int, int, int, int, int]]] = {}
         # Skills that read another skill's files (`skill_read_file("name", ...)`), seen when their
         # diagnostics were last computed: name -> their paths. Which copy of `name` wins decides
         # their RF001/RF002, so a change to `name` makes them affected too.

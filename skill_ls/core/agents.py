@@ -199,6 +199,26 @@ def _parse(out: AgentDefinition, index: Index | None) -> None:
         nodes = sequence_items(skills.node)
         out.skills = [SkillRef(n, item_span(doc, nodes, i, skills.value_span), "skills")
                       for i, n in enumerate(skills.value)]
+    elif "skills" in family.fields and skills is not None and isinstance(skills.value, str) and \
+            family.fields["skills"].kind == "str_or_list":
+        out.skills = comma_refs(doc, skills.value, skills.value_span)
+
+
+def comma_refs(doc: Document, value: str, span: Span) -> list[SkillRef]:
+    """The names of a comma-separated `skills: a, b` (Claude Code subagents), each with its span when
+    the value sits on one line as written."""
+    base: int | None = None
+    if span.start_line == span.end_line:
+        raw = doc.src.line_text(span.start_line)[span.start_col:span.end_col]
+        if raw == value:
+            base = span.start_col
+        elif len(raw) >= 2 and raw[0] in "\"'" and raw[-1] == raw[0] and raw[1:-1] == value:
+            base = span.start_col + 1
+    out: list[SkillRef] = []
+    for m in re.finditer(r"[^,\s]+", value):
+        where = span if base is None else Span(span.start_line, base + m.start(), span.start_line, base + m.end())
+        out.append(SkillRef(m.group(0), where, "skills"))
+    return out
 
 
 def _tombstones(out: AgentDefinition) -> None:

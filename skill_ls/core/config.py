@@ -68,6 +68,9 @@ class Config:
     agh_bundled_skill_description: str = ""  # the bundled `agh` skill's text ('' = the documented excerpt)
     amp_skills_path: tuple[Path, ...] = ()
     claude_enterprise_roots: tuple[Path, ...] = ()
+    claude_context_window: int | None = None  # tokens (None: the descriptor's default)
+    claude_listing_budget_fraction: float | None = None
+    claude_listing_budget: int | None = None  # characters, as SLASH_COMMAND_TOOL_CHAR_BUDGET
     agentcy_max_prompt_chars: int = 16_000
     source: str | None = None  # the file the configuration came from
 
@@ -114,6 +117,10 @@ def _convert(kind: str, value: Any, what: str, base: Path | str) -> Any:
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise ConfigError(f"'{what}' must be a positive integer")
         return value
+    if kind == "fraction":
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= 1:
+            raise ConfigError(f"'{what}' must be a number greater than 0 and at most 1")
+        return float(value)
     if kind == "path":
         if not isinstance(value, str) or not value:
             raise ConfigError(f"'{what}' must be a path string")

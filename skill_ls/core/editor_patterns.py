@@ -44,10 +44,13 @@ def agent_globs() -> list[str]:
 
 def editor_patterns() -> dict[str, list[str]]:
     agents = agent_globs()
+    from skill_ls.core.plugins import plugin_globs
+
+    plugin_md, plugin_json = plugin_globs()
     return {
-        "markdown": [f"**/{SKILL_FILE}", f"**/{SKILL_FILE_LOWER}", *agents],
+        "markdown": [f"**/{SKILL_FILE}", f"**/{SKILL_FILE_LOWER}", *agents, *plugin_md],
         "sidecars": [f"**/{MCP_FILE}", f"**/{META_FILE}", f"**/{CONFIG_FILE}", "**/agents/openai.yaml",
-                     f"**/{CAPABILITIES_FILE}"],
+                     f"**/{CAPABILITIES_FILE}", *plugin_json],
         "agents": agents,
     }
 

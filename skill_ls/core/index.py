@@ -201,6 +201,12 @@ class SkillDecl:
     def runtime_def(self) -> Runtime:
         return RUNTIMES[self.runtime]
 
+    @property
+    def tier_label(self) -> str:
+        """The tier in the runtime's own words (`Runtime.tier_label`): what messages, hover and lenses show."""
+        runtime = RUNTIMES.get(self.runtime)
+        return runtime.tier_label(self.tier) if runtime is not None else self.tier.replace("_", " ")
+
     def precedence(self) -> tuple[int, int, str]:
         """Sort key: smaller is higher precedence."""
         rt = RUNTIMES[self.runtime]

@@ -41,13 +41,13 @@ class DeclLabel:
             return "ambiguous"
         if self.state == "overridden":
             return f"for agent '{self.agent}'"
-        return f"by {self.by.tier}" if self.by is not None else None
+        return f"by {self.by.tier_label}" if self.by is not None else None
 
     @property
     def summary(self) -> str:
         """One line: `state · tier — detail` (the code lens title)."""
         detail = self.detail
-        head = f"{self.state} · {self.decl.tier}"
+        head = f"{self.state} · {self.decl.tier_label}"
         if self.state == "not discovered":  # the reason is long; hover and `where` show it
             return head
         return head + (f" — {detail}" if detail else "")

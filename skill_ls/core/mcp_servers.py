@@ -35,6 +35,8 @@ TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 SECRET_NAME = re.compile(r"(?i)(?:^|[_-])(?:api[_-]?key|key|token|secret|password|passwd|pat|auth)$")
 PLACEHOLDER = re.compile(r"(?i)^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|changeme|example|"
                          r"placeholder|replace|dummy|redacted|\*\*\*|\.\.\.")
+NOT_SECRETS = frozenset({"disabled", "enabled", "required", "optional", "inherit", "anonymous", "localhost"})
+WEAKER_SECRETS = ("a high-entropy literal", "a literal secret")  # warnings, not errors (MS003)
 RUNNERS = {"npx": "npm", "bunx": "npm", "pnpx": "npm", "uvx": "pypi"}
 
 
@@ -64,6 +66,9 @@ def secret_in(name: str, value: str) -> str | None:
     if SECRET_NAME.search(name) and len(v) >= 16 and " " not in v and not PLACEHOLDER.search(v) \
             and "$" not in v and entropy(v) >= 3.5:
         return "a high-entropy literal"
+    if SECRET_NAME.search(name) and len(v) >= 8 and " " not in v and not PLACEHOLDER.search(v) and "$" not in v \
+            and v.lower() not in NOT_SECRETS and not v.startswith(("/", "./", "~", "http://", "https://")):
+        return "a literal secret"  # not a known token format, but a value where a reference belongs
     return None
 
 
@@ -147,7 +152,7 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True,
                     if kind_:
                         out.append(ServerFinding("MS003", f"MCP server '{name}' has {kind_} written in "
                                                  f"{section}.{key}: {advice}", (section, str(key)),
-                                                 warning=kind_ == "a high-entropy literal"))
+                                                 warning=kind_ in WEAKER_SECRETS))
                     elif literal and SHELL_PLACEHOLDER.search(value):
                         out.append(ServerFinding("MS007", f"MCP server '{name}' sets {section}.{key} to {value!r}: "
                                                  f"{literal[0]} sends it as a literal string and does not expand shell "
@@ -162,7 +167,7 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True,
         if kind_:
             out.append(ServerFinding("MS003", f"MCP server '{name}' passes {kind_} in args: " + (
                 f"{literal[1]} instead" if literal else "read it from the environment instead"), ("args", str(i)),
-                warning=kind_ == "a high-entropy literal"))
+                warning=kind_ in WEAKER_SECRETS))
         elif literal and SHELL_PLACEHOLDER.search(arg):
             out.append(ServerFinding("MS007", f"MCP server '{name}' passes {arg!r} in args: {literal[0]} does not "
                                      "expand shell placeholders in MCP server definitions, so the server receives "

@@ -23,6 +23,27 @@ MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 COMPONENT_DIRS = ("skills", "agents", "commands")
 PROJECT_COMMANDS = os.path.join(".claude", "commands")  # a project's own commands (not a plugin's)
 MARKETPLACE_DIR = "plugins"  # plugins/<name>/ with a component directory is a plugin without a manifest
+# The tier of a command file's declaration (checked with a skill's field rules, in no resolution).
+COMMAND_TIER = "command"
+PLUGIN_TIER = "plugin"  # the tier of a plugin's skills and agents (in no resolution: `plugin:name`)
+
+
+def command_name(path: str, plugin: Plugin | None) -> str:
+    """A command's name as Claude Code gives it: the file stem, namespaced by the folders between the
+    `commands` directory and the file (`commands/frontend/review.md` is `frontend:review`), and by the
+    plugin's name for a plugin command (`my-plugin:frontend:review`).
+    https://code.claude.com/docs/en/slash-commands ("Namespacing")."""
+    parts = os.path.abspath(path).split(os.sep)
+    stem = os.path.splitext(parts[-1])[0]
+    folders: list[str] = []
+    for part in reversed(parts[:-1]):
+        if part == "commands":
+            break
+        folders.insert(0, part)
+    else:
+        folders = []
+    prefix = [plugin.name] if plugin is not None else []
+    return ":".join(prefix + folders + [stem])
 
 
 @dataclass(frozen=True)
@@ -107,11 +128,28 @@ PLUGIN_DEPTH = 8  # how deep below a checked directory plugins and `.claude/comm
 
 @dataclass(frozen=True)
 class PluginFile:
-    """A file of a plugin (agent, command, manifest, `.mcp.json`) or a project's `.claude/commands` file."""
+    """A file Claude Code reads for a plugin or a project, beside skills: see `KINDS`."""
 
     path: str
-    kind: str  # agent | command | manifest | mcp
-    plugin: Plugin | None  # None for a project's `.claude/commands`
+    kind: str  # one of KINDS
+    plugin: Plugin | None  # None for a project's files (`.claude/commands`, settings, `.mcp.json`)
+
+
+# The kinds of plugin and project files (file kinds the rule registry scopes by).
+KINDS = ("agent", "command", "manifest", "plugin_mcp", "hooks", "marketplace", "settings", "project_mcp")
+MARKETPLACE = os.path.join(".claude-plugin", "marketplace.json")
+HOOKS_FILE = os.path.join("hooks", "hooks.json")
+SETTINGS_FILES = ("settings.json", "settings.local.json")
+MCP_JSON = ".mcp.json"
+
+
+def plugin_globs() -> tuple[list[str], list[str]]:
+    """The editors' patterns for the files of `KINDS`: (Markdown: commands and plugin agents; JSON:
+    manifests, marketplaces, hooks, settings, `.mcp.json`). The server decides per path what a file is."""
+    markdown = ["**/commands/**/*.md", "**/agents/*.md"]
+    json_files = [f"**/{MANIFEST}", f"**/{MARKETPLACE}", f"**/{HOOKS_FILE}",
+                  *(f"**/.claude/{name}" for name in SETTINGS_FILES), f"**/{MCP_JSON}"]
+    return markdown, [g.replace(os.sep, "/") for g in json_files]
 
 
 def _md_files(listdir: Any, directory: str, depth: int = 3) -> list[str]:
@@ -136,9 +174,54 @@ def _may_be_plugin(directory: str, entries: list[tuple[str, str, bool]]) -> bool
     return any(is_dir and name == ".claude-plugin" for name, _, is_dir in entries)
 
 
+def declared_paths(plugin: Plugin, key: str) -> list[str]:
+    """The existing files and directories a plugin's `plugin.json` names under `key` (`agents`,
+    `commands`, `hooks`, `mcpServers`), resolved against the plugin root, never leaving it."""
+    if not plugin.manifest:
+        return []
+    m = _manifest_at(plugin.manifest)
+    if m is None or not m.ok:
+        return []
+    value = m.data.get(key)
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    out: list[str] = []
+    for item in items:
+        if not isinstance(item, str) or not item.startswith("./"):
+            continue
+        target = os.path.normpath(os.path.join(plugin.root, item))
+        if (target == plugin.root or target.startswith(plugin.root + os.sep)) and os.path.exists(target):
+            out.append(target)
+    return out
+
+
+def _plugin_parts(listdir: Any, plugin: Plugin) -> list[PluginFile]:
+    """A plugin's agents, commands, manifest, hooks and `.mcp.json`, including the custom paths its
+    `plugin.json` declares (followed: a declared agents path replaces `agents/`, as Claude Code does)."""
+    out: list[PluginFile] = []
+    directory = plugin.root
+    for sub, kind in (("agents", "agent"), ("commands", "command")):
+        declared = declared_paths(plugin, sub)
+        paths = declared or [os.path.join(directory, sub)]
+        for target in paths:
+            if os.path.isdir(target):
+                out += [PluginFile(p, kind, plugin) for p in _md_files(listdir, target)]
+            elif target.endswith(".md"):
+                out.append(PluginFile(target, kind, plugin))
+    if plugin.manifest:
+        out.append(PluginFile(plugin.manifest, "manifest", plugin))
+    for target in [os.path.join(directory, HOOKS_FILE)] + declared_paths(plugin, "hooks"):
+        if target.endswith(".json") and os.path.isfile(target):
+            out.append(PluginFile(target, "hooks", plugin))
+    for target in [os.path.join(directory, MCP_JSON)] + declared_paths(plugin, "mcpServers"):
+        if target.endswith(".json") and os.path.isfile(target):
+            out.append(PluginFile(target, "plugin_mcp", plugin))
+    return out
+
+
 def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
-    """Plugin agents, plugin commands, plugin manifests and `.mcp.json`, and project `.claude/commands`
-    below `root` (`listdir` is the walker's cached directory listing)."""
+    """Plugin agents, commands, manifests, hooks and `.mcp.json`; marketplaces; and a project's
+    `.claude/commands`, `.claude/settings*.json` and `.mcp.json`, below `root` (`listdir` is the
+    walker's cached directory listing)."""
     out: list[PluginFile] = []
     stack: list[tuple[str, int]] = [(root, 0)]
     while stack:
@@ -148,20 +231,22 @@ def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
             continue
         plugin = _plugin_at(directory) if _may_be_plugin(directory, entries) else None
         if plugin is not None:
-            for sub, kind in (("agents", "agent"), ("commands", "command")):
-                out += [PluginFile(p, kind, plugin) for p in _md_files(listdir, os.path.join(directory, sub))]
-            if plugin.manifest:
-                out.append(PluginFile(plugin.manifest, "manifest", plugin))
-            mcp = os.path.join(directory, ".mcp.json")
-            if os.path.isfile(mcp):
-                out.append(PluginFile(mcp, "mcp", plugin))
+            out += _plugin_parts(listdir, plugin)
+        names = {name: is_dir for name, _, is_dir in entries}
+        if plugin is None and names.get(MCP_JSON) is False and (depth == 0 or names.get(".claude")):
+            out.append(PluginFile(os.path.join(directory, MCP_JSON), "project_mcp", None))
         for name, full, is_dir in entries:
             if not is_dir or name in NEVER_ENTER:
                 continue
             if name == ".claude":
                 commands = os.path.join(full, "commands")
                 out += [PluginFile(p, "command", None) for p in _md_files(listdir, commands)]
+                for settings in SETTINGS_FILES:
+                    if os.path.isfile(os.path.join(full, settings)):
+                        out.append(PluginFile(os.path.join(full, settings), "settings", None))
                 continue
+            if name == ".claude-plugin" and os.path.isfile(os.path.join(full, "marketplace.json")):
+                out.append(PluginFile(os.path.join(full, "marketplace.json"), "marketplace", plugin))
             if depth + 1 <= PLUGIN_DEPTH and (not name.startswith(".") or name == ".claude-plugin"):
                 if plugin is not None and name in COMPONENT_DIRS:
                     continue
@@ -170,21 +255,32 @@ def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
 
 
 def plugin_file_for(path: str) -> PluginFile | None:
-    """What `path` is, when it is a plugin agent, command, manifest or `.mcp.json`, or a project's
-    `.claude/commands/*.md` (for a file checked on its own, as the editor does)."""
+    """What `path` is, when it is a plugin or project file of `KINDS` (for a file checked on its own,
+    as the editor does)."""
     base = os.path.basename(path)
     parent = os.path.dirname(path)
-    if base == "plugin.json" and os.path.basename(parent) == ".claude-plugin":
+    if os.path.basename(parent) == ".claude-plugin" and base in ("plugin.json", "marketplace.json"):
         plugin = _plugin_at(os.path.dirname(parent))
+        if base == "marketplace.json":
+            return PluginFile(path, "marketplace", plugin)
         return PluginFile(path, "manifest", plugin) if plugin is not None else None
-    if base == ".mcp.json":
+    if base == MCP_JSON:
         plugin = _plugin_at(parent)
-        return PluginFile(path, "mcp", plugin) if plugin is not None else None
+        if plugin is not None:
+            return PluginFile(path, "plugin_mcp", plugin)
+        return PluginFile(path, "project_mcp", None) if os.path.isdir(os.path.join(parent, ".claude")) else None
+    if base in SETTINGS_FILES and os.path.basename(parent) == ".claude":
+        return PluginFile(path, "settings", None)
+    if base == "hooks.json" and os.path.basename(parent) == "hooks":
+        plugin = _plugin_at(os.path.dirname(parent))
+        return PluginFile(path, "hooks", plugin) if plugin is not None else None
     if not base.endswith(".md") or base.lower() == "readme.md":
         return None
-    if os.path.basename(parent) == "commands" and os.path.basename(os.path.dirname(parent)) == ".claude":
-        return PluginFile(path, "command", None)
     parts = os.path.abspath(path).split(os.sep)
+    if ".claude" in parts[:-1]:
+        i = len(parts) - 1 - parts[::-1].index(".claude")
+        if i + 1 < len(parts) - 1 and parts[i + 1] == "commands":
+            return PluginFile(path, "command", None)
     for component, kind in (("agents", "agent"), ("commands", "command")):
         plugin = _plugin_of_component(parts, component)
         if plugin is not None:

@@ -23,6 +23,7 @@ _STRINGS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
 _KINDS: dict[str, dict[str, Any]] = {
     "bool": {"type": "boolean"},
     "int": {"type": "integer", "minimum": 1},
+    "fraction": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
     "str": {"type": "string"},
     "path": {"type": "string"},
     "draft": {"type": "string", "enum": list(cfg.DRAFT_SEVERITIES)},

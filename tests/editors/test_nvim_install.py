@@ -190,7 +190,8 @@ def test_a_new_file_closed_unsaved_leaves_no_diagnostics(demo: Demo) -> None:
         settle(2000)
         local n = open({_lua_str(new)})
         vim.api.nvim_buf_set_lines(n, 0, -1, false, {{ '---', 'name: new', '---', 'Body.' }})
-        R.while_open = wait_diag(n, 'SK001')
+        vim.wait(WAIT_MS, function() return #vim.diagnostic.get(n) > 0 end, 50)
+        R.while_open = diag_codes(n)
         vim.cmd('bwipeout! ' .. n)
         vim.wait(1500, function() return false end, 50)
         R.after = settle(1500)
@@ -416,3 +417,61 @@ def test_nothing_installed_then_skill_install(demo: Demo) -> None:
     assert r["attached"], r["notifications"]
     assert "skill-ls/venv" in r["cmd"][0], r["cmd"]
     assert triples(r["diagnostics"]) == check(demo.demo), r["_logs"]()
+
+
+def test_project_root_in_lua_is_the_servers(tmp_path: Path, demo: Demo) -> None:
+    """lua/skill_ls/project.lua decides where a client starts by the server's own rule
+    (`skill_ls.core.config.project_root`, with markers and skill-tree names generated from the
+    descriptors): for every folder of a tree of projects, the two agree."""
+    from skill_ls.core.config import project_root
+
+    home = Path(os.environ["HOME"])
+    t = tmp_path / "layouts"
+    _write(t / "cfg" / ".skill-ls.toml", "")
+    _write(t / "cfg" / "shared" / ".agh" / "skills" / "a" / "SKILL.md", "---\nname: a\n---\n")
+    _write(t / "py" / "pyproject.toml", '[project]\nname = "x"\n[tool.skill-ls]\nruntimes = ["agh"]\n')
+    (t / "py" / "docs").mkdir(parents=True)
+    _write(t / "plainpy" / "pyproject.toml", '[project]\nname = "y"\n')
+    _write(t / "plainpy" / "pkg" / ".agh" / "skills" / "b" / "SKILL.md", "---\nname: b\n---\n")
+    (t / "repo" / ".git").mkdir(parents=True)
+    _write(t / "repo" / "pkg" / ".agh" / "skills" / "c" / "SKILL.md", "---\nname: c\n---\n")
+    _write(t / "repo" / "plugins" / "p" / "commands" / "deploy.md", "# deploy\n")
+    (t / "repo" / "docs" / "deep").mkdir(parents=True)
+    _write(home / ".agh" / "skills" / "d" / "SKILL.md", "---\nname: d\n---\n")
+    folders = sorted({p if p.is_dir() else p.parent for p in t.rglob("*") if ".git" not in p.parts}
+                     | {home / ".agh" / "skills" / "d", home / ".agh" / "skills"})
+    r = run_nvim(
+        demo,
+        "local project = require('skill_ls.project')\nR.roots = {}\n"
+        + "".join(f"R.roots[#R.roots + 1] = project.project_root({_lua_str(f)}, {_lua_str(home)})\n" for f in folders),
+        enable=False,
+    )
+    assert len(r["roots"]) == len(folders) > 15
+    lua = [os.path.realpath(x) for x in r["roots"]]
+    python = [os.path.realpath(project_root(f, home)) for f in folders]
+    assert lua == python, [(str(f), a, b) for f, a, b in zip(folders, lua, python) if a != b]
+
+
+def test_server_messages_are_one_line_and_skill_status_shows_them_whole(demo: Demo) -> None:
+    """The server's window/showMessage (here: a broken `.skill-ls.toml`) is echoed as one line that
+    fits the command line (tests/editors/test_nvim_tmux.py shows there is no "Press ENTER" in a real
+    terminal); :SkillStatus prints it whole."""
+    config = demo.demo / ".skill-ls.toml"
+    config.write_text(config.read_text() + "\n[rules\n")
+    r = run_nvim(
+        demo,
+        f"""
+        vim.o.columns = 80
+        local b = open({_lua_str(demo.ws_review)})
+        R.attached = wait_client(b) ~= nil
+        vim.wait(WAIT_MS, function() return vim.fn.execute('messages'):find('skill%-ls: ') ~= nil end, 50)
+        R.echoed = vim.fn.execute('messages')
+        vim.cmd('SkillStatus')
+        vim.wait(WAIT_MS, function() return vim.fn.execute('messages'):find('invalid TOML', 1, true) ~= nil end, 50)
+        R.after_status = vim.fn.execute('messages')
+        """,
+    )
+    assert r["attached"]
+    echoed = [line for line in r["echoed"].splitlines() if line.startswith("skill-ls: ")]
+    assert echoed and all(len(line) <= 80 for line in echoed), echoed
+    assert "invalid TOML" in r["after_status"] and str(config) in r["after_status"], r["after_status"]

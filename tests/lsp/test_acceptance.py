@@ -15,15 +15,17 @@ the user root every folder's files equal `check` again.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lsprotocol import types
 
-from tests.conftest import skill, write
+from skill_ls.cli import main
+from tests.conftest import check_tree, skill, write
 from tests.lsp.conftest import DIAGNOSTIC_PROFILES, TIMEOUT, uri
 from tests.lsp.test_hover import _pos
 from tests.lsp.test_truth import settle_async, types_path
@@ -47,19 +49,19 @@ class Folder:
         write(self.root / ".skill-ls.toml",
               f'runtimes = ["agh"]\n\n[agh]\nbundled_roots = ["{self.root / "vendor"}"]\n{config_extra}', dedent=False)
 
-    def cli(self, tree, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "skill_ls", *args], cwd=self.root, env=tree.env(),
-                              capture_output=True, text=True, timeout=120)
+    def cli(self, tree, *args: str) -> Any:
+        """The JSON `skill-ls *args` prints: the command line's own `main`, in process (the private
+        HOME of tests/conftest.py is the tree's)."""
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main(list(args))
+        assert code == 0, (args, code)
+        return json.loads(out.getvalue())
 
     def check(self, tree) -> list[tuple[str, str, str, int]]:
-        proc = self.cli(tree, "check", "--format", "json", str(self.root))
-        assert proc.returncode in (0, 1), proc.stderr
-        out = []
-        for d in json.loads(proc.stdout)["diagnostics"]:
-            p = Path(d["path"])
-            path = str((p if p.is_absolute() else self.root / p).resolve())
-            out.append((path, d["code"], d["severity"], d["range"]["start"]["line"]))
-        return sorted(out)
+        """`skill-ls check` over the folder (its checker in process): (path, code, severity, line)."""
+        return sorted((str(Path(d.path).resolve()), d.code, SEVERITY[int(d.severity)], d.span.start_line)
+                      for d in check_tree(self.root).diagnostics)
 
 
 def _folders(tree, count: int) -> list[Folder]:
@@ -94,7 +96,8 @@ async def _equals_check(s, tree, folders: list[Folder]) -> None:
 @pytest.mark.parametrize("count", [1, 2], ids=["one-folder", "two-folders"])
 async def test_spec_6_3_and_8_for_every_client(start, tree, profile, count):
     folders = _folders(tree, count)
-    s = await start(profile, folders=[f.root for f in folders], serve=True)  # the command itself, end to end
+    # Once through the `skill-ls serve` command itself, end to end; else forked from the zygote.
+    s = await start(profile, folders=[f.root for f in folders], serve=(profile, count) == ("visual-studio-code", 1))  # the command itself, end to end
     assert s.pull == (profile == "pull-refresh")
 
     # Diagnostics of files never opened equal `skill-ls check` in each folder (its configuration:
@@ -134,12 +137,9 @@ async def test_spec_6_3_and_8_for_every_client(start, tree, profile, count):
         # Catalog commands equal the CLI's JSON, with and without the agent.
         for extra, args in (({}, []), ({"agent": "rev"}, ["--agent", "rev"])):
             got = await s.command("skillLs.renderCatalog", {"workspace": str(f.root), **extra})
-            cli = f.cli(tree, "catalog", "--workspace", str(f.root), "--format", "json", *args)
-            assert cli.returncode == 0, cli.stderr
-            assert got == json.loads(cli.stdout), (f.name, extra)
+            assert got == f.cli(tree, "catalog", "--workspace", str(f.root), "--format", "json", *args), (f.name, extra)
             got = await s.command("skillLs.where", {"name": "tool", "workspace": str(f.root), **extra})
-            cli = f.cli(tree, "where", "tool", "--workspace", str(f.root), "--format", "json", *args)
-            assert got == json.loads(cli.stdout), (f.name, extra)
+            assert got == f.cli(tree, "where", "tool", "--workspace", str(f.root), "--format", "json", *args), (f.name, extra)
         assert f"Helps {f.name}." in (await s.command("skillLs.renderCatalog", {"workspace": str(f.root)}))["text"]
 
     # A copy of `helper` appears in the user root (outside every folder, watched by the server):

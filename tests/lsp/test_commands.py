@@ -1,17 +1,24 @@
 """Commands: renderCatalog equals `skill-ls catalog`, where, reindex, status, listAgents, errors."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
-import sys
 
 import pytest
 from pygls.exceptions import JsonRpcException
 
 
 def _cli(tree, *args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "skill_ls", *args], cwd=tree.ws, env=tree.env(),
-                          capture_output=True, text=True, timeout=60)
+    """`skill-ls *args` in the workspace: the command line's own `main`, in process (the private HOME of
+    tests/conftest.py is the tree's), its output captured as a process's would be."""
+    from skill_ls.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(tree.ws), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return subprocess.CompletedProcess(["skill-ls", *args], code, out.getvalue(), err.getvalue())
 
 
 async def test_render_catalog_equals_cli(start, tree, profile):

@@ -1,6 +1,7 @@
 """Diagnostics end to end: shadowing with related info, push vs pull, version tags, live updates."""
 from __future__ import annotations
 
+import asyncio
 
 import pytest
 from lsprotocol import types

@@ -68,6 +68,8 @@ export const MARKDOWN_PATTERNS = [
   '**/AGENT.md',
   '**/.claude/agents/**/*.md',
   '**/workspace/agents/*.md',
+  '**/commands/**/*.md',
+  '**/agents/*.md',
 ];
 
 /** Sidecars and configuration: only meaningful on disk. */
@@ -77,6 +79,12 @@ export const SIDECAR_PATTERNS = [
   '**/.skill-ls.toml',
   '**/agents/openai.yaml',
   '**/capabilities.toml',
+  '**/.claude-plugin/plugin.json',
+  '**/.claude-plugin/marketplace.json',
+  '**/hooks/hooks.json',
+  '**/.claude/settings.json',
+  '**/.claude/settings.local.json',
+  '**/.mcp.json',
 ];
 // END GENERATED
 

@@ -143,7 +143,7 @@ def _name_items(state: WorkspaceState, path: str) -> list[CompletionItem]:
         w = res.winner
         if w is None or w.builtin:
             continue
-        items.append(CompletionItem(res.name, "skill", f"{scope.runtimes[0]} · {w.tier}", w.path))
+        items.append(CompletionItem(res.name, "skill", f"{scope.runtimes[0]} · {w.tier_label}", w.path))
     return items
 
 

@@ -104,7 +104,7 @@ def workspace_symbols(states: Iterable[WorkspaceState], query: str) -> list[Work
                     continue
                 seen.add((d.path, d.name))
                 doc = d.doc or index.store.peek(d.path)
-                out.append(WorkspaceSymbol(d.name, "skill", f"{rid} · {d.tier}",
+                out.append(WorkspaceSymbol(d.name, "skill", f"{rid} · {d.tier_label}",
                                            Location(d.path, name_span(doc), doc.src)))
         for a in index.agents:
             if (query and query not in a.name.lower()) or a.path in seen_agents:

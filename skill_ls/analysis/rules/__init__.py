@@ -44,14 +44,18 @@ def ANY_RUNTIME(runtime: "Runtime") -> bool:  # noqa: N802 - reads as a constant
 
 # The kinds of file a rule can read, and the kinds each scope is given by default.
 SCOPE_KINDS: dict[str, tuple[str, ...]] = {
-    "file": ("skill",),
+    "file": ("skill", "command"),
     "runtime": ("skill", "command"),  # a command's frontmatter has a skill's fields
     "resolution": ("skill",),
     "agent": ("agent",),
-    "sidecar": ("mcp", "meta", "openai", "capabilities", "manifest", "command"),
+    "sidecar": ("mcp", "meta", "openai", "capabilities", "manifest", "command", "plugin_mcp", "project_mcp", "hooks",
+                "settings", "marketplace"),
     "config": ("config",),
     "internal": (),
 }
+# The kinds a rule that names none reads, where they are fewer than the scope is given: a command file
+# gets only the file rules that declare "command" (the parsing of its frontmatter, SK002/SK003).
+SCOPE_DEFAULT_KINDS: dict[str, tuple[str, ...]] = {"file": ("skill",)}
 FILE_KINDS: tuple[str, ...] = tuple(sorted({k for kinds in SCOPE_KINDS.values() for k in kinds}))
 # Scopes whose rules must say which runtimes they apply to.
 RUNTIME_SCOPES = ("runtime", "resolution")
@@ -126,7 +130,7 @@ def rule(code: str, severity: Severity, scope: str, *, runtimes: RuntimePredicat
     if scope in RUNTIME_SCOPES and runtimes is None:  # pragma: no cover
         raise ValueError(f"rule {code}: a {scope} rule must say which runtimes it applies to "
                          "(runtimes=ANY_RUNTIME or a predicate over the Runtime descriptor)")
-    kinds = SCOPE_KINDS[scope] if file_kinds is None else tuple(file_kinds)
+    kinds = SCOPE_DEFAULT_KINDS.get(scope, SCOPE_KINDS[scope]) if file_kinds is None else tuple(file_kinds)
     if set(kinds) - set(SCOPE_KINDS[scope]):  # pragma: no cover
         raise ValueError(f"rule {code}: file kinds {sorted(set(kinds) - set(SCOPE_KINDS[scope]))} "
                          f"are not given to the {scope} scope")

@@ -8,6 +8,7 @@ from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import AgentContext
 from skill_ls.analysis.rules.subagents import is_subagent_family
 from skill_ls.core.model import Related, Severity
+from skill_ls.core.runtimes import Runtime
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 from skill_ls.core.spans import header_span, name_span
 
@@ -49,7 +50,14 @@ def agent_definition_shadowed(ctx: AgentContext) -> None:
                    related=[Related(winner.path, win_span, f"the definition that wins ({winner.tier})")])
 
 
-@rule("AG007", Severity.INFORMATION, "agent")
+def has_unread_agent_sidecars(runtime: Runtime) -> bool:
+    """Runtimes whose agent definitions may have a sidecar directory skill-ls does not read (AGH)."""
+    scoping = runtime.agent_scoping
+    family = AGENT_FAMILIES.get(scoping.family) if scoping is not None else None
+    return family is not None and bool(family.unread_sidecar_dirs)
+
+
+@rule("AG007", Severity.INFORMATION, "agent", runtimes=has_unread_agent_sidecars)
 def agent_sidecar_directory_not_checked(ctx: AgentContext) -> None:
     """A sidecar directory next to an agent definition that the runtime reads and skill-ls does not.
 

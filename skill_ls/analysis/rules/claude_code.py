@@ -19,7 +19,7 @@ from skill_ls.core.model import Fix, Severity, Span
 from skill_ls.core.parse.frontmatter import Frontmatter
 from skill_ls.core.runtimes import Runtime
 from skill_ls.core.suggest import closest
-from skill_ls.core.runtimes.spec import Vocabulary
+from skill_ls.core.runtimes.spec import Vocabulary, flag_word
 
 _MCP_TOOL = re.compile(r"^mcp__[A-Za-z0-9_.-]+?(?:__[A-Za-z0-9_.*-]+)?$")
 _SCOPED = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\((.*)\)$", re.S)
@@ -338,6 +338,9 @@ def _check_handler(event: str, handler: Any, span: Span, vocab: Vocabulary,
         report(span, f"each hooks.{event} handler must be a mapping like {{type: command, command: ...}}")
         return
     kind = handler.get("type")
+    if kind is None:
+        report(span, f"hook handler has no 'type' (one of {', '.join(vocab.hook_types)})")
+        return
     if kind not in vocab.hook_types:
         report(span, f"hook handler type {kind!r} is not one of {', '.join(vocab.hook_types)}")
         return
@@ -541,7 +544,8 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
     when it is run with arguments, fenced code blocks and inline code included. A shell or awk
     positional written in code (`awk '{print $1}'`, `echo "$2"`, SQL `$1` placeholders) is reported
     when the skill does not take arguments (no `argument-hint` or `arguments`), and always inside
-    awk programs or braces, where it is never meant as a skill argument. A named argument (`arguments:
+    awk programs (a line naming `awk`, or an awk action: `'{print $1}'`), where it is never meant as a
+    skill argument; other braces (a JavaScript object `{ system: "$1" }`) are not awk. A named argument (`arguments:
     [file]`) written `$file` in a code block that assigns the shell variable `file` (`for file in`,
     `file=`, `local file`, `read file`) is reported too. Amounts of money
     (`$2.5M`, `$1,200`, `$20.00`, `$150/hr`, `$50-200`, `$0 of $X`) are left alone: they are
@@ -590,7 +594,7 @@ def positional_substituted_in_code(ctx: RuntimeContext) -> None:
         for m in _POSITIONAL.finditer(line):
             if not any(a <= m.start() < b for a, b in code_ranges) or _MONEY.match(line, m.start()):
                 continue
-            awkish = "awk" in line or _inside_braces(line, m.start())
+            awkish = _AWK.search(line) is not None or _inside_awk_braces(line, m.start())
             if takes_args and not awkish:
                 continue
             digit = m.group(1)
@@ -609,8 +613,18 @@ def _ordinal(index: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def _inside_braces(line: str, at: int) -> bool:
-    return line.rfind("{", 0, at) > line.rfind("}", 0, at)
+_AWK = re.compile(r"\b[gmn]?awk\b")
+# An awk action as written on a line of its own: `'{print $1}'`, `{ printf "%s", $2 }`, `'$3 > 0 {…}'`.
+_AWK_ACTION = re.compile(r"'\s*(?:\$?\w+\s*[<>=!~]+[^{}']*)?\{\s*$|\{\s*(?:print|printf|sum|n|count|total)\b")
+
+
+def _inside_awk_braces(line: str, at: int) -> bool:
+    """Whether position `at` is inside braces that open an awk action (a quoted `'{`, or `{print`),
+    not any braces: `args: { system: "$1" }` is a JavaScript object whose `$1` is the argument."""
+    opening = line.rfind("{", 0, at)
+    if opening < 0 or opening < line.rfind("}", 0, at):
+        return False
+    return _AWK_ACTION.search(line[:opening + 1]) is not None or _AWK_ACTION.match(line, opening) is not None
 
 
 @rule("CC008", Severity.INFORMATION, "runtime", runtimes=substitutes_arguments)
@@ -628,8 +642,9 @@ def indexed_arguments_without_hint(ctx: RuntimeContext) -> None:
     ```markdown
     Compare $ARGUMENTS[0] with $ARGUMENTS[1].
     ```
-    Use instead: add `argument-hint: [base] [head]` (or, in Claude Code, `arguments: [base, head]` and
-    `$base`/`$head`). Under workspace agents only `argument-hint` is suggested: they have no `arguments`.
+    Use instead: add `argument-hint: "[base] [head]"` (quoted: unquoted, `[base] [head]` is not valid
+    YAML), or, in Claude Code, `arguments: [base, head]` and `$base`/`$head`. Under workspace agents only
+    `argument-hint` is suggested: they have no `arguments`.
 
     ## Source
     https://code.claude.com/docs/en/skills (`argument-hint`, `arguments`, string substitutions).
@@ -648,3 +663,44 @@ def indexed_arguments_without_hint(ctx: RuntimeContext) -> None:
             ctx.out.report(Span(n, m.start(), n, m.end()), f"'{m.group(0)}' is used but the skill has no {fields}: "
                            f"{ctx.runtime.title} does not tell users or agents which arguments to pass")
             return
+
+
+def has_invocation_flags(runtime: Any) -> bool:
+    """Runtimes whose skills can be kept from the user (`user-invocable`) and from the model
+    (`disable-model-invocation`), read as the runtime reads flags."""
+    return "user-invocable" in runtime.fields and "disable-model-invocation" in runtime.fields \
+        and runtime.truthiness == "words"
+
+
+@rule("CC009", Severity.WARNING, "runtime", runtimes=has_invocation_flags)
+def skill_invoked_by_nobody(ctx: RuntimeContext) -> None:
+    """A skill is hidden from the user (`user-invocable: false`) and from the model (`disable-model-invocation: true`).
+
+    ## What it does
+    Reads both flags as Claude Code does (booleans, or `true`/`false`, `yes`/`no`, `on`/`off`, `1`/`0`)
+    and reports a skill that neither the user (no slash command) nor the model (not in the listing,
+    refused by the Skill tool) can invoke.
+
+    ## Why is this bad?
+    The skill is loaded and never runs: it is dead weight, and the author usually meant only one of
+    the two flags.
+
+    ## Example
+    ```yaml
+    user-invocable: false
+    disable-model-invocation: true
+    ```
+    Use instead: keep one of them (a background-knowledge skill is `user-invocable: false`; a
+    user-only command is `disable-model-invocation: true`).
+
+    ## Source
+    https://code.claude.com/docs/en/skills ("Control who invokes a skill").
+    """
+    fm = _fm(ctx)
+    if fm is None:
+        return
+    user, model = fm.fields.get("user-invocable"), fm.fields.get("disable-model-invocation")
+    if user is None or model is None or flag_word(user.value) is not False or flag_word(model.value) is not True:
+        return
+    ctx.out.report(user.value_span, "this skill is hidden from the user (user-invocable: false) and from the model "
+                   "(disable-model-invocation: true): nobody can invoke it; keep one of the two")

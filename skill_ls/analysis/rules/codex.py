@@ -1,9 +1,9 @@
 """Listing budgets and Codex's `agents/openai.yaml`.
 
-The listing budget is runtime data (`Vocabulary.listing_budget`, `listing_overflow`): Codex drops
-skills past about 8,000 characters of its listing; Claude Code shortens descriptions past its budget
-(8,000 characters when the context size is unknown). Entries are costed by the same code that renders
-the catalog (`skill_ls.analysis.catalog.catalog_cost`), in catalog order.
+The listing budget is runtime data (`Vocabulary.listing_*`, `core/listing_budget.py` for its inputs):
+Codex drops skills past about 8,000 characters of its listing (entries costed by the code that renders
+the catalog, `skill_ls.analysis.catalog.catalog_cost`); Claude Code sizes its budget from the model's
+context and lists the skills past it by name only (its own `- name: description` entries).
 """
 from __future__ import annotations
 
@@ -17,21 +17,69 @@ from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 from skill_ls.core.index import Index, SkillDecl, read_bytes
 from skill_ls.core.suggest import did_you_mean
-from skill_ls.core.model import Severity
+from skill_ls.core.listing_budget import BudgetInputs, budget_inputs
+from skill_ls.core.model import Related, Severity, Span
 from skill_ls.core.parse.frontmatter import nesting_too_deep
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.spans import header_span, mapping_child, name_span, node_span
 
-class Listing:
-    """A runtime's listing: [(decl, cost, cumulative end)] in catalog order, the total, and each
-    path's place in it (entry number, 1-based, and its row)."""
+REPORTED = 5  # BG002 findings per over-budget listing: the entries whose shortening helps most
 
-    def __init__(self, entries: list[tuple[SkillDecl, int, int]], total: int) -> None:
+
+class Listing:
+    """A runtime's listing: [(decl, cost, cumulative end)] in catalog order, the total, each path's
+    place in it (entry number, 1-based, and its row), the budget and what falls past it: `cut` holds
+    the paths that fall out (drop) or are listed by name only (names_only), `reported` the paths
+    BG002 reports on (at most `REPORTED`, the longest entries) with their rank."""
+
+    def __init__(self, entries: list[tuple[SkillDecl, int, int]], total: int, budget: BudgetInputs | None = None,
+                 cut: list[str] | None = None) -> None:
         self.entries = entries
         self.total = total
+        self.budget = budget
+        self.cut = cut or []
         self.by_path: dict[str, tuple[int, tuple[SkillDecl, int, int]]] = {}
         for i, row in enumerate(entries, 1):
             self.by_path.setdefault(row[0].path, (i, row))
+        cut_set = set(self.cut)
+        ranked = sorted(((cost, row[0].path in cut_set, i) for i, row in enumerate(entries, 1)
+                         for cost in (row[1],)), reverse=True) if self.cut else []
+        self.reported: dict[str, int] = {}
+        for cost, _, i in ranked:
+            path = entries[i - 1][0].path
+            if path not in self.reported:
+                self.reported[path] = len(self.reported) + 1
+            if len(self.reported) >= REPORTED:
+                break
+
+
+def _entry_costs(decl: SkillDecl, runtime: Runtime, cap: int | None) -> tuple[int, int]:
+    """(full entry, name only) characters of one skill in the runtime's listing. Claude Code's entry is
+    `- name: description` (description + " - " + when_to_use, cut at `cap` with an ellipsis); other
+    runtimes' entries are their catalog entries (`catalog_cost`)."""
+    from skill_ls.analysis.catalog import catalog_cost
+
+    doc = decl.doc
+    assert doc is not None and doc.fm is not None
+    costs = doc.cache.setdefault("listing_costs", {})
+    key = (decl.runtime, decl.name, decl.path, decl.tier, cap)
+    hit: tuple[int, int] | None = costs.get(key)
+    if hit is None:
+        if runtime.vocabulary.listing_overflow == "names_only":
+            description = doc.fm.value("description")
+            text = str(description) if isinstance(description, (str, int, float)) else ""
+            when = doc.fm.value("when_to_use")
+            if isinstance(when, (str, int, float)) and str(when):
+                text = f"{text} - {when}"
+            if cap is not None and len(text) > cap:
+                text = text[:cap - 1] + "\u2026"
+            name_only = len(decl.name) + 2
+            hit = (name_only + 2 + len(text), name_only)
+        else:
+            full = catalog_cost(decl).chars
+            hit = (full, full)
+        costs[key] = hit
+    return hit
 
 
 def listing(index: Index, runtime: str) -> Listing:
@@ -39,7 +87,6 @@ def listing(index: Index, runtime: str) -> Listing:
     `index.derived`, which the index clears on every change): every file's BG002 reads it. The
     effective set's order survives an in-place document swap (`index.derived_from_names`), and each
     entry's cost is kept with its parsed document, so a keystroke costs one entry, not the whole set."""
-    from skill_ls.analysis.catalog import catalog_cost
     from skill_ls.analysis.effective import EffectiveSetError, resolve_effective_set
 
     key = ("listing", runtime)
@@ -53,35 +100,50 @@ def listing(index: Index, runtime: str) -> Listing:
         except EffectiveSetError:
             eff = None
         order = index.derived_from_names[key] = [s.decl for s in eff.enabled if not s.decl.builtin] if eff else []
+    rt = RUNTIMES[runtime]
+    inputs = budget_inputs(index, rt)
+    cap = inputs.description_cap if inputs is not None else None
     out: list[tuple[SkillDecl, int, int]] = []
+    short: list[int] = []
     total = 0
     for decl in order:
         doc = decl.doc
         if doc is None or doc.fm is None or not doc.fm.ok:
             continue
-        costs = doc.cache.setdefault("listing_costs", {})
-        entry_key = (decl.runtime, decl.name, decl.path, decl.tier)
-        cost = costs.get(entry_key)
-        if cost is None:
-            cost = costs[entry_key] = catalog_cost(decl).chars
-        total += cost
-        out.append((decl, cost, total))
-    result = index.derived[key] = Listing(out, total)
+        full, name_only = _entry_costs(decl, rt, cap)
+        total += full + (1 if out and rt.vocabulary.listing_overflow == "names_only" else 0)
+        out.append((decl, full, total))
+        short.append(name_only)
+    cut: list[str] = []
+    if inputs is not None and total > inputs.budget:
+        if rt.vocabulary.listing_overflow == "names_only":
+            # Every skill keeps its name; descriptions are given back in order of use (most invoked
+            # first; with no history, listing order) while they fit what is left of the budget.
+            left = inputs.budget - (sum(short) + max(0, len(out) - 1))
+            for (decl, full, _), name_only in zip(out, short):
+                extra = full - name_only
+                if extra <= left:
+                    left -= extra
+                else:
+                    cut.append(decl.path)
+        else:
+            cut = [decl.path for decl, _, end in out if end > inputs.budget]
+    result = index.derived[key] = Listing(out, total, inputs, cut)
     return result
 
 
-def past_the_budget(index: Index, runtime: str) -> dict[str, tuple[int, int, int]]:
-    """What BG002 says about each file of a runtime's listing that is past the budget: path ->
-    (entry number, entries, cost). Empty without a budget or under it. The language server compares
-    it before and after a change to republish exactly the files whose finding changed."""
-    budget = RUNTIMES[runtime].vocabulary.listing_budget
-    if budget is None or runtime not in index.decls:
+def past_the_budget(index: Index, runtime: str) -> dict[str, tuple[int, int, int, int, int, int]]:
+    """What BG002 says about each file it reports on in a runtime's listing: path -> (rank, entry
+    number, cost, entries cut, entries, total). Empty without a budget or under it. The language
+    server compares it before and after a change to republish exactly the files whose finding changed."""
+    if RUNTIMES[runtime].vocabulary.listing_budget is None or runtime not in index.decls:
         return {}
     found = listing(index, runtime)
-    if found.total <= budget:
-        return {}
-    n = len(found.entries)
-    return {path: (i, n, cost) for path, (i, (_, cost, end)) in found.by_path.items() if end > budget}
+    out: dict[str, tuple[int, int, int, int, int, int]] = {}
+    for path, rank in found.reported.items():
+        i, (_, cost, _) = found.by_path[path]
+        out[path] = (rank, i, cost, len(found.cut), len(found.entries), found.total)
+    return out
 
 
 def has_listing_budget(runtime: Runtime) -> bool:
@@ -91,55 +153,78 @@ def has_listing_budget(runtime: Runtime) -> bool:
 
 @rule("BG002", Severity.WARNING, "runtime", runtimes=has_listing_budget)
 def over_listing_budget(ctx: RuntimeContext) -> None:
-    """The runtime's skill listing is over its budget, and this skill is past the cut.
+    """The runtime's skill listing is over its budget: a handful of findings on the longest entries.
 
     ## What it does
-    Adds up what every skill of the effective set costs in the runtime's listing, in catalog order.
-    Codex keeps about 8,000 characters of skills in its initial context: skills past that point fall
-    out of the listing, in order (warning, with the entry number). Claude Code keeps every name but
-    shortens descriptions once the listing passes its budget (information).
+    Costs every skill of the effective set in the runtime's listing, in listing order, as the runtime
+    does. **Claude Code** (2.1.332): the budget is `$SLASH_COMMAND_TOOL_CHAR_BUDGET` when set, else the
+    model's context window x 4 characters per token x `skillListingBudgetFraction` (1%: 8,000
+    characters for a 200,000-token context, 40,000 for 1M); each entry is `- name: description` with
+    the description (plus ` - ` and `when_to_use`) cut at `skillListingMaxDescChars` (1,536). Over the
+    budget every skill keeps its name, and descriptions are given back, most-invoked skill first,
+    while they fit: the others are listed by name only (information). **Codex** keeps about 8,000
+    characters: skills past that point fall out of the listing (warning).
+
+    One over-budget listing gives at most five findings, on the longest entries (shortening them helps
+    most), each saying how many skills lose their description or fall out, with those skills as
+    related locations; not one finding per skill.
+
+    The inputs are configurable: `[claude-code] context_window` (tokens; e.g. 1000000 for a 1M
+    context), `listing_budget_fraction`, `listing_budget` (characters, as the environment variable);
+    Claude Code's own `skillListingBudgetFraction` and `skillListingMaxDescChars` in
+    `~/.claude/settings.json`, `.claude/settings.json` and `.claude/settings.local.json`, and
+    `$SLASH_COMMAND_TOOL_CHAR_BUDGET`, are read too (the environment wins).
 
     ## Why is this bad?
-    A skill the model never sees in the listing is never chosen; with shortened descriptions the
-    trigger phrases may be gone.
+    A skill the model never sees in the listing is never chosen; listed by name only, its trigger
+    phrases are gone.
 
     ## Example
     Forty skills in `.agents/skills` with 300-character descriptions: about 12,000 characters of
     listing; Codex keeps the first ~8,000 and the last third of the skills never reach the model.
 
     ## Fix
-    Shorten long descriptions, disable skills the project does not need, or move rarely used ones
-    to a user root of another workspace.
+    Shorten the longest descriptions, disable skills the project does not need (Claude Code: `/skills`),
+    or raise the budget (`skillListingBudgetFraction`).
 
     ## Source
-    https://developers.openai.com/codex/skills (Codex listing), https://code.claude.com/docs/en/skills
-    ("Claude doesn't see all my skills": the skill listing budget, `SLASH_COMMAND_TOOL_CHAR_BUDGET`).
+    https://code.claude.com/docs/en/skills ("Claude doesn't see all my skills": the skill listing budget,
+    `SLASH_COMMAND_TOOL_CHAR_BUDGET`), https://code.claude.com/docs/en/settings (`skillListingBudgetFraction`,
+    `skillListingMaxDescChars`); Claude Code 2.1.332's skill listing;
+    https://developers.openai.com/codex/skills (Codex listing).
     """
-    vocab = ctx.runtime.vocabulary
-    budget = vocab.listing_budget
-    if budget is None or ctx.index is None or ctx.decl.root is None:
+    if ctx.index is None or ctx.decl.root is None:
         return
     found = listing(ctx.index, ctx.runtime.id)
-    entries = found.entries
-    if found.total <= budget:
+    rank = found.reported.get(ctx.decl.path)
+    if rank is None or found.budget is None:
         return
-    place = found.by_path.get(ctx.decl.path)
-    if place is None:
-        return
-    i, (decl, cost, end) = place
-    if end <= budget:
-        return
+    i, (decl, cost, end) = found.by_path[ctx.decl.path]
+    n, cut = len(found.entries), found.cut
     span = name_span(ctx.doc) if ctx.doc.fm is not None else header_span(ctx.doc)
-    # The message names this entry only, not the listing's total: the total changes with every
-    # description anywhere, and a message that changes would have to be republished to every file.
-    if vocab.listing_overflow == "drop":
-        ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is over its budget of about {budget:,} "
-                       f"characters: this skill (entry {i} of {len(entries)}, {cost} characters) falls out of the "
-                       "listing and the model never sees it")
+    budget = found.budget
+    where = f"{budget.budget:,} characters" + (f", {budget.source}" if budget.source != "about" else "")
+    related = [Related(p, Span(0, 0, 0, 0), "listed by name only" if ctx.runtime.vocabulary.listing_overflow ==
+                       "names_only" else "falls out of the listing")
+               for p in cut[:20] if p != ctx.decl.path]
+    mine = ctx.decl.path in set(cut)
+    if ctx.runtime.vocabulary.listing_overflow == "names_only":
+        ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is {found.total:,} characters, over its budget "
+                       f"({where}): {len(cut)} of {n} skills are listed by name only, without their description"
+                       + (", this one among them" if mine else "")
+                       + f". This entry is {cost:,} characters, the {_ordinal(rank)} longest: shorten the longest "
+                       "descriptions or disable skills to bring the listing under the budget",
+                       severity=Severity.INFORMATION, related=related)
     else:
-        ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is over its {budget:,}-character budget: from "
-                       f"this skill on (entry {i} of {len(entries)}) descriptions are shortened to fit",
-                       severity=Severity.INFORMATION)
+        ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is over its budget of about {where}: {len(cut)} of "
+                       f"{n} skills fall out of the listing and the model never sees them"
+                       + (f", this one among them (entry {i})" if mine else "")
+                       + f". This entry is {cost:,} characters, the {_ordinal(rank)} longest: shorten the longest "
+                       "descriptions or disable skills", related=related)
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 # https://developers.openai.com/codex/skills ("Optional metadata: agents/openai.yaml").

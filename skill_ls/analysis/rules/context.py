@@ -24,6 +24,7 @@ class FileContext:
     out: Reporter
     # Every declaration of this file (one per runtime that reads it); empty for a skill under no root.
     readers: tuple[SkillDecl, ...] = field(default=(), kw_only=True)
+    kind: str = field(default="skill", kw_only=True)  # skill | command (a command file's frontmatter)
 
     def key_span(self, key: str) -> Span:
         return key_span(self.doc, key)
@@ -77,7 +78,7 @@ class SidecarContext:
     `agents/openai.yaml`, `capabilities.toml`) and the skill's SKILL.md, if any."""
 
     path: str
-    kind: str  # mcp | meta | openai | capabilities
+    kind: str  # mcp | meta | openai | capabilities, or a Claude Code plugin/project file (`core.plugins.KINDS`)
     skill_path: str | None
     index: Index | None
     config: Config

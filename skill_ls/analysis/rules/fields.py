@@ -14,9 +14,11 @@ from skill_ls.core.spans import closing_insert_span, header_span, name_span, nod
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.index import required_value_missing
 from skill_ls.core.shape import shape_refusal
+from skill_ls.core.parse.yaml12 import js_truthy
+from skill_ls.core.plugins import COMMAND_TIER
 from skill_ls.analysis.rules.frontmatter import DESCRIPTION_PLACEHOLDER
 from skill_ls.core.runtimes import RUNTIMES, Runtime, all_known_fields
-from skill_ls.core.runtimes.spec import KIND_TEXT, FieldSpec, type_ok
+from skill_ls.core.runtimes.spec import KIND_TEXT, FieldSpec, flag_word, type_ok
 from skill_ls.core.suggest import closest
 
 
@@ -85,8 +87,13 @@ def wrong_type(ctx: RuntimeContext) -> None:
     Checks each known field against the runtime's type (`bool`, string, list of strings, mapping of
     strings...) and enumerations (Claude Code `effort`, `context`, `shell`).
 
+    Claude Code reads a flag (`disable-model-invocation`, `user-invocable`, ...) as a boolean or as a
+    string or number reading `true`/`false`, `yes`/`no`, `on`/`off` or `1`/`0` in any case, so
+    `"true"` is accepted there; other values are ignored and reported. Its `argument-hint` may be a
+    YAML list (`argument-hint: [project-name]`, shown without the brackets).
+
     ## Why is this bad?
-    `disable-model-invocation: "yes"` is a string, not a boolean; runtimes either reject the skill or
+    `disable-model-invocation: "maybe"` is not a flag; runtimes either reject the skill or
     ignore the setting, and the author never finds out which.
 
     ## Example
@@ -104,17 +111,33 @@ def wrong_type(ctx: RuntimeContext) -> None:
     fm = _fm(ctx)
     if fm is None:
         return
+    host = _host_runtime(ctx)
     for key, entry in fm.fields.items():
         spec = ctx.runtime.fields.get(key)
         value = entry.value_in(ctx.runtime.yaml_dialect)  # Amp reads YAML 1.2: `off` is a string there
         if spec is None or value is None:
             continue  # null values are "missing" (SK005) rather than mistyped
+        js_differs = spec.kind == "bool" and ctx.runtime.truthiness == "javascript" and \
+            not isinstance(value, bool) and flag_word(value) not in (None, js_truthy(value))
+        if host is not None and key in host.fields and not js_differs and \
+                _value_ok(host, host.fields[key], entry.value_in(host.yaml_dialect)):
+            continue  # a guest reading its host's directory: the host's form of the field is expected there
         if spec.kind == "str_map" and isinstance(value, dict) and entry.node is not None:
             if _bad_map_entries(ctx, fm, key, entry):
                 continue
         if spec.required and ctx.runtime.truthiness == "javascript" and not js_truthy(value):
             continue  # falsy: SK005 says the parser throws
-        if not type_ok(spec, value):
+        if spec.kind == "bool" and ctx.runtime.truthiness == "words" and not isinstance(value, bool):
+            if flag_word(value) is None:
+                ctx.out.report(entry.value_span, f"'{key}' must be true or false for {ctx.runtime.title} (it also "
+                               f"reads yes/no, on/off, 1/0); {value!r} is ignored")
+        elif spec.kind == "bool" and ctx.runtime.truthiness == "javascript" and not isinstance(value, bool) \
+                and flag_word(value) is not None:
+            if js_truthy(value) != flag_word(value):
+                ctx.out.report(entry.value_span, f"'{key}' is read as {str(js_truthy(value)).lower()} by "
+                               f"{ctx.runtime.title} (any non-empty text is true there): write "
+                               f"{str(flag_word(value)).lower()} without quotes")
+        elif not type_ok(spec, value):
             ctx.out.report(entry.value_span, f"'{key}' must be {KIND_TEXT.get(spec.kind, spec.kind)} for "
                            f"{ctx.runtime.title}")
         elif spec.enum and isinstance(value, str) and value not in spec.enum:
@@ -309,6 +332,20 @@ def _move_to_metadata_fix(ctx: RuntimeContext, fm: Frontmatter) -> Fix | None:
     return Fix(f"Move {names} under 'metadata:'", tuple(edits), safe=False)
 
 
+def _host_runtime(ctx: RuntimeContext) -> Runtime | None:
+    """The runtime whose directory this copy is read from as a guest (Amp in `.claude/skills`), or None."""
+    from skill_ls.analysis.readers import root_spec
+
+    spec = root_spec(ctx.runtime, ctx.decl.tier)
+    return RUNTIMES.get(spec.guest_of) if spec is not None and spec.guest_of else None
+
+
+def _value_ok(runtime: Runtime, spec: FieldSpec, value: object) -> bool:
+    if spec.kind == "bool" and runtime.truthiness == "words":
+        return flag_word(value) is not None
+    return type_ok(spec, value)
+
+
 def _suggest(key: str, known: tuple[str, ...]) -> list[str]:
     close = closest(key, known)
     return [close] if close is not None else []
@@ -325,6 +362,8 @@ def name_format(ctx: RuntimeContext) -> None:
 
     ## Why is this bad?
     Clients that validate names refuse the skill; others derive a different command name from it.
+    Where the runtime takes the skill's name from its directory (Claude Code: `name` is only the
+    label it shows, and `claude plugin validate` accepts any) this is a warning.
     """
     fm = _fm(ctx)
     if fm is None:
@@ -334,6 +373,13 @@ def name_format(ctx: RuntimeContext) -> None:
     if rule_.pattern is None or not isinstance(value, str) or not value:
         return
     if not rule_.pattern.match(value):
+        if rule_.source == "directory":
+            # The runtime names the skill after its directory; `name` is a label it shows, never a
+            # reason to refuse the skill (`claude plugin validate` accepts `name: x:y`): a warning.
+            ctx.out.report(name_span(ctx.doc), f"name '{value}' is not valid for {ctx.runtime.title} (use "
+                           f"{rule_.pattern_text}); it still loads the skill as '{ctx.doc.dir_name}', named after "
+                           "its directory", severity=Severity.WARNING)
+            return
         ctx.out.report(name_span(ctx.doc), f"name '{value}' is not valid for {ctx.runtime.title}: use "
                        f"{rule_.pattern_text}")
 
@@ -347,7 +393,10 @@ def name_differs_from_directory(ctx: RuntimeContext) -> None:
     be equal (error there); AGH, Claude Code and workspace agents warn (Claude Code's command is the
     directory name; `name` is only a label).
 
-    A name that breaks the naming rule is reported once, by SK008, not again here.
+    A name that breaks the naming rule is reported once, by SK008, not again here. Command files
+    (`commands/**/*.md`, `.claude/commands/**/*.md`) are named by their file and folders
+    (`commands/frontend/review.md` is `/frontend:review`), so they are never compared with a
+    directory and never renamed.
 
     ## Fix safety
     Unsafe (either side may be the intended one, and other skills or agents may refer to the name):
@@ -356,8 +405,8 @@ def name_differs_from_directory(ctx: RuntimeContext) -> None:
     path). A rename to an invalid name is never offered.
     """
     fm = _fm(ctx)
-    if fm is None:
-        return
+    if fm is None or ctx.decl.tier == COMMAND_TIER:
+        return  # a command is named by its file (and folders), never by a directory: nothing to compare
     rule_ = ctx.runtime.name_rule
     value = fm.value("name")
     if rule_.dir_match is None or not isinstance(value, str) or not value.strip():
@@ -493,8 +542,8 @@ def runtime_refuses_file_shape(ctx: RuntimeContext) -> None:
     """(Runtime part of SK013) The runtime's own parser refuses the file's shape (Amp: a BOM, CRLF,
     `...` or trailing spaces on a delimiter, no line break after the closing `---`, an empty body)."""
     shape = ctx.runtime.file_shape
-    if shape is None or ctx.doc.read_error:  # (the registry runs this only where a shape is declared)
-        return
+    if shape is None or ctx.doc.read_error or ctx.doc.fm is None or ctx.doc.fm.status == "missing":
+        return  # no frontmatter at all: SK001 says so (and which runtimes still load the file)
     refusal = shape_refusal(ctx.doc.src, ctx.doc.fm, shape)
     if refusal is not None:
         ctx.out.report(header_span(ctx.doc), f"{ctx.runtime.title} will not load this skill: {refusal} "

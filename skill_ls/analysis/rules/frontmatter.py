@@ -7,12 +7,13 @@ import re
 
 from skill_ls.core.index import Document
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
-from skill_ls.core.parse.frontmatter import Problem
+from skill_ls.core.parse.frontmatter import Problem, quote_repair
 from skill_ls.core.parse.text import MAX_READ_BYTES
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.spans import header_span
 from skill_ls.analysis.rules.context import FileContext
-from skill_ls.core.runtimes import all_known_fields
+from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES, all_known_fields
+from skill_ls.analysis.readers import readers_of
 from skill_ls.core.runtimes.spec import STANDARD_NAME
 
 # What a fix writes where the author must still write something: it parses, and says what to write.
@@ -38,7 +39,9 @@ def missing_frontmatter(ctx: FileContext) -> None:
 
     ## Why is this bad?
     Every runtime reads the skill's `name` and `description` from the frontmatter. Without it the
-    skill is not loaded at all (it is *blocked*), and nothing tells the author.
+    skill is not loaded at all (it is *blocked*), and nothing tells the author. Claude Code is the
+    exception: it loads the file with its first paragraph as the description (and warns), so where
+    only Claude Code reads the file (`.claude/skills`, plugins) this is a warning.
 
     ## Example
     ```markdown
@@ -66,11 +69,21 @@ def missing_frontmatter(ctx: FileContext) -> None:
     if STANDARD_NAME.match(name) and len(name) <= 64:
         fix = replace_fix("Add a frontmatter block (fill in the description)", ctx.doc.path, Span(0, 0, 0, 0),
                           f"---\nname: {name}\ndescription: {DESCRIPTION_PLACEHOLDER}\n---\n", safe=False)
-    ctx.out.report(header_span(ctx.doc), "missing frontmatter: start the file with a '---' line, "
-                   "the YAML fields, and a closing '---'", fix=fix)
+    message = "missing frontmatter: start the file with a '---' line, the YAML fields, and a closing '---'"
+    readers = readers_of(ctx.readers)
+    hosts = [RUNTIMES[r.runtime] for r in readers if r.host is None]
+    if hosts and all(rt.frontmatter_optional for rt in hosts):
+        # Claude Code loads it (its first paragraph as the description) and warns; guests may not.
+        refusing = [RUNTIMES[r.runtime].title for r in readers if not RUNTIMES[r.runtime].frontmatter_optional]
+        titles = ", ".join(rt.title for rt in hosts)
+        message += (f"; {titles} loads it with its first paragraph as the description and no other settings"
+                    + (f", but {', '.join(refusing)} does not load it" if refusing else ""))
+        ctx.out.report(header_span(ctx.doc), message, fix=fix, severity=Severity.WARNING)
+        return
+    ctx.out.report(header_span(ctx.doc), message, fix=fix)
 
 
-@rule("SK002", Severity.ERROR, "file")
+@rule("SK002", Severity.ERROR, "file", file_kinds=("skill", "command"))
 def unterminated_frontmatter(ctx: FileContext) -> None:
     """The frontmatter block is opened with `---` but never closed.
 
@@ -94,7 +107,7 @@ def unterminated_frontmatter(ctx: FileContext) -> None:
         ctx.out.report(p.span, "unterminated frontmatter: add a closing '---' line after the last field")
 
 
-@rule("SK003", Severity.ERROR, "file", fix="mixed")
+@rule("SK003", Severity.ERROR, "file", fix="mixed", file_kinds=("skill", "command"))
 def yaml_syntax_error(ctx: FileContext) -> None:
     """The frontmatter is not valid YAML (or the file is not valid UTF-8).
 
@@ -106,7 +119,10 @@ def yaml_syntax_error(ctx: FileContext) -> None:
     value (`description: Use when: the user asks`).
 
     ## Why is this bad?
-    A runtime that cannot parse the frontmatter does not load the skill.
+    A runtime that cannot parse the frontmatter does not load the skill. Claude Code retries a block
+    that does not parse after quoting each top-level value that needs it (a value holding `: ` or
+    one of `{}[]*&#!|>%@`), so where only Claude Code reads the file (plugins, commands) and that
+    repair parses, this is a warning: the file loads there, but no other tool reads it.
 
     ## Example
     ```yaml
@@ -129,7 +145,13 @@ def yaml_syntax_error(ctx: FileContext) -> None:
         ctx.out.report(Span(line, col, line, col + 1),
                        f"file is not valid UTF-8 (first bad byte at offset {doc.src.invalid_utf8_at}); "
                        "save it as UTF-8")
+    repaired_by = _repairing_readers(ctx) if _problems(ctx, "syntax") else None
     for p in _problems(ctx, "syntax", "too_complex"):
+        if repaired_by is not None and p.kind == "syntax":
+            titles, refusing = repaired_by
+            p = Problem(p.kind, p.span, p.message + f"; {titles} quotes such values itself and loads the file"
+                        + (f", but {refusing} does not" if refusing else ""),
+                        p.fix_title, p.fix_span, p.fix_text)
         fix = None
         if p.fix_text is not None and p.fix_span is not None and not _repeats_a_top_level_key(doc):
             fix = _split_fix(doc, p.fix_span) or replace_fix(p.fix_title or "Quote the value", doc.path, p.fix_span,
@@ -137,7 +159,28 @@ def yaml_syntax_error(ctx: FileContext) -> None:
         message = p.message
         if fix is not None and not fix.safe:
             message = message.replace("; quote the value", "; a line break seems lost before the next key")
-        ctx.out.report(p.span, message, fix=fix)
+        ctx.out.report(p.span, message, fix=fix,
+                       severity=Severity.WARNING if repaired_by is not None and p.kind == "syntax" else None)
+
+
+def _repairing_readers(ctx: FileContext) -> tuple[str, str] | None:
+    """When every runtime that reads the file as its own repairs unquoted values (Claude Code) and the
+    repaired block parses: (their titles, the guests that do not repair it); else None. A command
+    file (no readers) is read by Claude Code alone."""
+    fm = ctx.doc.fm
+    if fm is None or fm.open_line is None or fm.close_line is None:
+        return None
+    readers = readers_of(ctx.readers)
+    hosts = [RUNTIMES[r.runtime] for r in readers if r.host is None] or (
+        [RUNTIMES[PLUGIN_RUNTIME]] if ctx.kind == "command" else [])
+    if not hosts or not all(rt.repairs_unquoted_values for rt in hosts):
+        return None
+    src = ctx.doc.src
+    block = "\n".join(src.line_text(n) for n in range(fm.open_line + 1, fm.close_line))
+    if quote_repair(block) is None:
+        return None
+    refusing = [RUNTIMES[r.runtime].title for r in readers if not RUNTIMES[r.runtime].repairs_unquoted_values]
+    return ", ".join(rt.title for rt in hosts), ", ".join(refusing)
 
 
 _TOP_LEVEL_KEY = re.compile(r"([A-Za-z0-9_.\-]+)[ \t]*:(?:[ \t]|$)")

@@ -8,6 +8,7 @@ scope that holds definitions (sidecar, skill file, agent file).
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Callable
 
 from skill_ls.analysis.rules import rule
@@ -21,6 +22,22 @@ from skill_ls.core.runtimes import MCP_METADATA_KEY, RUNTIMES, Runtime, runtime_
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, family_of_path
 
 Found = tuple[str, Span, str, bool]  # code, span, message, weaker
+
+
+CLAUDE_MCP_KINDS = ("plugin_mcp", "project_mcp")
+_DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}")
+
+
+def expand_defaults(value: Any) -> Any:
+    """Claude Code's `${VAR:-default}` in an `.mcp.json` value, read as its default (the value a
+    checker can know); `${VAR}` is kept."""
+    if isinstance(value, str):
+        return _DEFAULTED.sub(lambda m: m.group(1), value)
+    if isinstance(value, list):
+        return [expand_defaults(v) for v in value]
+    if isinstance(value, dict):
+        return {k: expand_defaults(v) for k, v in value.items()}
+    return value
 
 
 def _literal(runtimes: list[Runtime]) -> tuple[str, str] | None:
@@ -45,11 +62,13 @@ def _sidecar_readers(ctx: SidecarContext) -> list[Runtime]:
 
 
 def _sidecar_findings(ctx: SidecarContext) -> list[Found]:
-    if ctx.kind != "mcp":
+    if ctx.kind not in ("mcp",) + CLAUDE_MCP_KINDS:
         return []
     f = read_server_file(ctx.path)
     if not f.ok:
-        return []  # MC001 reports unreadable or malformed files
+        return []  # MC001 / MS008 report unreadable or malformed files
+    if ctx.kind in CLAUDE_MCP_KINDS:
+        f.servers = {name: expand_defaults(server) for name, server in f.servers.items()}
     literal = _literal(_sidecar_readers(ctx))
     out: list[Found] = []
     for name in f.duplicates:
@@ -164,7 +183,7 @@ def _run(ctx: Any, code: str) -> None:
         _emit(ctx, code, _cached(ctx, _file_findings, ctx.doc))
 
 
-@rule("MS001", Severity.ERROR, "sidecar", file_kinds=("mcp",))
+@rule("MS001", Severity.ERROR, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
 def mcp_server_cannot_start(ctx: SidecarContext) -> None:
     """An MCP server has no `command` or `url` that matches its transport.
 
@@ -190,7 +209,7 @@ def mcp_server_cannot_start(ctx: SidecarContext) -> None:
     _run(ctx, "MS001")
 
 
-@rule("MS002", Severity.WARNING, "sidecar", file_kinds=("mcp",))
+@rule("MS002", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
 def mcp_server_plain_http(ctx: SidecarContext) -> None:
     """An MCP server `url` uses plain `http://` to a host that is not local.
 
@@ -209,7 +228,7 @@ def mcp_server_plain_http(ctx: SidecarContext) -> None:
     _run(ctx, "MS002")
 
 
-@rule("MS003", Severity.ERROR, "sidecar", file_kinds=("mcp",))
+@rule("MS003", Severity.ERROR, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
 def mcp_server_literal_secret(ctx: SidecarContext) -> None:
     """A secret is written literally in an MCP server's `env`, `headers` or `args`.
 
@@ -233,7 +252,12 @@ def mcp_server_literal_secret(ctx: SidecarContext) -> None:
     _run(ctx, "MS003")
 
 
-@rule("MS007", Severity.WARNING, "sidecar", file_kinds=("mcp",))
+def sends_mcp_values_literally(runtime: Runtime) -> bool:
+    """Runtimes that send MCP server definitions' values as written, expanding no `${VAR}` (AGH)."""
+    return runtime.mcp_literal_values is not None
+
+
+@rule("MS007", Severity.WARNING, "sidecar", file_kinds=("mcp",), runtimes=sends_mcp_values_literally)
 def mcp_server_placeholder_sent_literally(ctx: SidecarContext) -> None:
     """A `${VAR}` placeholder in an MCP server definition of a runtime that sends it literally (AGH).
 
@@ -264,7 +288,7 @@ def mcp_server_placeholder_sent_literally(ctx: SidecarContext) -> None:
     _run(ctx, "MS007")
 
 
-@rule("MS004", Severity.WARNING, "sidecar", file_kinds=("mcp",))
+@rule("MS004", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
 def mcp_server_unpinned_package(ctx: SidecarContext) -> None:
     """An MCP server runs an `npx`/`uvx` package without a fixed version.
 
@@ -285,7 +309,7 @@ def mcp_server_unpinned_package(ctx: SidecarContext) -> None:
     _run(ctx, "MS004")
 
 
-@rule("MS005", Severity.WARNING, "sidecar", file_kinds=("mcp",))
+@rule("MS005", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
 def mcp_server_binds_all_interfaces(ctx: SidecarContext) -> None:
     """An MCP server binds to or connects through `0.0.0.0`.
 
@@ -305,7 +329,7 @@ def mcp_server_binds_all_interfaces(ctx: SidecarContext) -> None:
     _run(ctx, "MS005")
 
 
-@rule("MS006", Severity.WARNING, "sidecar", file_kinds=("mcp",))
+@rule("MS006", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
 def mcp_server_empty_or_duplicate(ctx: SidecarContext) -> None:
     """An MCP server is empty, or the same server name is declared twice.
 
@@ -336,7 +360,82 @@ def _register_parts() -> None:
 
             part.__name__ = f"mcp_servers_{code.lower()}_{scope}"
             part.__doc__ = f"({code} in {scope} definitions)"
-            rule(code, severity, scope, part=True)(part)
+            rule(code, severity, scope, part=True,
+                 runtimes=sends_mcp_values_literally if code == "MS007" else None)(part)
 
 
 _register_parts()
+
+
+@rule("MS008", Severity.ERROR, "sidecar", file_kinds=CLAUDE_MCP_KINDS)
+def claude_mcp_config_invalid(ctx: SidecarContext) -> None:
+    """A Claude Code `.mcp.json` (the project's, or a plugin's) cannot be loaded, or one of its servers cannot start.
+
+    ## What it does
+    The project's `.mcp.json` is `{"mcpServers": {name: server}}`; a plugin's `.mcp.json` may also be
+    the flat map `{name: server}` (both shapes Claude Code accepts there). Each server is an object;
+    `args` is a list of strings (a string makes Claude Code drop the server); `env` and `headers` map
+    names to strings. A plugin's stdio server whose `command` is a relative path (`./server.js`,
+    `scripts/run.sh`) without `${CLAUDE_PLUGIN_ROOT}` starts in the user's directory, not the
+    plugin's, and fails. `${VAR:-default}` is read as its default.
+
+    ## Why is this bad?
+    The servers are silently missing from the session, with the tools the skills and commands count on.
+
+    ## Example
+    `"args": "--port 3000"` — use `"args": ["--port", "3000"]`; `"command": "./bin/server"` — use
+    `"command": "${CLAUDE_PLUGIN_ROOT}/bin/server"`.
+
+    ## Source
+    https://code.claude.com/docs/en/mcp ("Project scope", "Environment variable expansion in .mcp.json"),
+    https://code.claude.com/docs/en/plugins-reference ("MCP servers", `${CLAUDE_PLUGIN_ROOT}`).
+    """
+    from skill_ls.analysis.rules.plugins import json_doc
+
+    doc = json_doc(ctx)
+    if not doc.ok:
+        ctx.out.report(doc.problem_span, f".mcp.json {doc.problem}; Claude Code loads none of its servers")
+        return
+    data = doc.value
+    if not isinstance(data, dict):
+        ctx.out.report(doc.at(), ".mcp.json must be a JSON object")
+        return
+    base: tuple[str, ...] = ()
+    if "mcpServers" in data:
+        servers, base = data["mcpServers"], ("mcpServers",)
+        if not isinstance(servers, dict):
+            ctx.out.report(doc.at("mcpServers"), "'mcpServers' must map server names to server objects")
+            return
+    elif ctx.kind == "project_mcp":
+        if data:
+            ctx.out.report(doc.at(), "the project's .mcp.json needs 'mcpServers' (a map of server names to servers); "
+                           "Claude Code loads none of these")
+        return
+    else:
+        servers = data
+    for name, server in servers.items():
+        if not isinstance(server, dict):
+            ctx.out.report(doc.at(*base, name), f"MCP server '{name}' must be an object (command/args or type/url)")
+            continue
+        args = server.get("args")
+        if args is not None and not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
+            ctx.out.report(doc.at(*base, name, "args"), f"MCP server '{name}': 'args' must be a list of strings "
+                           "(Claude Code drops a server whose args is a string)")
+        for section in ("env", "headers"):
+            values = server.get(section)
+            if values is not None and not (isinstance(values, dict) and all(isinstance(v, str) for v in values.values())):
+                ctx.out.report(doc.at(*base, name, section), f"MCP server '{name}': '{section}' must map names to "
+                               "strings")
+        command = server.get("command")
+        if ctx.kind == "plugin_mcp" and isinstance(command, str) and _relative_script(command):
+            ctx.out.report(doc.at(*base, name, "command"), f"MCP server '{name}' runs '{command}' relative to the "
+                           "user's directory, where it does not exist: write '${CLAUDE_PLUGIN_ROOT}/"
+                           f"{command.removeprefix('./')}'")
+
+
+def _relative_script(command: str) -> bool:
+    """A command that is a relative path to a file (`./x`, `bin/x`, `x.js`), not a program on PATH."""
+    c = expand_defaults(command).strip()
+    if not c or "${" in c or "$" in c.split("/")[0] or os.path.isabs(c) or c.startswith("~"):
+        return False
+    return c.startswith("./") or c.startswith("../") or "/" in c.split()[0]

@@ -200,8 +200,8 @@ def shell_execution(ctx: FileContext) -> None:
     anything) and `skill_run_script` targets that are not `.py`, `.sh`, `.bash` or `.js` files in
     the skill's `scripts/` directory.
 
-    Only some runtimes execute these lines (Claude Code and workspace agents do; AGH, Amp, Codex
-    and the Agent Skills standard show the text as written). Under roots of runtimes that execute
+    Only some runtimes execute these lines (Claude Code and workspace agents do; AGH, Amp, Agentcy,
+    Codex and the Agent Skills standard show the text as written). Under roots of runtimes that execute
     them the finding is a warning; where only runtimes that don't read the file, it is information:
     the model sees the literal `` !`command` `` text, and the line would run if the skill were
     installed for a runtime that executes it.
@@ -212,7 +212,9 @@ def shell_execution(ctx: FileContext) -> None:
 
     Source: https://z-fab.github.io/agentmd/skills ("Shell commands are executed and their output
     injected before the agent sees the content"); Claude Code's skills documentation (dynamic context
-    injection); no such feature in https://agh.network/runtime/core/skills/ or https://decodeclaude.com/amp-code-spec/enhancements/16-skills/.
+    injection); no such feature in https://agh.network/runtime/core/skills/ or
+    https://decodeclaude.com/amp-code-spec/enhancements/16-skills/; https://docs.agentcylabs.com/concepts/skills
+    ("Skills are not connector tools — they don't execute anything").
     """
     doc = ctx.doc
     if doc.read_error or doc.fm is None:

@@ -17,9 +17,9 @@ def _span(decl: SkillDecl) -> Span:
 
 def describe(decl: SkillDecl) -> str:
     if decl.builtin:
-        kind = "built-in" if decl.tier == "builtin" else decl.tier
+        kind = "built-in" if decl.tier == "builtin" else decl.tier_label
         return f"{decl.runtime_def.title}'s {kind} {decl.name}"
-    where = f"the {decl.tier} copy"
+    where = f"the {decl.tier_label} copy"
     if decl.agent:
         where = f"the agent-local copy of agent '{decl.agent}'"
     return where
@@ -73,14 +73,14 @@ def shadowed_copy(ctx: ResolutionContext) -> None:
         # Only the copy the overlay actually replaces (the base winner) is told about the agent.
         if winner.agent is None or decl.agent is not None or not base or decl is not base[0]:
             return
-        ctx.out.report(_span(decl), f"for agent '{winner.agent}', its agent-local copy overrides this {decl.tier} copy "
+        ctx.out.report(_span(decl), f"for agent '{winner.agent}', its agent-local copy overrides this {decl.tier_label} copy "
                        f"of '{res.name}'", related=_related(winner, f"agent-local copy for '{winner.agent}'", ctx.index),
                        severity=Severity.INFORMATION)
         return
     if winner.builtin:
         return  # only possible when this copy is lower than a built-in, which cannot happen
-    ctx.out.report(_span(decl), f"'{res.name}' is shadowed by the {winner.tier} copy ({decl.runtime_def.title}): "
-                   "this copy is not loaded", related=_related(winner, f"winner: {winner.tier} copy", ctx.index),
+    ctx.out.report(_span(decl), f"'{res.name}' is shadowed by the {winner.tier_label} copy ({decl.runtime_def.title}): "
+                   "this copy is not loaded", related=_related(winner, f"winner: {winner.tier_label} copy", ctx.index),
                    data={"winner": winner.path, "winner_tier": winner.tier})
 
 
@@ -105,12 +105,12 @@ def shadows_others(ctx: ResolutionContext) -> None:
             return
         top = losers[0]
         ctx.out.report(_span(decl), f"overrides {describe(top)} of '{res.name}' for agent '{decl.agent}'",
-                       related=_related(top, f"overridden {top.tier} copy", ctx.index))
+                       related=_related(top, f"overridden {top.tier_label} copy", ctx.index))
         return
     names = ", ".join(describe(d) for d in losers)
-    ctx.out.report(_span(decl), f"this {decl.tier} copy of '{res.name}' wins and shadows {len(losers)} other "
+    ctx.out.report(_span(decl), f"this {decl.tier_label} copy of '{res.name}' wins and shadows {len(losers)} other "
                    f"cop{'y' if len(losers) == 1 else 'ies'} ({names})",
-                   related=[r for d in losers for r in _related(d, f"shadowed: {d.tier} copy", ctx.index)],
+                   related=[r for d in losers for r in _related(d, f"shadowed: {d.tier_label} copy", ctx.index)],
                    data={"shadowed": len(losers)})
 
 
@@ -142,10 +142,10 @@ def ambiguous_name(ctx: ResolutionContext) -> None:
         elif decl.runtime_def.conflict == "load_both":
             message = f"'{res.name}' is declared {len(group)} times and {decl.runtime_def.title} loads every copy"
         else:
-            message = (f"'{res.name}' is declared {len(group)} times in the {decl.tier} tier of "
+            message = (f"'{res.name}' is declared {len(group)} times in the {decl.tier_label} tier of "
                        f"{decl.runtime_def.title}; which one loads is ambiguous")
         ctx.out.report(_span(decl), message + "; rename or remove the duplicates",
-                       related=[r for d in others for r in _related(d, f"also declared: {d.tier} copy", ctx.index)])
+                       related=[r for d in others for r in _related(d, f"also declared: {d.tier_label} copy", ctx.index)])
 
 
 @rule("SH004", Severity.WARNING, "resolution", runtimes=ANY_RUNTIME)

@@ -158,11 +158,13 @@ def _tool_name(token: str) -> str:
 
 @rule("SA004", Severity.WARNING, "agent", runtimes=reads_subagents)
 def subagent_tool_denied(ctx: AgentContext) -> None:
-    """A tool is both granted (`tools`) and denied (`disallowedTools`), or a whole-tool denial voids a scoped grant.
+    """A tool is both granted (`tools`) and denied (`disallowedTools`), a whole-tool denial voids a scoped grant, or a scoped denial removes a whole tool.
 
     ## What it does
     Reports `tools` entries that `disallowedTools` removes: the same entry in both lists, or a
-    denial of the whole tool (`Bash`) while `tools` grants part of it (`Bash(git *)`).
+    denial of the whole tool (`Bash`) while `tools` grants part of it (`Bash(git *)`). A scoped
+    entry in `disallowedTools` (`Bash(git push *)`) is reported too: `disallowedTools` removes whole
+    tools, so it takes all of `Bash` away, not only `git push`.
 
     ## Why is this bad?
     The denial wins, so the grant has no effect; the author usually meant one of the two.
@@ -172,7 +174,8 @@ def subagent_tool_denied(ctx: AgentContext) -> None:
     tools: Read, Bash(git *)
     disallowedTools: Bash
     ```
-    Use instead: drop `Bash(git *)`, or deny only `Bash(git push *)`.
+    Use instead: drop `Bash(git *)`, or deny `git push` with a permission rule
+    (`permissions.deny: ["Bash(git push *)"]` in settings.json).
 
     ## Source
     https://code.claude.com/docs/en/sub-agents ("disallowedTools ... removed from the inherited or specified list").
@@ -183,6 +186,13 @@ def subagent_tool_denied(ctx: AgentContext) -> None:
     fm, _ = got
     doc = ctx.agent.doc
     tools, denied = fm.fields.get("tools"), fm.fields.get("disallowedTools")
+    if denied is not None:
+        for token, span in list_or_tokens(doc, denied):
+            if "(" in token and token.endswith(")"):
+                name = _tool_name(token)
+                ctx.out.report(span, f"disallowedTools removes whole tools: '{token}' takes all of {name} away from "
+                               f"this subagent, not only '{token[len(name) + 1:-1]}'; deny the command with a "
+                               "permission rule (settings.json permissions.deny) instead")
     if tools is None or denied is None:
         return
     deny = {token: span for token, span in list_or_tokens(doc, denied)}

@@ -682,3 +682,38 @@ def _try_toml(fm: Frontmatter, src: SourceText, block: str, offset: int) -> None
         start = max(text.find(key), 0)
         span = Span(line, start, line, start + len(key))
         fm.fields[key] = FieldEntry(key, span, value, Span(line, start, line, len(text)))
+
+
+_REPAIR_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(\S.*)$")
+_REPAIR_NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+
+
+def quote_repair(block: str) -> str | None:
+    """The frontmatter block as a runtime that repairs unquoted values reads it after a YAML error
+    (Claude Code 2.1.332, `parseFrontmatter`'s fallback): each top-level `key: value` line whose value
+    is not quoted, not a YAML flow list, and holds a character YAML reserves (`{}[]*&#!|>%@` and
+    backquote) or `: ` is quoted; leading tabs become two spaces each. None when the repaired block
+    does not parse either (or is not a mapping)."""
+    out: list[str] = []
+    for line in block.split("\n"):
+        m = _REPAIR_LINE.match(line)
+        if m:
+            key, value = m.group(1), m.group(2)
+            quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+            flow_list = False
+            if value.startswith("[") and value.endswith("]"):
+                try:
+                    flow_list = isinstance(yaml.load(value, Loader=_Loader), list)
+                except (yaml.YAMLError, RecursionError, ValueError):
+                    flow_list = False
+            if not quoted and not flow_list and _REPAIR_NEEDS_QUOTES.search(value):
+                line = f'{key}: "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        out.append(re.sub(r"^\t+", lambda t: "  " * len(t.group(0)), line))
+    text = "\n".join(out)
+    if nesting_too_deep(text):
+        return None
+    try:
+        value = yaml.load(text, Loader=_Loader)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None
+    return text if isinstance(value, dict) else None

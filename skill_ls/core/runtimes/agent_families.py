@@ -100,7 +100,7 @@ CLAUDE_AGENT_FIELDS: dict[str, FieldSpec] = {
     "model": FieldSpec("str", "Model alias or name.", suggest="model_aliases"),
     "permissionMode": FieldSpec("str", "Permission mode.", suggest="permission_modes"),
     "maxTurns": FieldSpec("int", "Maximum agentic turns."),
-    "skills": FieldSpec("str_list", "Names of skills preloaded into the subagent."),
+    "skills": FieldSpec("str_or_list", "Names of skills preloaded into the subagent (a list, or comma-separated)."),
     "mcpServers": FieldSpec("any", "MCP servers for the subagent."),
     "hooks": FieldSpec("any", "Hooks scoped to the subagent."),
     "memory": FieldSpec("str", "Persistent memory scope.", enum=("user", "project", "local")),
@@ -109,6 +109,8 @@ CLAUDE_AGENT_FIELDS: dict[str, FieldSpec] = {
     "isolation": FieldSpec("str", "Isolation mode.", suggest="agent_isolation"),
     "color": FieldSpec("str", "Display colour.", suggest="agent_colors"),
     "initialPrompt": FieldSpec("str", "Prompt sent when the subagent starts."),
+    "omitClaudeMd": FieldSpec("any", "Leave CLAUDE.md out of the subagent's context (true or \"true\")."),
+    "autoCompactWindow": FieldSpec("int", "Context size (tokens) at which the subagent's conversation is compacted."),
 }
 
 WORKSPACE_AGENT_FIELDS: dict[str, FieldSpec] = {

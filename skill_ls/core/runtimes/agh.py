@@ -21,6 +21,7 @@ AGH = Runtime(
     skill_tool="skill_view",
     id="agh", title="AGH",
     tiers=("bundled", "marketplace", "user", "additional", "workspace", "agent_local"),
+    tier_labels={"agent_local": "agent-local"},
     roots=(
         RootSpec("bundled", "{config:agh_bundled_roots}/skills", origin="config"),
         RootSpec("user", "{agh_home}/skills", origin="user"),  # marketplace when .agh-meta.json is present
@@ -31,7 +32,7 @@ AGH = Runtime(
     ),
     fields=AGH_SKILL_FIELDS,
     # Reading: no AGH source states a name pattern or length ("The frontmatter gives AGH the skill
-    # name, description, version", agh-skills-overview.txt); the name is the catalog key and the
+    # name, description, version", AGH Skills Overview); the name is the catalog key and the
     # `agh__skill_view` argument, so any non-empty string is accepted. Names outside the standard's
     # pattern are flagged where the standard's rules apply, not under AGH.
     name_rule=NameRule(None, "", None, "warning", "frontmatter"),
@@ -73,6 +74,6 @@ AGH = Runtime(
     mcp_literal_values="declare the server in $AGH_HOME/config.toml's mcp_servers (the operator's configuration, "
                        "not committed with the skill or agent)",
     # The skill body reaches the model as written: AGH's sources describe no `!`command`` injection
-    # ("The Markdown body is procedural guidance for the agent", agh-skills-overview.txt).
+    # ("The Markdown body is procedural guidance for the agent", AGH Skills Overview).
     vocabulary=Vocabulary(executes_shell_lines=False),
 )

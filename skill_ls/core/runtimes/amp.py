@@ -27,6 +27,10 @@ AMP = Runtime(
     id="amp", title="Amp",
     tiers=("builtin", "skills_path", "toolbox", "claude_plugins", "user_claude", "workspace_claude",
            "user_amp", "user_agents", "workspace_agents"),
+    tier_labels={"builtin": "built-in", "skills_path": "skills.path", "claude_plugins": "Claude Code plugin",
+                 "user_claude": "personal (~/.claude/skills)", "workspace_claude": "project (.claude/skills)",
+                 "user_amp": "user (~/.config/amp/skills)", "user_agents": "user (~/.config/agents/skills)",
+                 "workspace_agents": "project (.agents/skills)"},
     roots=(
         RootSpec("workspace_agents", "{workspace}/.agents/skills"),
         RootSpec("user_agents", "{home}/.config/agents/skills", origin="user"),

@@ -51,6 +51,29 @@ HOOK_EVENTS = (
 )
 HOOK_TYPES: dict[str, tuple[str, ...]] = {"command": ("command",), "http": ("url",), "prompt": ("prompt",),
                                           "agent": ("prompt",), "mcp_tool": ("server", "tool")}
+# `.claude-plugin/plugin.json` as `claude plugin validate` (Claude Code 2.1.332) reads it: field → kind.
+# Kinds: str, url, bool, str_list, object, author (object with a non-empty `name`), any; the component
+# paths (`commands`, `agents`, `skills`, `hooks`, `mcpServers`, `outputStyles`, `themes`, `workflows`,
+# `lspServers`) are checked as paths. Any other field is ignored at load time (a warning).
+PLUGIN_MANIFEST_FIELDS: dict[str, str] = {
+    "$schema": "str", "name": "str", "displayName": "str", "version": "str", "description": "str",
+    "author": "author", "homepage": "url", "repository": "str", "license": "str", "keywords": "str_list",
+    "defaultEnabled": "bool", "dependencies": "list", "optionalDependencies": "list", "metadata": "object",
+    "engines": "object", "network": "object", "userConfig": "object", "settings": "object", "channels": "any",
+    "monitors": "any", "experimental": "any", "icon": "str", "privacyPolicyUrl": "url",
+    "commands": "path", "agents": "path", "skills": "path", "hooks": "path", "mcpServers": "path",
+    "outputStyles": "path", "themes": "path", "workflows": "path", "lspServers": "path",
+}
+# Plugin and marketplace names `claude plugin validate` reserves for Anthropic's own plugins (and any
+# name putting "official" beside "claude" or "anthropic").
+PLUGIN_RESERVED_PREFIXES = ("claude-", "anthropic-", "anthropics-", "cc-plugin-")
+PLUGIN_RESERVED_NAMES = ("claude", "anthropic", "anthropics", "claude-code", "claude-mods")
+# Events whose broken hook entries `claude plugin validate` calls errors: such a hook may be what guards
+# the permissions declared beside it (other events' broken entries are ignored at runtime: warnings).
+GUARD_HOOK_EVENTS = ("PreToolUse", "PermissionRequest")
+# Hook handler fields beyond each type's required ones (hooks.json, settings.json, frontmatter).
+HOOK_HANDLER_FIELDS = ("type", "command", "url", "prompt", "server", "tool", "timeout", "async", "statusMessage",
+                       "headers", "allowedEnvVars", "model", "once", "args", "shell", "input")
 PERMISSION_MODES = ("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan")
 AGENT_COLORS = ("red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan", "magenta", "white")
 
@@ -61,7 +84,17 @@ CLAUDE_VOCABULARY = Vocabulary(
     substitutes_arguments=True, executes_shell_lines=True,
     substitution_event="when Claude Code runs the skill with arguments",
     skill_dir_variables=("${CLAUDE_SKILL_DIR}", "$CLAUDE_SKILL_DIR"),  # `${CLAUDE_PLUGIN_ROOT}` is the plugin's
-    listing_budget=8000, listing_overflow="shorten",
+    # The skill listing's budget, as Claude Code 2.1.332 computes it (its skill tool's listing: the
+    # budget is SLASH_COMMAND_TOOL_CHAR_BUDGET, else floor(context window x 4 x skillListingBudgetFraction),
+    # 1% of a 200,000-token context = 8,000 characters; each entry is `- name: description` with
+    # description + " - " + when_to_use cut at skillListingMaxDescChars (1,536); over the budget, the
+    # least-invoked skills are listed by name only). https://code.claude.com/docs/en/skills ("Claude
+    # doesn't see all my skills"), https://code.claude.com/docs/en/settings.
+    listing_budget=8000, listing_overflow="names_only", listing_context_tokens=200_000, listing_chars_per_token=4,
+    listing_budget_fraction=0.01, listing_budget_env="SLASH_COMMAND_TOOL_CHAR_BUDGET", listing_description_cap=1536,
+    listing_settings=("skillListingBudgetFraction", "skillListingMaxDescChars"),
+    listing_settings_files=("{home}/.claude/settings.json", "{workspace}/.claude/settings.json",
+                            "{workspace}/.claude/settings.local.json"),
 )
 
 CLAUDE_FIELDS: dict[str, FieldSpec] = {
@@ -69,7 +102,9 @@ CLAUDE_FIELDS: dict[str, FieldSpec] = {
                       max_len=64),
     "description": FieldSpec("str", DESCRIPTION_DOC + " description + when_to_use are cut at 1,536 characters in the listing."),
     "when_to_use": FieldSpec("str", "When Claude should use the skill; appended to the description in the listing."),
-    "argument-hint": FieldSpec("str", "Hint shown for the slash command's arguments."),
+    # `String(frontmatter["argument-hint"])`: a YAML list (`[project-name]`, the form of Claude Code's own
+    # documentation) is shown joined by commas, without its brackets.
+    "argument-hint": FieldSpec("str_or_list", "Hint shown for the slash command's arguments."),
     "arguments": FieldSpec("any", "Named arguments of the skill."),
     "disable-model-invocation": FieldSpec("bool", "Only the user can invoke the skill."),
     "user-invocable": FieldSpec("bool", "Whether the skill appears as a slash command."),
@@ -84,6 +119,7 @@ CLAUDE_FIELDS: dict[str, FieldSpec] = {
     "paths": FieldSpec("str_or_list", "Glob patterns that make the skill relevant."),
     "shell": FieldSpec("str", "Shell for `!` commands.", enum=("bash", "powershell")),
     "metadata": FieldSpec("map", "Arbitrary metadata."),
+    "version": FieldSpec("scalar", "The skill's version (read as text)."),
     "license": STANDARD_FIELDS["license"],
     "compatibility": STANDARD_FIELDS["compatibility"],
 }
@@ -98,11 +134,23 @@ CLAUDE_CODE = Runtime(
     ),
     fields=CLAUDE_FIELDS,
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and hyphens", 64, "warning", "directory"),
-    # Machine-wide roots belong in the project file, not in one person's editor settings.
-    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths", editor=False)},
+    # Machine-wide roots belong in the project file, not in one person's editor settings. The skill
+    # listing's budget inputs (BG002): the model's context window in tokens, the fraction of it the
+    # listing gets, or a fixed budget in characters.
+    settings={"enterprise_roots": Setting("claude_enterprise_roots", "paths", editor=False),
+              "context_window": Setting("claude_context_window", "int", editor=False, doc=
+                                        "Claude Code: the model's context window in tokens, which sizes the skill "
+                                        "listing's budget (BG002; default 200000)."),
+              "listing_budget_fraction": Setting("claude_listing_budget_fraction", "fraction", editor=False, doc=
+                                                 "Claude Code: the fraction of the context window the skill listing "
+                                                 "gets (skillListingBudgetFraction; default 0.01)."),
+              "listing_budget": Setting("claude_listing_budget", "int", editor=False, doc=
+                                        "Claude Code: a fixed skill-listing budget in characters, as "
+                                        "SLASH_COMMAND_TOOL_CHAR_BUDGET (BG002).")},
     default_extra_tier="project",
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),
+    truthiness="words", frontmatter_optional=True, repairs_unquoted_values=True,
     vocabulary=CLAUDE_VOCABULARY,  # !`cmd` lines run before the model sees the skill (executes_shell_lines)
     catalog_format="reference", catalog_order="name", catalog_cut=1536, catalog_appends=("when_to_use",),
 )

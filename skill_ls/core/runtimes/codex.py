@@ -25,6 +25,7 @@ CODEX_FIELDS: dict[str, FieldSpec] = {
 CODEX = Runtime(
     id="codex", title="Codex",
     tiers=("system", "admin", "user_legacy", "user", "project", "repo"),
+    tier_labels={"user_legacy": "user ($CODEX_HOME/skills)", "repo": "repository"},
     roots=(
         RootSpec("repo", "{repo_chain}/.agents/skills"),
         RootSpec("project", "{workspace}/.codex/skills"),

@@ -26,9 +26,9 @@ SkillsList = Literal["none", "filter", "ordered"]
 McpMerge = Literal["none", "agh_layers", "skill_sidecars"]
 YamlDialect = Literal["1.1", "1.2"]
 IdentityKey = Literal["name", "slug"]
-Truthiness = Literal["strict", "javascript"]
+Truthiness = Literal["strict", "javascript", "words"]
 NameSource = Literal["frontmatter", "directory", "frontmatter_or_directory"]
-SettingKind = Literal["path", "paths", "str", "strs", "int", "draft", "roots"]
+SettingKind = Literal["path", "paths", "str", "strs", "int", "fraction", "draft", "roots"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,8 +99,21 @@ class Vocabulary:
     # directory (workspace agents: `skill_read_file`, "traversal attempts are blocked"): a `..` link
     # never works there, even inside one repository (RF002 stays an error).
     confined_read_tool: str | None = None
-    listing_budget: int | None = None  # characters of the whole skill listing
-    listing_overflow: str = "drop"  # past the budget: drop (skills fall out) | shorten (descriptions cut)
+    listing_budget: int | None = None  # characters of the whole skill listing (the default, see below)
+    # past the budget: drop (skills fall out, in order) | names_only (Claude Code: skills keep their name
+    # and lose their description, the least invoked first; `analysis/rules/codex.listing`)
+    listing_overflow: str = "drop"
+    # Where a budget sized from the model's context comes from (Claude Code): the budget is
+    # floor(context tokens x characters per token x fraction), unless `listing_budget_env` holds a
+    # positive number of characters; `listing_settings` names the runtime's own settings keys for the
+    # fraction and the per-entry description cap, read from `listing_settings_files` (later files win).
+    listing_context_tokens: int | None = None
+    listing_chars_per_token: int = 4
+    listing_budget_fraction: float | None = None
+    listing_budget_env: str | None = None
+    listing_description_cap: int | None = None
+    listing_settings: tuple[str, str] | None = None  # (fraction key, description cap key)
+    listing_settings_files: tuple[str, ...] = ()  # templates: {home}, {workspace}
 
 
 @dataclass(frozen=True, eq=False)
@@ -228,6 +241,9 @@ class Runtime:
     roots: tuple[RootSpec, ...]
     fields: dict[str, FieldSpec]
     name_rule: NameRule
+    # What the runtime itself calls a tier, for messages, hover and lenses (`tier_label`); a tier
+    # without an entry is shown as its id with spaces (`agent_local` → "agent local").
+    tier_labels: dict[str, str] = field(default_factory=dict)
     settings: dict[str, Setting] = field(default_factory=dict)
     home_dirs: tuple[HomeDir, ...] = ()  # directories located through environment variables
     default_extra_tier: str | None = None  # tier of a `[[roots]]` entry without one (None: the highest tier)
@@ -256,9 +272,18 @@ class Runtime:
     tool_dirs: tuple[str, ...] = ()
     # The tool the model calls to load a skill, as `skill_ls.analysis.preview.SKILL_TOOLS` renders it.
     skill_tool: str | None = None
-    # How a flag field reads: "strict" (only a YAML boolean is true or false) or "javascript" (Amp
-    # tests `if (frontmatter[key])`: JavaScript truthiness of the value its YAML 1.2 reader gives).
+    # How a flag field reads: "strict" (only a YAML boolean is true or false), "javascript" (Amp
+    # tests `if (frontmatter[key])`: JavaScript truthiness of the value its YAML 1.2 reader gives) or
+    # "words" (Claude Code: a boolean, or a string or number that reads 1/true/yes/on or 0/false/no/off
+    # in any case, trimmed; anything else is ignored: `flag_word`).
     truthiness: Truthiness = "strict"
+    # Whether the runtime loads a skill file that has no frontmatter at all (Claude Code: its first
+    # paragraph becomes the description, with a warning), so SK001 is a warning where it alone reads it.
+    frontmatter_optional: bool = False
+    # Whether the runtime retries a frontmatter that is not valid YAML after quoting the values that
+    # need it (`core.parse.frontmatter.quote_repair`; Claude Code): SK003 is then a warning where it
+    # alone reads the file and the repaired block parses.
+    repairs_unquoted_values: bool = False
     unknown_field_severity: Literal["warning", "information"] = "warning"
     file_limits: dict[str, int] = field(default_factory=dict)  # files, file_bytes, skill_bytes
     prompt_budget_setting: str | None = None  # Config attribute: the budget on enabled content
@@ -281,6 +306,10 @@ class Runtime:
 
     def tier_names(self) -> tuple[str, ...]:
         return self.tiers
+
+    def tier_label(self, tier: str) -> str:
+        """The runtime's own words for a tier (project, personal, plugin, enterprise...), never an internal id."""
+        return self.tier_labels.get(tier) or tier.replace("_", " ")
 
     def rank(self, tier: str) -> int:
         return self.tiers.index(tier)
@@ -324,6 +353,21 @@ KIND_TEXT: dict[str, str] = {
     "map": "a mapping", "str_map": "a mapping of strings to strings", "list": "a list",
     "list_of_maps": "a list of mappings",
 }
+
+
+FLAG_TRUE = ("1", "true", "yes", "on")
+FLAG_FALSE = ("0", "false", "no", "off")
+
+
+def flag_word(value: Any) -> bool | None:
+    """A flag as Claude Code reads it (truthiness "words"): a boolean, or a string or number reading
+    1/true/yes/on or 0/false/no/off in any case; None for anything else (the field is ignored)."""
+    if isinstance(value, bool):
+        return value
+    if not isinstance(value, (str, int, float)):
+        return None
+    text = (str(value) if not isinstance(value, float) or not value.is_integer() else str(int(value))).strip().lower()
+    return True if text in FLAG_TRUE else False if text in FLAG_FALSE else None
 
 
 def type_ok(spec: FieldSpec, value: Any) -> bool:

@@ -83,6 +83,12 @@ function M.check()
   end
 
   health.start('skill-ls: server')
+  local install = require('skill_ls.install')
+  if vim.fn.executable(install.venv_bin('skill-language-server')) == 1 then
+    health.ok(('private venv (:SkillInstall): %s'):format(install.venv_dir()))
+  else
+    health.info(('no private venv at %s (:SkillInstall builds it from %s)'):format(install.venv_dir(), install.checkout()))
+  end
   local python
   if type(cmd) == 'table' and type(cmd[1]) == 'string' then
     local exe = vim.fn.exepath(cmd[1])
@@ -94,7 +100,6 @@ function M.check()
         python = shebang_python(exe)
       end
     else
-      local install = require('skill_ls.install')
       health.error(('server executable `%s` not found (no private venv at %s, not on $PATH)'):format(cmd[1], install.venv_dir()), {
         ":SkillInstall (a private venv built from this plugin's checkout " .. install.checkout() .. ')',
         "or: vim.lsp.config('skill_ls', { cmd = { '/path/to/python', '-m', 'skill_ls', 'serve' } })",

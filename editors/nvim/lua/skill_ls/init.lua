@@ -635,6 +635,10 @@ function M.status()
         tostring(result.workspace)
       )
     )
+    -- The server's messages in full (the command line showed each cut to one line).
+    for i = math.max(1, #M.messages - 4), #M.messages do
+      vim.api.nvim_echo({ { M.messages[i], 'WarningMsg' } }, true, {})
+    end
   end)
 end
 
@@ -794,6 +798,9 @@ function M.on_show_message(_, result, ctx)
         return
       end
       last_message = key
+      for _, m in ipairs(batch) do
+        M.messages[#M.messages + 1] = m.text -- the whole text (:SkillStatus lists them)
+      end
       -- paths relative to the working directory (or ~): the line keeps room for the reason
       local shown = first.text:gsub('(/[^%s:;,]+)', function(p)
         return vim.fn.fnamemodify(p, ':~:.')
@@ -807,7 +814,6 @@ function M.on_show_message(_, result, ctx)
       end
       local hl = first.level >= vim.log.levels.ERROR and 'ErrorMsg' or (first.level == vim.log.levels.WARN and 'WarningMsg' or 'Normal')
       vim.api.nvim_echo({ { shown, hl } }, true, {})
-      M.messages[#M.messages + 1] = first.text -- the whole text (:SkillStatus lists them)
     end, 100)
   end
   local _ = ctx

@@ -1,0 +1,68 @@
+"""Claude Code plugin and project files live in the server as in `check`: plugin.json, hooks.json,
+settings hooks, .mcp.json, commands; diagnostics on open, after an edit in the editor, and after a
+change on disk (watched)."""
+from __future__ import annotations
+
+from lsprotocol import types
+
+from tests.conftest import write
+from tests.lsp.conftest import DIAGNOSTIC_PROFILES, uri
+
+PROFILES = DIAGNOSTIC_PROFILES
+
+
+def _codes(items):
+    return sorted(str(d.code) for d in items)
+
+
+async def test_plugin_files_have_the_checks_diagnostics(start, tree, profile):
+    root = tree.ws / "plugins" / "p"
+    manifest = write(root / ".claude-plugin" / "plugin.json", '{"name": "p", "author": "bob"}\n', dedent=False)
+    hooks = write(root / "hooks" / "hooks.json", '{"hooks": [{"matcher": "Edit"}]}\n', dedent=False)
+    command = write(root / "commands" / "review.md", "---\ndescription: \"open\n---\nGo.\n", dedent=False)
+    settings = write(tree.ws / ".claude" / "settings.json",
+                     '{"hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}}\n', dedent=False)
+    s = await start(profile)
+    for path, code in ((manifest, "PL001"), (hooks, "HK001"), (command, "SK003"), (settings, "HK001")):
+        s.open(path)
+        got = await s.diagnostics(path, lambda ds, code=code: code in _codes(ds))
+        assert code in _codes(got), path
+    # An edit in the editor fixes the manifest: its PL001 goes.
+    s.change(manifest, '{"name": "p", "author": {"name": "Bob"}}\n', version=2)
+    await s.diagnostics(manifest, lambda ds: "PL001" not in _codes(ds))
+    # A fix on disk (watched) clears the hooks file.
+    hooks.write_text('{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}\n')
+    if any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in s.registrations):
+        s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            [types.FileEvent(uri(hooks), types.FileChangeType.Changed)]))
+    s.close(hooks) if hasattr(s, "close") else None
+    s.open(hooks, hooks.read_text(), version=3)
+    await s.diagnostics(hooks, lambda ds: "HK001" not in _codes(ds))
+
+
+async def test_plugin_json_paths_are_links_and_definitions(start, tree, profile):
+    root = tree.ws / "plugins" / "p"
+    agent = write(root / "custom" / "reviewer.md", "---\nname: reviewer\ndescription: Reviews.\n---\nReview.\n",
+                  dedent=False)
+    (root / "cmds").mkdir(parents=True)
+    manifest = write(root / ".claude-plugin" / "plugin.json",
+                     '{\n  "name": "p",\n  "agents": ["./custom/reviewer.md", "./missing.md"],\n  "commands": "./cmds"\n}\n',
+                     dedent=False)
+    market = write(tree.ws / ".claude-plugin" / "marketplace.json",
+                   '{"name": "m", "owner": {"name": "A"}, "plugins": [{"name": "p", "source": "./plugins/p"}]}\n',
+                   dedent=False)
+    s = await start(profile)
+    s.open(manifest)
+    links = await s.request(s.client.text_document_document_link_async(
+        types.DocumentLinkParams(types.TextDocumentIdentifier(uri(manifest)))))
+    assert [(l.range.start.line, l.range.start.character, l.target) for l in links] == [
+        (2, 14, uri(agent)), (3, 15, uri(root / "cmds"))]
+    locs = await s.request(s.client.text_document_definition_async(types.DefinitionParams(
+        types.TextDocumentIdentifier(uri(manifest)), types.Position(line=2, character=20))))
+    assert [loc.uri for loc in locs] == [uri(agent)]
+    assert not await s.request(s.client.text_document_definition_async(types.DefinitionParams(
+        types.TextDocumentIdentifier(uri(manifest)), types.Position(line=1, character=4))))
+    s.open(market)
+    links = await s.request(s.client.text_document_document_link_async(
+        types.DocumentLinkParams(types.TextDocumentIdentifier(uri(market)))))
+    assert [l.target for l in links] == [uri(manifest)]
