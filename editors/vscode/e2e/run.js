@@ -622,7 +622,7 @@ async function demoFlows(port) {
       stable = now === prev && now !== '[]' ? stable + 1 : 0;
       prev = now;
       return stable >= 6;
-    }, STEP, 500);
+    }, 3 * STEP, 500); // six identical reads, each a palette round trip: slow on a loaded machine
     o.problems = await problems('problems');
     o.openEditors = await page.$$eval('.tabs-container .tab', (els) => els.length);
     // Each code is a link to its rule's documentation (codeDescription).
