@@ -512,6 +512,8 @@ def test_output_channel_has_no_cancel_noise_nor_a_normal_exit_as_an_error(sessio
     log = session["results"].get("outputChannel", "")
     assert "Cancel notification" not in log and "unknown message id" not in log, log[-3000:]
     assert not [line for line in log.splitlines() if "Error" in line and "exited with code 0" in line], log[-3000:]
+    # the session's Restart Server (flow server_killed) stopped a running server: logged as information
+    assert [line for line in log.splitlines() if line.startswith("[Info") and "exited with code 0" in line], log[-3000:]
 
 
 def test_problem_codes_link_to_the_rule_documentation(session: dict[str, Any]) -> None:

@@ -879,6 +879,11 @@ async function demoFlows(port) {
       const now = serverPids().filter((p) => !old.includes(p));
       return now.length ? now : undefined;
     });
+    // A normal restart first (the server exits with code 0: information, not an error, in the output).
+    const running = serverPids();
+    await palette('Skill LS: Restart Server');
+    await waitNewPid(running);
+    await waitFor('the status bar to count skills again', async () => /\d+ skills?/.test(await skillStatus()));
     const first = serverPids();
     o.pidsBefore = first;
     if (!first.length) throw new Error('no bundled server process found');
