@@ -2,7 +2,8 @@
 """Regenerate docs/agnix-comparison.md: skill-ls and agnix side by side on a corpus of real skills.
 
 Usage: python3 docs/compare_agnix.py [CORPUS] (default: $SKILL_LS_CORPUS, else ./corpus).
-Needs `agnix` on PATH (`pip install agnix`). Both tools run on the same tree; findings are grouped
+       python3 docs/compare_agnix.py --checklist (rewrite only the rule checklist at the end of the doc).
+Needs `agnix` 0.59.3 on PATH (`pip install agnix==0.59.3`). Both tools run on the same tree; findings are grouped
 into *concerns* (what the finding is about) so that each tool's codes can be compared per file. The
 verdicts ("who is right") are this project's reading of each concern, written in VERDICTS below and
 reviewed by hand against the files (docs/corpus-review.md).
@@ -17,7 +18,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("SKILL_LS_CORPUS", "corpus"))
+CORPUS = Path(os.environ.get("SKILL_LS_CORPUS", "corpus"))
 OUT = ROOT / "docs" / "agnix-comparison.md"
 
 # concern -> (skill-ls codes, agnix rules)
@@ -37,7 +38,7 @@ CONCERNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "XML tag in description (upload)": (("PT003",), ("CC-SK-031",)),
     "unknown tool name": (("CC003", "SA003"), ("CC-SK-008", "CC-AG-009")),
     "model value": (("CC001", "SA001"), ("CC-SK-001", "CC-AG-003")),
-    "MCP server definitions": (("MS001", "MS002", "MS003", "MS004", "MS005", "MS006"), ("MCP-027",)),
+    "MCP server definitions": (("MS001", "MS002", "MS003", "MS004", "MS005", "MS006", "MS008"), ("MCP-027",)),
     "literal credentials": (("MS003",), ("XP-SK-003",)),
 }
 
@@ -53,7 +54,9 @@ VERDICTS: dict[str, str] = {
                                         "(`requires` in 832 Composio skills: ignored by every runtime) and gives a "
                                         "note naming the runtimes for keys some runtime knows (`argument-hint`, "
                                         "`version`); agnix gives every non-standard key the same note. skill-ls is "
-                                        "more precise here: `requires` really does nothing anywhere.",
+                                        "more precise here: `requires` really does nothing anywhere. The 14 files only agnix flags are "
+                                        "plugin skills only Claude Code reads, whose `version` Claude Code 2.1.332 "
+                                        "reads: nothing to report.",
     "field type / metadata shape": "Agree (2): the standard's `metadata` maps strings to strings.",
     "body too long": "Same 500-line/5,000-token guidance; agnix splits lines and tokens into two codes.",
     "missing reference": "Agree on the 3 skills with missing files. agnix's extra findings are `@john.doe` and "
@@ -111,16 +114,32 @@ AGNIX_ONLY_NOTES: dict[str, str] = {
     "XML-003": "XML-like tags in bodies: advisory.",
 }
 
-# agnix's rule list as a checklist (issue 11): agnix rule -> (skill-ls status, codes, decision). Status:
-# "full" (the same concern, decided on the runtime's documentation), "partial", "no" (not checked, with
-# the reason), "n/a" (a file kind skill-ls does not model: AGENTS.md, MCP servers' runtime protocol).
+# agnix 0.59.3's rule list (all of it: tests/data/agnix/rules-0.59.3.tsv, from `agnix --format sarif`).
+RULES_TSV = ROOT / "tests" / "data" / "agnix" / "rules-0.59.3.tsv"
+
+# Exactly which files skill-ls reads for the concerns of agnix's hook and MCP rules (issue 25).
+HOOK_FILES = ("the hooks of a project's `.claude/settings.json` and `.claude/settings.local.json`, a plugin's "
+              "`hooks/hooks.json` and the hook files its `plugin.json` names (HK001), and `hooks` in a Claude Code "
+              "skill's frontmatter (CC004) and a subagent's frontmatter (SA005); not `~/.claude/settings.json` "
+              "(personal settings), managed settings, or a `hooks` object written inside `plugin.json`")
+MCP_FILES = ("the project's root `.mcp.json` and a Claude Code plugin's `.mcp.json` (both shapes; MS008, MS001-MS006), "
+             "a subagent's `mcpServers`, a skill's `mcp.json` (AGH, Amp), `metadata.agh.mcp_servers` and AGH "
+             "`AGENT.md` `mcp_servers`; not `mcpServers` written inside `plugin.json`, `~/.claude.json` (local and "
+             "user scope) or managed MCP settings")
+HK = "files: project settings hooks, plugin hooks.json (HK001); skill and subagent frontmatter (CC004, SA005)"
+MS = "files: project and plugin `.mcp.json`, subagent `mcpServers`, skill `mcp.json`"
+
+# agnix rule -> (skill-ls status, codes, decision). Status: "full" (the same concern, decided on the
+# runtime's documentation), "partial", "no" (not checked, with the reason), "n/a" (a file kind or runtime
+# skill-ls does not model). Rules not listed take their category's reading (CATEGORY_DEFAULT).
 COVERAGE: dict[str, tuple[str, str, str]] = {
+    # ---- Agent Skills standard
     "AS-001": ("full", "SK001", ""), "AS-002": ("full", "SK005", ""), "AS-003": ("full", "SK005", ""),
     "AS-004": ("full", "SK008", ""), "AS-005": ("full", "SK008", ""), "AS-006": ("full", "SK008", ""),
     "AS-008": ("no", "", "style: no runtime sets a minimum beyond non-empty (SK005)"),
     "AS-009": ("partial", "SK014, PT003", "angle brackets: Amp's unescaped catalog and the upload check"),
     "AS-011": ("full", "SK010", "1-500, an empty string included"), "AS-012": ("full", "SK012", ""),
-    "AS-013": ("full", "RF004", "nested skills are not references"),
+    "AS-013": ("full", "RF004", "links only; nested skills are not references"),
     "AS-015": ("no", "", "upload size: needs the zipped size; not checked"),
     "AS-016": ("full", "SK003, SK004, SK006", ""), "AS-017": ("full", "SK009", ""),
     "AS-020": ("no", "", "style advice"), "AS-021": ("full", "SK012", ""),
@@ -128,11 +147,14 @@ COVERAGE: dict[str, tuple[str, str, str]] = {
     "AS-024": ("partial", "MS004", "pinning checked where a runtime starts the server, not in prose"),
     "AS-025": ("full", "SH001-SH003", "per runtime, with the winner"), "AS-026": ("no", "", "style"),
     "AS-027": ("no", "", "style"),
+    # ---- Claude Code skills
     "CC-SK-001": ("full", "CC001", ""), "CC-SK-002": ("full", "SK006", "enum"), "CC-SK-004": ("full", "CC002", ""),
     "CC-SK-005": ("full", "CC002", "built-ins, project/user subagents, plugin:name"),
-    "CC-SK-006": ("no", "", "heuristic"), "CC-SK-007": ("no", "", "advisory"), "CC-SK-008": ("full", "CC003", ""),
-    "CC-SK-010": ("full", "CC004", ""), "CC-SK-013": ("no", "", "heuristic"),
-    "CC-SK-014": ("full", "SK006", ""), "CC-SK-015": ("full", "SK006", ""), "CC-SK-016": ("full", "CC008", ""),
+    "CC-SK-006": ("no", "", "heuristic on the name"), "CC-SK-007": ("no", "", "advisory"),
+    "CC-SK-008": ("full", "CC003", ""), "CC-SK-010": ("full", "CC004", HK),
+    "CC-SK-013": ("no", "", "heuristic about prose"),
+    "CC-SK-014": ("full", "SK006", "flag words as Claude Code reads them (\"true\", yes, on, 1 accepted)"),
+    "CC-SK-015": ("full", "SK006", "flag words as Claude Code reads them"), "CC-SK-016": ("full", "CC008", ""),
     "CC-SK-017": ("full", "SK007, PT001", "only when no reading runtime knows the key"),
     "CC-SK-018": ("full", "SK006", ""), "CC-SK-019": ("full", "CC005", ""), "CC-SK-020": ("full", "SK006", ""),
     "CC-SK-021": ("no", "", "advisory"), "CC-SK-022": ("no", "", "built-in command names change often"),
@@ -142,44 +164,148 @@ COVERAGE: dict[str, tuple[str, str, str]] = {
     "CC-SK-028": ("partial", "RF003", "names the runtime that runs the line"),
     "CC-SK-030": ("full", "PT002", ""), "CC-SK-031": ("full", "PT003", ""),
     "CC-SK-032": ("no", "", "style"), "CC-SK-033": ("no", "", "style"), "CC-SK-034": ("no", "", "advisory"),
+    # ---- Claude Code subagents
     "CC-AG-001": ("full", "AG004", ""), "CC-AG-002": ("full", "AG004", ""), "CC-AG-003": ("full", "SA001", ""),
     "CC-AG-004": ("full", "SA002", ""), "CC-AG-005": ("full", "AG005", "against the effective set"),
     "CC-AG-006": ("full", "SA004", ""), "CC-AG-007": ("full", "AG001", ""), "CC-AG-008": ("full", "AG004", ""),
-    "CC-AG-009": ("full", "SA003", ""), "CC-AG-010": ("full", "SA003", ""), "CC-AG-011": ("full", "SA005", ""),
+    "CC-AG-009": ("full", "SA003", ""), "CC-AG-010": ("full", "SA003", ""), "CC-AG-011": ("full", "SA005", HK),
     "CC-AG-012": ("full", "SA002", ""), "CC-AG-014": ("full", "AG004", ""), "CC-AG-015": ("full", "SA002", ""),
     "CC-AG-017": ("full", "AG004, SA002", ""), "CC-AG-019": ("full", "AG002", ""),
     "CC-AG-020": ("full", "AG004", ""), "CC-AG-021": ("no", "", "not documented as a hard limit"),
     "CC-AG-022": ("no", "", "documented default behaviour"), "CC-AG-023": ("full", "SA006", "project beats user"),
     "CC-AG-024": ("full", "SA004", ""),
-    "CC-HK-001": ("full", "CC004, SA005", ""), "CC-HK-005": ("full", "CC004, SA005", ""),
-    "CC-HK-006": ("full", "CC004, SA005", ""), "CC-HK-007": ("full", "CC004, SA005", ""),
-    "CC-HK-011": ("full", "CC004, SA005", ""), "CC-HK-016": ("full", "CC004, SA005", ""),
-    "CC-HK-020": ("full", "CC004, SA005", ""), "CC-HK-025": ("full", "CC004, SA005", "invalid regex"),
-    "CC-HK-026": ("full", "CC004, SA005", ""), "CC-HK-027": ("full", "CC004, SA005", ""),
-    "CC-PL-001": ("full", "PL002", "components inside .claude-plugin/"), "CC-PL-002": ("full", "PL002", ""),
-    "CC-PL-003": ("full", "PL001", ""), "CC-PL-004": ("full", "PL001", "name"), "CC-PL-005": ("full", "PL001", ""),
-    "CC-PL-006": ("full", "PL001", ""), "CC-PL-007": ("full", "PL002", ""), "CC-PL-008": ("full", "PL002", ""),
-    "CC-PL-016": ("full", "PL001", ""),
-    "MCP-007": ("full", "MC001", ""), "MCP-009": ("full", "MS001", ""), "MCP-010": ("full", "MS001", ""),
-    "MCP-011": ("full", "MS001", ""), "MCP-017": ("full", "MS002", ""), "MCP-018": ("full", "MS003", ""),
-    "MCP-021": ("full", "MS005", ""), "MCP-022": ("full", "AG004", "AGH; other shapes: MS001"),
-    "MCP-023": ("full", "MS006", ""), "MCP-024": ("full", "MS006", ""), "MCP-027": ("full", "MS004", ""),
-    "MCP-028": ("full", "MS003", "headers"),
+    # ---- Claude Code hooks (HOOK_FILES)
+    "CC-HK-001": ("full", "HK001, CC004, SA005", HK),
+    "CC-HK-002": ("no", "", "which handler types an event takes is not checked (a gap; the validator accepts it)"),
+    "CC-HK-003": ("no", "", "no matcher matches every tool (documented)"),
+    "CC-HK-005": ("full", "HK001, CC004, SA005", HK), "CC-HK-006": ("full", "HK001, CC004, SA005", HK),
+    "CC-HK-007": ("full", "HK001, CC004, SA005", HK),
+    "CC-HK-008": ("no", "", "skill-ls does not resolve hook command lines"),
+    "CC-HK-009": ("no", "", "advice about what a command does"),
+    "CC-HK-010": ("no", "", "not checked"), "CC-HK-011": ("full", "HK001, CC004, SA005", "a positive number; " + HK),
+    "CC-HK-012": ("full", "HK001, SK003, AG001", "JSON of hooks files, YAML of frontmatter; " + HK),
+    "CC-HK-013": ("no", "", "finer handler fields not checked"), "CC-HK-014": ("no", "", "finer handler fields not checked"),
+    "CC-HK-015": ("no", "", "finer handler fields not checked"), "CC-HK-016": ("full", "HK001, CC004, SA005", HK),
+    "CC-HK-018": ("no", "", "Claude Code ignores such a matcher silently: advisory"),
+    "CC-HK-020": ("full", "HK001, CC004, SA005", HK), "CC-HK-021": ("no", "", "finer handler fields not checked"),
+    "CC-HK-022": ("no", "", "finer handler fields not checked"), "CC-HK-023": ("no", "", "finer handler fields not checked"),
+    "CC-HK-024": ("no", "", "finer handler fields not checked"),
+    "CC-HK-025": ("full", "HK001, CC004, SA005", "not a string, or not a regular expression; " + HK),
+    "CC-HK-026": ("full", "HK001, CC004, SA005", HK), "CC-HK-027": ("full", "HK001, CC004, SA005", HK),
+    **{f"CC-HK-{n:03d}": ("no", "", "finer hook semantics not checked") for n in range(28, 36)},
+    # ---- Claude Code plugins and marketplaces
+    "CC-PL-001": ("no", "", "skill-ls reads the manifest where Claude Code does; a plugin.json elsewhere is no manifest"),
+    "CC-PL-002": ("partial", "PL002", "a component path that points inside .claude-plugin/"),
+    "CC-PL-003": ("full", "PL001", "a warning"), "CC-PL-004": ("full", "PL001", "name"),
+    "CC-PL-005": ("full", "PL001", ""), "CC-PL-006": ("full", "PL001", ""), "CC-PL-007": ("full", "PL002", ""),
+    "CC-PL-008": ("full", "PL002", ""), "CC-PL-009": ("full", "PL001", "as `claude plugin validate`"),
+    "CC-PL-010": ("full", "PL001", "as `claude plugin validate`"),
+    "CC-PL-011": ("no", "", "LSP servers of plugins not read"), "CC-PL-012": ("no", "", "userConfig not read"),
+    "CC-PL-013": ("no", "", "channels not read"), "CC-PL-014": ("full", "PL005", "permissionMode, hooks, mcpServers"),
+    "CC-PL-015": ("no", "", "not checked"), "CC-PL-016": ("full", "PL001", ""),
+    "CC-PL-017": ("full", "PL001", "a warning: Claude Code ignores the field"),
+    "CC-PL-018": ("full", "PL001, PL004", "claude-*, anthropic-*, cc-plugin-*"),
+    "CC-PL-019": ("no", "", "dependencies not read"), "CC-PL-020": ("no", "", "not checked"),
+    "CC-PL-021": ("no", "", "plugin settings not read"), "CC-PL-022": ("no", "", "monitors not read"),
+    "CC-PL-023": ("partial", "PL001", "field types of the manifest"),
+    "CC-MP-001": ("full", "PL004", ""), "CC-MP-002": ("full", "PL004", "names usable in plugin ids, reserved names"),
+    "CC-MP-003": ("full", "PL004", "sources; a plugin listed twice"),
+    "CC-MP-004": ("partial", "PL004", "a local source that does not exist"),
+    "CC-MP-005": ("no", "", "metadata advice"),
+    # ---- MCP configurations (MCP_FILES); the other MCP-* rules are about protocol data
+    "MCP-007": ("full", "MC001", MS), "MCP-009": ("full", "MS001", MS), "MCP-010": ("full", "MS001", MS),
+    "MCP-011": ("full", "MS001", MS), "MCP-012": ("no", "", "Claude Code still connects to SSE servers: advisory"),
+    "MCP-017": ("full", "MS002", MS), "MCP-018": ("full", "MS003", "known token formats, and literal values under secret-named keys; " + MS),
+    "MCP-019": ("no", "", "advice about what a command does"), "MCP-021": ("full", "MS005", MS),
+    "MCP-022": ("full", "MS008, AG004", "Claude Code drops the server; AGH `mcp_servers`; " + MS),
+    "MCP-023": ("full", "MS006", MS), "MCP-024": ("full", "MS006", MS), "MCP-027": ("full", "MS004", MS),
+    "MCP-028": ("full", "MS003", "headers; " + MS), "MCP-029": ("no", "", "advice about a server's arguments"),
+    "CC-MCP-001": ("no", "", "not checked"), "CC-MCP-002": ("no", "", "not checked (`${VAR:-default}` defaults are read)"),
+    "CC-MCP-003": ("n/a", "", "what a server sends (protocol data)"), "CC-MCP-004": ("no", "", "not checked"),
+    "CC-MCP-005": ("no", "", "not checked"),
+    # ---- skills of runtimes skill-ls models (Amp, Codex)
+    "AMP-SK-001": ("full", "SK007, PT001", ""), "AMP-SK-002": ("full", "SH001", "per runtime, with the winner"),
+    "AMP-SK-003": ("full", "SH004", ""), "AMP-005": ("no", "", "not checked"), "AMP-008": ("no", "", "advisory"),
+    "AMP-010": ("full", "MC001, MS001", "a skill's `mcp.json`"),
+    "CX-SK-001": ("full", "SK007, PT001", ""), "CX-SK-004": ("full", "BG002", ""),
+    "CX-SK-006": ("full", "CX001", ""), "CX-SK-007": ("no", "", "advisory"),
+    # ---- cross-platform and references
     "XP-SK-001": ("full", "PT001", ""), "XP-SK-002": ("no", "", "advisory"),
     "XP-SK-003": ("partial", "MS003", "only where a runtime passes the value to a server"),
+    "XP-SK-004": ("no", "", "paths in prose: advisory"),
+    "REF-001": ("partial", "RF001", "in skills; CLAUDE.md imports are not read"),
+    "REF-002": ("partial", "RF001", "in skills; CLAUDE.md and AGENTS.md are not read"),
+    "REF-003": ("no", "", "CLAUDE.md imports are not read"),
+}
+
+_NOT_MODELLED = "files: a runtime skill-ls does not model"
+RUNTIME_NAMES = {"cline": "Cline", "copilot": "GitHub Copilot", "cursor": "Cursor", "gemini": "Gemini CLI",
+                 "kiro": "Kiro", "opencode": "OpenCode", "windsurf": "Windsurf"}
+CATEGORY_DEFAULT: dict[str, tuple[str, str]] = {
+    "agents-md": ("n/a", "AGENTS.md instruction files: not skill or agent definitions"),
+    "amp-checks": ("n/a", "Amp checks and Amp settings: not skills"),
+    "claude-memory": ("n/a", "CLAUDE.md memory and `.claude/rules`: not skill or agent definitions"),
+    "claude-output-styles": ("n/a", "output styles: not skill or agent definitions"),
+    "claude-settings": ("n/a", "Claude Code settings other than hooks: not about skills, agents, hooks or MCP servers"),
+    "codex": ("n/a", "Codex's config.toml, AGENTS.md, plugins, hooks and custom agents: skill-ls reads Codex's skills only"),
+    "cross-platform": ("n/a", "AGENTS.md and CLAUDE.md instruction files"),
+    "mcp": ("n/a", "MCP protocol data (JSON-RPC messages, tool, resource and prompt definitions a server sends), "
+                   "not a configuration a runtime reads"),
+    "prompt-engineering": ("no", "prompt style: advisory"),
+    "version-awareness": ("n/a", "agnix's own configuration (.agnix.toml)"),
+    "xml": ("no", "XML-like tags in bodies: advisory"),
 }
 
 
-def agnix_titles() -> dict[str, str]:
-    """Every agnix rule id with its title (`agnix explain`), for the checklist."""
-    out: dict[str, str] = {}
-    for prefix in ("AS", "CC-SK", "CC-AG", "CC-HK", "CC-PL", "MCP", "CDX", "XP-SK"):
-        for n in range(1, 61):
-            rid = f"{prefix}-{n:03d}"
-            text = subprocess.run(["agnix", "explain", rid], capture_output=True, text=True).stdout
-            if text.startswith(rid):
-                out[rid] = text.splitlines()[0].split(" - ", 1)[-1]
-    return out
+def agnix_rules() -> list[tuple[str, str, str, str]]:
+    """Every rule of agnix 0.59.3: (id, severity, category, title), from the vendored list."""
+    rows = []
+    for line in RULES_TSV.read_text(encoding="utf-8").splitlines()[2:]:
+        rid, severity, category, title = line.split("\t")
+        rows.append((rid, severity, category, title))
+    return rows
+
+
+def coverage(rid: str, category: str) -> tuple[str, str, str]:
+    """skill-ls's status for one agnix rule: its own entry, else its category's reading."""
+    if rid in COVERAGE:
+        return COVERAGE[rid]
+    if category in CATEGORY_DEFAULT:
+        status, note = CATEGORY_DEFAULT[category]
+        return status, "", note
+    runtime = RUNTIME_NAMES.get(category.split("-")[0], category)
+    return "n/a", "", f"{runtime} {_NOT_MODELLED}"
+
+
+def checklist() -> list[str]:
+    """The '## agnix's rule list as a checklist' section: every agnix 0.59.3 rule, one row each."""
+    rules = agnix_rules()
+    counts = collections.Counter(coverage(rid, cat)[0] for rid, _, cat, _ in rules)
+    lines = ["", CHECKLIST_HEADING, "",
+             f"All {len(rules)} rules of agnix 0.59.3 (its SARIF rule list, vendored in "
+             "`tests/data/agnix/rules-0.59.3.tsv`; `tests/test_agnix_comparison.py` checks that every one is "
+             f"here). skill-ls: {counts['full']} covered, {counts['partial']} partly, {counts['no']} decided "
+             f"against or not checked (each with the reason), {counts['n/a']} about files or runtimes skill-ls "
+             "does not model.", "",
+             f"- **Hooks** (`CC-HK-*`, `CC-SK-010`, `CC-AG-011`): skill-ls reads {HOOK_FILES}.",
+             f"- **MCP servers** (`MCP-*`, `CC-MCP-*`): skill-ls reads {MCP_FILES}. agnix's other MCP rules "
+             "check MCP protocol data (JSON-RPC messages, tool definitions), which no runtime reads from a file.",
+             "- How agnix's own fixtures for these families fare when placed where Claude Code reads them: "
+             "docs/agnix-fixtures.md.", ""]
+    by_cat: dict[str, list[tuple[str, str, str, str]]] = collections.defaultdict(list)
+    for row in rules:
+        by_cat[row[2]].append(row)
+    for category in sorted(by_cat):
+        rows = by_cat[category]
+        cat_counts = collections.Counter(coverage(rid, category)[0] for rid, _, _, _ in rows)
+        summary = ", ".join(f"{n} {s}" for s, n in sorted(cat_counts.items()))
+        lines += [f"### {category} ({len(rows)} rules: {summary})", "",
+                  "| agnix rule | title | skill-ls | codes | decision |", "|---|---|---|---|---|"]
+        for rid, _, _, title in rows:
+            status, codes, note = coverage(rid, category)
+            lines.append(f"| {rid} | {title} | {status} | {codes} | {note} |")
+        lines.append("")
+    return lines
 
 
 def run_skill_ls() -> list[dict]:
@@ -213,7 +339,25 @@ def rel(path: str) -> str:
         return path
 
 
+CHECKLIST_HEADING = "## agnix's rule list as a checklist"
+
+
+def write_checklist_only() -> None:
+    """Replace the checklist section of the existing doc (the corpus part stays as generated)."""
+    text = OUT.read_text(encoding="utf-8")
+    head = text.split("\n" + CHECKLIST_HEADING, 1)[0].rstrip("\n").split("\n")
+    OUT.write_text("\n".join(head + checklist()).rstrip() + "\n", encoding="utf-8")
+
+
 def main() -> None:
+    global CORPUS
+    args = sys.argv[1:]
+    if args == ["--checklist"]:
+        write_checklist_only()
+        print(f"wrote {OUT.relative_to(ROOT)} (checklist)")
+        return
+    if args:
+        CORPUS = Path(args[0])
     ours = run_skill_ls()
     theirs, version = run_agnix()
     per: dict[str, dict[str, list[list[dict]]]] = collections.defaultdict(lambda: collections.defaultdict(
@@ -259,18 +403,7 @@ def main() -> None:
         if len(diff) > 12:
             lines.append(f"| … {len(diff) - 12} more | | |")
         lines.append("")
-    titles = agnix_titles()
-    counts = collections.Counter(COVERAGE.get(r, ("n/a", "", ""))[0] for r in titles)
-    lines += ["", "## agnix's rule list as a checklist", "",
-              f"{len(titles)} agnix rules; skill-ls: {counts['full']} covered, {counts['partial']} partly, "
-              f"{counts['no']} decided against (each with the reason); the other {counts['n/a']} concern files "
-              "skill-ls does not model (hooks in settings files, MCP servers' own protocol, AGENTS.md, Codex "
-              "config) or finer hook/plugin fields not reviewed yet.", "",
-              "| agnix rule | title | skill-ls | codes | decision |", "|---|---|---|---|---|"]
-    for rid, title in titles.items():
-        if rid in COVERAGE:
-            status, codes, note = COVERAGE[rid]
-            lines.append(f"| {rid} | {title} | {status} | {codes} | {note} |")
+    lines += checklist()
     OUT.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     print(f"wrote {OUT.relative_to(ROOT)}")
 

@@ -155,6 +155,21 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+# -- the one safe writer: every text the command line prints that holds names, paths, file contents
+# or messages goes through these (core/escape.py: control characters, bidi overrides and file-name
+# bytes that are not UTF-8 as visible escapes; JSON always valid UTF-8) ---------------------------------
+def write_out(text: str) -> None:
+    sys.stdout.write(safe_text(text, keep_newlines=True))
+
+
+def write_json(obj: object) -> None:
+    sys.stdout.write(json_text(obj) + "\n")
+
+
+def write_note(text: str, kind: str = "note") -> None:
+    print(f"skill-ls: {kind}: {safe_text(text)}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None, *, keep: list[object] | None = None) -> int:
     """Run one command. With `keep` (the `skill-ls` program, which leaves without freeing anything),
     `check` puts what it built there instead of freeing it when it returns."""
@@ -278,11 +293,11 @@ def _portability(args: argparse.Namespace) -> int:
     rows = matrix(index, [os.path.abspath(p) for p in args.paths] or [workspace])
     display = index.display_path
     if args.format == "json":
-        sys.stdout.write(json.dumps(as_json(rows, display), indent=2, ensure_ascii=False) + "\n")
+        write_json(as_json(rows, display))
     elif args.format == "markdown":
-        sys.stdout.write(as_markdown(rows, display))
+        write_out(as_markdown(rows, display))
     else:
-        sys.stdout.write(as_text(rows, display))
+        write_out(as_text(rows, display))
     return EXIT_OK
 
 
@@ -316,13 +331,13 @@ def _preview(args: argparse.Namespace) -> int:
     except PreviewError as exc:
         raise _KnownError(str(exc)) from None
     if args.format == "json":
-        sys.stdout.write(json.dumps(result.as_json(), indent=2, ensure_ascii=False) + "\n")
+        write_json(result.as_json())  # (exact: the text with its control characters as JSON escapes)
     else:
         if not result.exact and result.reading:
-            print(f"skill-ls: note: {result.reading}", file=sys.stderr)
+            write_note(result.reading)
         for note in result.notes:
-            print(f"skill-ls: note: {note}", file=sys.stderr)
-        sys.stdout.write(result.text)
+            write_note(note)
+        write_out(result.text)  # a skill body's ESC/OSC sequences are shown, never obeyed
     sys.stdout.flush()
     return EXIT_OK
 
@@ -333,24 +348,44 @@ def _where(args: argparse.Namespace) -> int:
 
     index, runtime, agent = open_index(args)
     obj = where(index, runtime, args.name, agent)
+    # No --runtime and no --agent: every active runtime that declares the name, runtime by runtime
+    # (the winner, the shadowed copies and the refused ones with the rule that refuses them).
+    explicit = bool(args.runtime) and args.runtime != ["auto"]
+    views = [where(index, rid, args.name, None) for rid in index.active] if not explicit and not agent else []
+    views = [v for v in views if v["entries"]]
+    if len(views) > 1:
+        obj["runtimes"] = views
     if args.format == "json":
         print(json_text(obj))
         return EXIT_OK
-    if not obj["entries"]:
+    if not obj["entries"] and not views:
         print(f"{safe_text(args.name)}: not declared in any {runtime} root", file=sys.stderr)
         return EXIT_FINDINGS
-    for e in obj["entries"]:  # the label is core/labels.py's, as in the JSON, hover and code lens
-        extra = f" ({e['not_discovered']})" if e.get("not_discovered") else (f" ({e['reason']})" if e.get("reason") else "")
-        print(safe_text(f"{e['label']:<15} {e['tier']:<12} {e['path']}{extra}"))
+    if len(views) > 1:
+        for view in views:
+            print(safe_text(f"{RUNTIMES[view['runtime']].title} ({view['runtime']})"))
+            _print_where_entries(view, "  ")
+            if view.get("disabled"):
+                print(safe_text(f"  note: disabled ({view.get('disabled_by')}): omitted from catalogs"))
+            if view.get("skills_disabled"):
+                print(safe_text(f"  note: skills are disabled ({view['skills_disabled']})"))
+        return EXIT_OK
+    _print_where_entries(obj, "")
     if obj.get("tombstoned"):
-        print(f"note: agent '{agent}' disables '{args.name}' (skills.disabled): not in its set or catalog")
-    disabled_by = RUNTIMES[runtime].operator_disabled
-    if obj.get("disabled") and disabled_by is not None:
-        print(f"note: '{args.name}' is disabled by the operator ({RUNTIMES[runtime].setting_key(disabled_by)}): "
-              "omitted from catalogs")
+        write_out(f"note: agent '{agent}' disables '{args.name}' (skills.disabled): not in its set or catalog\n")
+    if obj.get("disabled"):
+        write_out(f"note: '{args.name}' is disabled ({obj.get('disabled_by')}): omitted from catalogs\n")
     if obj.get("skills_disabled"):
         print(f"note: {RUNTIMES[runtime].title} skills are disabled ({obj['skills_disabled']})")
     return EXIT_OK
+
+
+def _print_where_entries(obj: dict[str, Any], indent: str) -> None:
+    for e in obj["entries"]:  # the label is core/labels.py's, as in the JSON, hover and code lens
+        extra = f" ({e['not_discovered']})" if e.get("not_discovered") else (f" ({e['reason']})" if e.get("reason") else "")
+        if not extra and "ambiguous:" in e.get("summary", ""):  # a copy the runtime does not rank
+            extra = " (" + e["summary"].split("— ", 1)[-1] + ")"
+        print(safe_text(f"{indent}{e['label']:<15} {e['tier']:<12} {e['path']}{extra}"))
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from skill_ls.analysis.check import CheckOptions, open_run
 from skill_ls.analysis.fixes import fix_in_memory
 from skill_ls.apply import rename_dirs, unified_diff, write_files
 from skill_ls.core.discovery import Environment
+from skill_ls.core.escape import safe_text
 from skill_ls.output import display_path
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
@@ -26,7 +27,7 @@ def run_fix(opts: CheckOptions, *, unsafe: bool, diff: bool, environ: dict[str, 
     outcome = fix_in_memory(workspace, env, config, files, unsafe=unsafe, jobs=opts.jobs)
     lines: list[str] = []
     for path, why in outcome.reverted:
-        print(f"skill-ls: note: {display_path(path)}: {why}", file=sys.stderr)
+        print(f"skill-ls: note: {safe_text(display_path(path))}: {safe_text(why)}", file=sys.stderr)
     fixed: Counter[str] = Counter()
     if diff:
         for counter in outcome.fixed.values():
@@ -34,7 +35,7 @@ def run_fix(opts: CheckOptions, *, unsafe: bool, diff: bool, environ: dict[str, 
         for path in sorted(outcome.files):
             sys.stdout.write(unified_diff(outcome.files[path], display_path(path).replace(os.sep, "/")))
         for code, old, new in outcome.renames:
-            sys.stdout.write(f"rename from {display_path(old)}\nrename to {display_path(new)}\n")
+            sys.stdout.write(f"rename from {safe_text(display_path(old))}\nrename to {safe_text(display_path(new))}\n")
             fixed[code] += 1
         n = sum(fixed.values())
         if n:
@@ -55,7 +56,7 @@ def run_fix(opts: CheckOptions, *, unsafe: bool, diff: bool, environ: dict[str, 
     for code, _, _ in done:
         fixed[code] += 1
     for path, why in skipped + skipped_dirs:
-        print(f"skill-ls: note: {display_path(path)}: {why}", file=sys.stderr)
+        print(f"skill-ls: note: {safe_text(display_path(path))}: {safe_text(why)}", file=sys.stderr)
     n = sum(fixed.values())
     if n and (written or done):
         lines.append(f"Fixed {n} finding(s) ({_counts(fixed)}) in {len(written) + len(done)} file(s).")

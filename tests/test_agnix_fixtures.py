@@ -1,120 +1,51 @@
-"""agnix's own fixtures for skills, subagents, plugins, hooks, settings and MCP configs (copied unchanged
-in ../shared/peer/agnix/, MIT/Apache-2.0), each placed where Claude Code reads it: `.claude/skills/<dir>/`,
-`.claude/agents/`, `.claude/settings.json`, a plugin's `.claude-plugin/plugin.json`, the project's
-`.mcp.json`. Every invalid fixture gets a finding and every valid one no error, or the disagreement is
-listed in `DISAGREE` with Claude Code's behaviour as evidence (docs/agnix-fixtures.md)."""
+"""agnix's fixtures placed where Claude Code reads them (issue 25): every invalid one flagged by skill-ls with
+a finding of its concern, every valid one without an error, or the difference recorded in
+tests/agnix_fixtures.py (DISAGREE) with Claude Code's behaviour as the evidence; docs/agnix-fixtures.md
+is that table (`python -m tests.agnix_fixtures` rewrites it)."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
-from conftest import CORPUS, check_tree
 
-AGNIX = CORPUS.parent / "peer" / "agnix" / "tests" / "fixtures"
-pytestmark = pytest.mark.skipif(not AGNIX.is_dir(), reason="agnix's fixtures (../shared/peer/agnix) not present")
-
-# case -> why skill-ls (and Claude Code) disagrees with the fixture's verdict.
-DISAGREE: dict[str, str] = {
-    "invalid/skills/argument-hint-no-args": "Claude Code appends the arguments to a skill whose body does not use "
-                                            "$ARGUMENTS: the hint is not wasted",
-    "invalid/skills/context-without-agent": "`context: fork` without `agent` runs in the general-purpose subagent "
-                                            "(documented default)",
-    "invalid/skills/fork-no-instructions": "Claude Code runs it; the forked subagent gets the (empty) body as its task",
-    "invalid/skills/string-boolean-disable": "Claude Code 2.1.332 reads \"true\" as true (flag words: true/yes/on/1 "
-                                             "in any case), so the skill is hidden from the model as meant",
-    "invalid/skills/string-boolean-invocable": "Claude Code 2.1.332 reads \"false\" as false (flag words)",
-    "invalid/skills/vague-name": "a naming heuristic (`helper`); Claude Code loads it",
-    "invalid/skills/deploy-prod": "a naming heuristic (a deploy skill the model may invoke); Claude Code loads and "
-                                  "runs it as written",
-    "invalid/skills/first-person-description": "style of the description; Claude Code loads it",
-    "invalid/hooks/async-on-non-command": "`claude plugin validate` accepts it; Claude Code ignores the key",
-    "invalid/hooks/dangerous-commands": "a security heuristic on the command text, not a load problem",
-    "invalid/hooks/deprecated-setup-event": "`Setup` is an event Claude Code 2.1.332 knows; the validator accepts it",
-    "invalid/hooks/matcher-on-ignored-event": "the validator accepts it; the matcher is ignored, the hook runs",
-    "invalid/hooks/matcher-on-wrong-event": "the validator accepts it; the hook runs",
-    "invalid/hooks/missing-matcher": "a group without `matcher` matches every tool (documented); the validator accepts it",
-    "invalid/hooks/model-on-command": "the validator accepts it; Claude Code ignores the key",
-    "invalid/hooks/no-timeout": "`timeout` is optional (a default applies)",
-    "invalid/hooks/once-in-settings": "the validator accepts it",
-    "invalid/hooks/prompt-missing-arguments": "the validator accepts it",
-    "invalid/hooks/prompt-on-wrong-event": "the validator accepts it",
-    "invalid/hooks/script-not-found": "the script is resolved when the hook runs ($CLAUDE_PROJECT_DIR); neither the "
-                                      "validator nor skill-ls checks the disk for it",
-    "skills/deep-reference": "the path is prose, not a link or code: no runtime reads it as a reference",
-    "skills/windows-path": "the path is prose, not a link or code: no runtime reads it as a reference",
-    "mcp/dangerous-stdio-command.mcp.json": "a security heuristic on the command text",
-    "mcp/deprecated-sse.mcp.json": "Claude Code still starts `sse` servers",
-    "mcp/valid-tool.mcp.json": "an MCP tool definition, not a configuration: as the project's .mcp.json Claude Code "
-                               "reads no server from it (MS008)",
-    "mcp/valid-multiple-tools.mcp.json": "MCP tool definitions, not a configuration: as the project's .mcp.json "
-                                         "Claude Code reads no server from it (MS008)",
-}
+from tests import agnix_fixtures as af
 
 
-def cases() -> list[tuple[str, str, list[tuple[Path, str]]]]:
-    if not AGNIX.is_dir():
-        return []
-    out: list[tuple[str, str, list[tuple[Path, str]]]] = []
-    for verdict in ("valid", "invalid"):
-        base = AGNIX / verdict
-        for d in sorted((base / "skills").iterdir()):
-            out.append((f"{verdict}/skills/{d.name}", verdict, [(d, f".claude/skills/{_dir_for(d)}")]))
-        for f in sorted((base / "agents").iterdir()):
-            out.append((f"{verdict}/agents/{f.name}", verdict, [(f, f".claude/agents/{f.name}")]))
-        hooks = [base / "hooks"] if verdict == "valid" else sorted((base / "hooks").iterdir())
-        for d in hooks:
-            out.append((f"{verdict}/hooks" + ("" if verdict == "valid" else f"/{d.name}"), verdict,
-                        [(d / "settings.json", ".claude/settings.json")]))
-        plugins = [base / "plugins"] if verdict == "valid" else sorted((base / "plugins").iterdir())
-        for d in plugins:
-            out.append((f"{verdict}/plugins" + ("" if verdict == "valid" else f"/{d.name}"), verdict,
-                        [(d / ".claude-plugin" / "plugin.json", "p/.claude-plugin/plugin.json")]))
-    for d in sorted((AGNIX / "skills").iterdir()):
-        out.append((f"skills/{d.name}", "invalid", [(d, f".claude/skills/{_dir_for(d)}")]))
-    for f in sorted((AGNIX / "mcp").iterdir()):
-        out.append((f"mcp/{f.name}", "valid" if f.name.startswith("valid") else "invalid", [(f, ".mcp.json")]))
-    return out
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> list[af.Result]:
+    base = tmp_path_factory.mktemp("agnix")
+    home = base / "home"
+    home.mkdir()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(home))
+        mp.setenv("AGH_HOME", str(home / ".agh"))
+        mp.setenv("CODEX_HOME", str(home / ".codex"))
+        mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+        mp.delenv("AMP_TOOLBOX", raising=False)
+        return af.check_all(base / "ws")
 
 
-def _dir_for(skill_dir: Path) -> str:
-    """The directory a skill fixture is placed in: the one its `name` asks for (so a fixture about
-    something else does not also get SK009), but for the fixture about that mismatch."""
-    import re
-
-    if skill_dir.name == "name-directory-mismatch":
-        return skill_dir.name
-    text = (skill_dir / "SKILL.md").read_text(encoding="utf-8", errors="replace")
-    m = re.search(r"^name:\s*([a-z0-9][a-z0-9-]*)\s*$", text, re.M)
-    return m.group(1) if m else skill_dir.name
+def test_every_fixture_is_vendored_and_placed():
+    on_disk = {p.relative_to(af.FIXTURES).as_posix() for p in af.FIXTURES.rglob("*") if p.is_file()}
+    listed = {c.fixture for c in af.CASES}
+    assert listed == on_disk, "tests/data/agnix/fixtures and CASES must list the same files"
+    assert (af.DATA / "LICENSE-MIT").is_file() and (af.DATA / "LICENSE-APACHE").is_file()
 
 
-def place(tmp: Path, files: list[tuple[Path, str]]) -> Path:
-    ws = tmp / "ws"
-    (ws / ".claude").mkdir(parents=True, exist_ok=True)
-    for src, rel in files:
-        dst = ws / rel
-        if src.is_dir():
-            shutil.copytree(src, dst)
-        else:
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(src, dst)
-    return ws
+@pytest.mark.parametrize("case", af.CASES, ids=lambda c: c.fixture)
+def test_fixture_agrees_with_agnix_or_the_difference_is_recorded(results, case):
+    for r in (r for r in results if r.case == case):
+        if r.agrees:
+            continue
+        what = ("no error" if case.valid else f"a finding among {case.codes or af.FAMILY_PREFIX.get(case.family)}")
+        assert af.reason(r), (f"{r.key}: agnix expects {what}, skill-ls reports {list(r.findings) or 'nothing'}; "
+                              "fix skill-ls or record Claude Code's behaviour in DISAGREE (tests/agnix_fixtures.py)")
 
 
-@pytest.mark.parametrize("case,verdict,files", cases(), ids=[c[0] for c in cases()])
-def test_fixture_where_claude_code_reads_it(case, verdict, files, tmp_path):
-    ws = place(tmp_path, files)
-    res = check_tree(ws, runtimes=["claude-code"], no_user_roots=True)
-    errors = [d for d in res.diagnostics if d.severity == 1]
-    flagged = bool(res.diagnostics)
-    agrees = not errors if verdict == "valid" else flagged
-    if case in DISAGREE:
-        assert not agrees, f"{case} now agrees with agnix: drop it from DISAGREE"
-    else:
-        assert agrees, (case, [(d.code, d.message) for d in res.diagnostics])
+def test_recorded_differences_still_differ(results):
+    differing = {r.key for r in results if not r.agrees} | {r.case.fixture for r in results if not r.agrees}
+    stale = sorted(k for k in af.DISAGREE if k not in differing)
+    assert not stale, f"these fixtures now agree with agnix: remove them from DISAGREE: {stale}"
 
 
-def test_every_disagreement_is_a_fixture():
-    names = {c[0] for c in cases()}
-    assert set(DISAGREE) <= names
+def test_doc_is_current(results):
+    assert af.DOC.read_text(encoding="utf-8") == af.render(results), (
+        "docs/agnix-fixtures.md is stale: run `python -m tests.agnix_fixtures`")

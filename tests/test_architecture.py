@@ -87,10 +87,16 @@ def test_every_module_has_a_layer() -> None:
 
 
 def test_the_code_map_names_every_module() -> None:
-    """ARCHITECTURE.md's code map names every module (a new module gets its entry)."""
+    """ARCHITECTURE.md's code map names every module (a new module gets its entry), except a
+    runtime's descriptor module: the map says "one module per runtime, named for its id", so adding a
+    runtime (the recipe) touches no documentation but its README row."""
+    from skill_ls.core.runtimes import RUNTIMES
+
+    descriptors = {rid.replace("-", "_") for rid in RUNTIMES}
     text = (PACKAGE.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
     missing = [str(p.relative_to(PACKAGE.parent)) for p in sorted(PACKAGE.rglob("*.py"))
-               if p.stem not in ("__init__", "__main__") and not re.search(rf"\b{re.escape(p.stem)}\b", text)]
+               if p.stem not in ("__init__", "__main__") and not re.search(rf"\b{re.escape(p.stem)}\b", text)
+               and not (p.parent.name == "runtimes" and p.stem in descriptors)]
     assert missing == []
 
 

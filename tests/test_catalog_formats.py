@@ -49,7 +49,7 @@ def test_agh_golden_sorted_cut_escaped_tool_guidance(workspace):
 def test_agh_json_object_full_description_and_truncated(workspace):
     path = skill(workspace / ".agh" / "skills", "alpha", description=LONG)
     obj = catalog_object(index_for(workspace), "agh")
-    assert set(obj) == {"runtime", "agent", "text", "chars", "skills", "mcp_servers", "left_out"}
+    assert set(obj) == {"runtime", "agent", "text", "chars", "skills", "mcp_servers", "left_out", "documented"}
     assert obj["left_out"] == []
     assert obj["runtime"] == "agh" and obj["agent"] is None and obj["chars"] == len(obj["text"])
     assert obj["skills"][1:] == [{"name": "alpha", "tier": "workspace", "path": str(path), "description": LONG,

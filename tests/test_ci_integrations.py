@@ -172,3 +172,57 @@ def test_readme_documents_the_action_with_a_complete_workflow():
     assert any(u.startswith("actions/checkout@") for u in uses)
     action_step = next(s for s in job["steps"] if s.get("uses", "").startswith("skill-ls/skill-ls@"))
     assert set(action_step["with"]) <= set(_action()["inputs"])
+
+
+def _run_check_step(workspace, tmp_path, **inputs) -> tuple[subprocess.CompletedProcess, str]:
+    script = next(s for s in _action()["runs"]["steps"] if s.get("id") == "check")["run"]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    shim = bin_dir / "skill-ls"
+    shim.write_text(f"#!/bin/sh\nexec {sys.executable} -m skill_ls \"$@\"\n", encoding="utf-8")
+    shim.chmod(0o755)
+    output = tmp_path / "github_output"
+    output.write_text("", encoding="utf-8")
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "GITHUB_OUTPUT": str(output),
+           "SKILL_LS_PATHS": ".", "SKILL_LS_FORMAT": "github", "SKILL_LS_ARGS": "",
+           "SKILL_LS_SARIF": str(tmp_path / "out.sarif"), "PYTHONPATH": str(ROOT)}
+    env.update(inputs)
+    proc = subprocess.run(["bash", "-e", "-c", script], cwd=workspace, env=env, capture_output=True, text=True,
+                          timeout=300)
+    return proc, output.read_text(encoding="utf-8")
+
+
+def _outputs(text: str) -> list[str]:
+    return [line.split("=", 1)[0] for line in text.splitlines()]
+
+
+def test_action_passes_hostile_inputs_as_data(workspace, tmp_path):
+    """Issue 24, class 14: a path named `--ignore=SK` hid every finding (exit-code=0); newline-separated
+    paths lost all but the first; `format` was echoed into a `::error` command; `sarif-file` went raw into
+    $GITHUB_OUTPUT (an `exit-code<<EOF` line could be injected)."""
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    write(workspace / "a" / "SKILL.md", "---\nname: a\ndescription: Use when: asked\n---\n")
+    write(workspace / "b c" / "SKILL.md", "---\nname: b c\ndescription: Use when: asked\n---\n")
+    # A path that looks like an option is a path (it does not exist: usage error, not a clean run).
+    proc, out = _run_check_step(workspace, tmp_path, SKILL_LS_PATHS="--ignore=SK")
+    assert out.splitlines() == ["exit-code=2"], (out, proc.stderr)
+    proc, out = _run_check_step(workspace, tmp_path, SKILL_LS_PATHS="a\n--ignore=SK\n")
+    assert out.splitlines() == ["exit-code=2"]
+    # One path per line, every line honoured (a space inside a path included; CRLF and blank lines too).
+    proc, out = _run_check_step(workspace, tmp_path, SKILL_LS_PATHS="a\r\n\n  b c  \n")
+    assert out.splitlines() == ["exit-code=1"], proc.stderr
+    assert "file=a/SKILL.md," in proc.stdout and "file=b c/SKILL.md," in proc.stdout
+    # The format is never echoed into a workflow command.
+    forged = "x\n::error file=README.md::forged\n::set-output name=exit-code::0"
+    proc, out = _run_check_step(workspace, tmp_path, SKILL_LS_FORMAT=forged)
+    assert "forged" not in proc.stdout and "set-output" not in proc.stdout
+    assert out.splitlines() == ["exit-code=2"]
+    # The SARIF path never writes anything but its own line into $GITHUB_OUTPUT.
+    proc, out = _run_check_step(workspace, tmp_path, SKILL_LS_FORMAT="sarif",
+                                SKILL_LS_SARIF=str(tmp_path / "s.sarif") + "\nexit-code<<EOF\n0\nEOF")
+    assert _outputs(out) == ["exit-code"] and out.splitlines() == ["exit-code=2"], out
+    proc, out = _run_check_step(workspace, tmp_path, SKILL_LS_FORMAT="sarif", SKILL_LS_SARIF=str(tmp_path / "s p.sarif"),
+                                SKILL_LS_ARGS="--select\nSK003")
+    assert _outputs(out) == ["sarif-file", "exit-code"] and "exit-code=1" in out, (out, proc.stderr)
+    assert json.loads((tmp_path / "s p.sarif").read_text())["runs"][0]["results"]

@@ -50,7 +50,7 @@ def test_catalog_json_shape_and_text_identity(tree, capsys):
     code, out = run(capsys, "catalog", "--workspace", str(tree), "--agent", "rev", "--format", "json")
     assert code == 0
     obj = json.loads(out.out)
-    assert list(obj) == ["runtime", "agent", "text", "chars", "skills", "mcp_servers", "left_out"]
+    assert list(obj) == ["runtime", "agent", "text", "chars", "skills", "mcp_servers", "left_out", "documented"]
     assert obj["text"] == text.out and obj["chars"] == len(text.out)
     assert obj["runtime"] == "agh" and obj["agent"] == "rev"
     bundled, s = obj["skills"]

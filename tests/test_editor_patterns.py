@@ -14,12 +14,28 @@ def test_generated_blocks_are_current() -> None:
     assert stale() == [], "run: python -m skill_ls.core.editor_patterns --write"
 
 
-def test_every_target_has_one_generated_block() -> None:
+def test_every_target_has_one_generated_block_per_renderer() -> None:
     from skill_ls.core.editor_patterns import ROOT
 
-    for path, (marker, _) in TARGETS.items():
+    for path, (marker, kinds) in TARGETS.items():
+        if not marker:  # JSON: no comments, the value is replaced in place
+            continue
         text = (ROOT / path).read_text(encoding="utf-8")
-        assert text.count(f"{marker} BEGIN GENERATED") == 1 and text.count(f"{marker} END GENERATED") == 1, path
+        n = len(kinds.split())
+        assert text.count(f"{marker} BEGIN GENERATED") == n and text.count(f"{marker} END GENERATED") == n, path
+
+
+def test_vscode_runtimes_setting_lists_every_runtime() -> None:
+    """`skillLs.runtimes` in package.json offers `auto` and every descriptor's id, in registry order
+    (generated: a new runtime needs no hand edit of the extension)."""
+    import json
+
+    from skill_ls.core.editor_patterns import ROOT
+    from skill_ls.core.runtimes import RUNTIMES
+
+    package = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text(encoding="utf-8"))
+    setting = package["contributes"]["configuration"]["properties"]["skillLs.runtimes"]
+    assert setting["items"]["enum"] == ["auto", *RUNTIMES]  # (skill_ls.core.settings_schema generates it)
 
 
 def test_every_family_glob_is_offered_to_the_editors() -> None:

@@ -252,15 +252,15 @@ def test_mcp_servers_are_json_safe(workspace, private_home):
 def test_agh_config_is_read_once_per_index_state(workspace, private_home, monkeypatch):
     """$AGH_HOME/config.toml is read once per index state, not on every where/effective call; a
     change the index learns of (any file update) reads it again."""
-    import skill_ls.core.mcp as mcp
+    import skill_ls.core.own_settings as own
     from skill_ls.core.labels import where
 
     skill(workspace / ".agh" / "skills", "demo")
     config = write(private_home / ".agh" / "config.toml", "[skills]\nenabled = false\n", dedent=False)
     index = index_for(workspace, ["agh"])
     reads = []
-    real = mcp.read_agh_config
-    monkeypatch.setattr(mcp, "read_agh_config", lambda home: reads.append(home) or real(home))
+    real = own.read_bytes
+    monkeypatch.setattr(own, "read_bytes", lambda path: reads.append(path) or real(path))
     for _ in range(3):
         assert "skills.enabled = false" in where(index, "agh", "demo")["skills_disabled"]
         assert resolve_effective_set(index, "agh").skills == []

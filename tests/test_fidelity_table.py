@@ -34,8 +34,8 @@ def _tables() -> tuple[dict[str, str], list[list[str]]]:
         cells = _split(line)
         if len(cells) == 2:  # the pages table
             m = LINK.fullmatch(cells[0])
-            assert m is not None and re.fullmatch(r"`[\w.-]+\.txt`", cells[1]), cells
-            pages[m.group(2)] = cells[1].strip("`")
+            assert m is not None and (re.fullmatch(r"`[\w.-]+\.txt`", cells[1]) or cells[1].startswith("not stored")), cells
+            pages[m.group(2)] = cells[1].strip("`") if cells[1].startswith("`") else ""  # "": read on the site
         else:
             rows.append(cells)
     return pages, rows
@@ -92,6 +92,8 @@ def test_every_quote_is_verbatim_in_its_page():
         m = QUOTE.match(cells[2])
         if m is None:
             continue
+        if not pages[m.group(1) or m.group(2)]:
+            continue  # a page read on its site, not stored (its descriptor cites it: the test below)
         stored = sources / pages[m.group(1) or m.group(2)]
         if not stored.is_file():
             pytest.fail(f"{stored.name} is not in {sources}: the quote of '{cells[1]}' cannot be checked")
@@ -129,3 +131,17 @@ def test_explain_cites_public_pages():
 
     for code, r in all_rules().items():
         assert not UNSHIPPED.search(r.doc), code
+
+
+def test_every_page_read_on_its_site_is_cited_by_its_runtimes_descriptor():
+    """A page that is not stored (GitHub Copilot, Cursor, Gemini CLI, OpenCode: read on their sites)
+    must be one a runtime descriptor module under skill_ls/core/runtimes/ cites, so the descriptor and
+    the table agree on where each behaviour comes from; and its quotes are not empty."""
+    pages, rows = _tables()
+    cited = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "skill_ls" / "core" / "runtimes").glob("*.py"))
+    unstored = {url for url, stored in pages.items() if not stored}
+    assert len(unstored) >= 10
+    for url in unstored:
+        assert url in cited, url
+    quoted = [QUOTE.match(cells[2]) for cells in rows]
+    assert sum(1 for m in quoted if m is not None and (m.group(1) or m.group(2)) in unstored and m.group(3).strip()) >= 25

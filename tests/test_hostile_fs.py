@@ -402,3 +402,51 @@ def test_home_is_a_file(workspace, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("AGH_HOME", str(bad))
     code, _, err = check(capsys, str(workspace))
     assert code in OK, err
+
+
+# -- issue 24, class 9: a missing or odd workspace is never a walk of its parent ---------------------
+@pytest.mark.parametrize("kind", ["missing", "file"])
+def test_a_missing_or_file_workspace_never_lists_its_parent(tmp_path, monkeypatch, kind):
+    from skill_ls.analysis.check import Checker, build_index, prepare_config, CheckOptions
+
+    home = Path(os.environ["HOME"])
+    (home / "d" / "e").mkdir(parents=True, exist_ok=True)
+    target = home / "old-project"
+    if kind == "file":
+        target.write_text("# notes\n")
+    opts = CheckOptions(paths=[str(target)], workspace=str(home), runtimes=[])
+    checker = Checker(build_index(str(home), prepare_config(str(home), opts)))
+    listed: list[str] = []
+    real = checker.index.walker.listdir
+
+    def spy(directory):
+        listed.append(directory)
+        return real(directory)
+
+    monkeypatch.setattr(checker.index.walker, "listdir", spy)
+    assert checker.plugin_files([str(target)]) == {}
+    assert not any(d in (str(home), os.sep) or d.startswith(str(home / "d")) for d in listed), listed
+
+
+# -- issue 24, classes 7-8: no blocking read of a special file anywhere -----------------------------
+def test_preview_of_a_fifo_resource_answers_at_once(workspace):
+    s = skill(workspace / ".agh" / "skills", "demo")
+    (s.parent / "references").mkdir()
+    os.mkfifo(s.parent / "references" / "pipe.md")
+    os.symlink("/dev/zero", s.parent / "references" / "zero.md")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    for name in ("pipe.md", "zero.md"):
+        proc = subprocess.run([sys.executable, "-m", "skill_ls", "preview", "demo", "--runtime", "agh", "--file",
+                               f"references/{name}"], cwd=workspace, env=env, capture_output=True, text=True,
+                              timeout=30)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1
+        assert "not a regular file" in proc.stderr or "not inside the skill directory" in proc.stderr
+
+
+def test_configuration_and_settings_that_are_fifos_never_block(workspace):
+    os.mkfifo(workspace / ".skill-ls.toml")
+    skill(workspace / ".claude" / "skills", "a")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    proc = subprocess.run([sys.executable, "-m", "skill_ls", "check", "."], cwd=workspace, env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode in (0, 1, 2) and "Traceback" not in proc.stderr  # (answered: not blocked)

@@ -105,3 +105,53 @@ def test_sk012_marks_the_first_non_empty_line_past_the_budget(workspace):
     g = skill(workspace, "b", body="\n" * 3 + "word " * 30_000 + "\n")
     [d] = diags_for(check_tree(workspace), g, "SK012")
     assert d.span.end_col > d.span.start_col
+
+
+# -- issue 24: the glued-key split on CJK, Japanese and Korean text -----------------------------------------
+import pytest  # noqa: E402
+
+CJK_TEXTS = {
+    "chinese": "当用户需要生成报告时使用这个技能，它会整理数据并输出结果。",
+    "chinese-long": "当用户需要生成报告时使用这个技能，它会整理数据并输出结果。" * 40,
+    "japanese": "ユーザーがレポートを必要とするときに使います。データを整理して結果を出力します。",
+    "japanese-long": "ユーザーがレポートを必要とするときに使います。" * 60,
+    "korean": "사용자가 보고서를 요청할 때 사용합니다. 데이터를 정리하고 결과를 출력합니다.",
+    "korean-no-space": "사용자가 보고서를 요청할 때 사용합니다.",
+    "fullwidth-punct": "報告が必要なとき！",
+    "no-punct": "当用户需要生成报告时使用",
+}
+
+
+@pytest.mark.parametrize("key,value", [("license", "Apache-2.0"), ("compatibility", "Requires Python 3"),
+                                       ("allowed-tools", "Read Grep")])
+@pytest.mark.parametrize("lang", sorted(CJK_TEXTS))
+def test_sk003_splits_a_key_glued_onto_cjk_text(workspace, capsys, lang, key, value):
+    from skill_ls.cli import main
+
+    text = CJK_TEXTS[lang]
+    f = write(workspace / ".claude" / "skills" / "a" / "SKILL.md",
+              f"---\nname: a\ndescription: {text}{key}: {value}\n---\nBody\n", dedent=False)
+    (d,) = diags_for(check_tree(workspace), f, "SK003")
+    assert d.fix is not None and not d.fix.safe and "line break seems lost" in d.message
+    main(["check", str(workspace), "--fix", "--unsafe-fixes", "--select", "SK003"])
+    fixed = f.read_text(encoding="utf-8")
+    assert f"description: {text}\n{key}: {value}\n" in fixed, fixed
+    assert not diags_for(check_tree(workspace), f, "SK003")
+    before = fixed
+    main(["check", str(workspace), "--fix", "--unsafe-fixes", "--select", "SK003"])
+    assert f.read_text(encoding="utf-8") == before  # idempotent
+
+
+@pytest.mark.parametrize("lang", sorted(CJK_TEXTS))
+def test_sk003_quotes_cjk_text_when_no_known_key_is_glued(workspace, lang):
+    """A word no runtime knows as a key (`origin`) after the sentence is prose with a colon, in any
+    script, as after ASCII text: the value is quoted (safe), its text kept exactly."""
+    from skill_ls.cli import main
+
+    text = CJK_TEXTS[lang]
+    f = write(workspace / "s" / "a" / "SKILL.md", f"---\nname: a\ndescription: {text}origin: community\n---\nBody\n",
+              dedent=False)
+    (d,) = diags_for(check_tree(workspace), f, "SK003")
+    assert d.fix is not None and d.fix.safe
+    main(["check", str(workspace), "--fix", "--select", "SK003"])
+    assert f'description: "{text}origin: community"\n' in f.read_text(encoding="utf-8")

@@ -5,7 +5,7 @@ import json
 
 from conftest import check_tree, diags_for, skill, write
 
-from skill_ls.core.mcp_servers import secret_in, unpinned_package
+from skill_ls.core.mcp_servers import secret_in, server_findings, unpinned_package
 from skill_ls.core.model import Severity
 
 GH = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -58,6 +58,21 @@ def test_ms004_unpinned_packages():
     assert unpinned_package("uvx", ["mcp-server-git==0.6.2"]) is None
     assert unpinned_package("uvx", ["--from", "git+https://x", "tool"]) == "git+https://x"
     assert unpinned_package("node", ["server.js"]) is None
+
+
+def test_ms004_url_and_git_sources_pinned_by_commit():
+    # Corpus review (issue 25): a plugin's `npx -y https://github.com/o/r/archive/<commit>.tar.gz` was
+    # reported unpinned, with the advice to append '@1.2.3' to the URL.
+    sha = "26579fef93bf519bd5c9c3b6b2add272f0652615"
+    assert unpinned_package("npx", ["-y", f"https://github.com/fablerlabs/x402-tools/archive/{sha}.tar.gz"]) is None
+    assert unpinned_package("npx", ["-y", "github:o/r#1a2b3c4"]) is None
+    assert unpinned_package("npx", ["-y", "https://registry.npmjs.org/p/-/p-1.2.3.tgz"]) is None
+    assert unpinned_package("uvx", ["--from", f"git+https://github.com/o/r@{sha}", "tool"]) is None
+    moving = "https://github.com/o/r/archive/main.tar.gz"
+    assert unpinned_package("npx", ["-y", moving]) == moving
+    assert unpinned_package("npx", ["-y", "git+https://github.com/o/r.git"]) == "git+https://github.com/o/r.git"
+    [f] = [f for f in server_findings("s", {"command": "npx", "args": ["-y", moving]}) if f.code == "MS004"]
+    assert "pin it to a commit or a released tarball" in f.message and "@1.2.3" not in f.message
 
 
 def test_ms004_ms005_ms006_in_a_sidecar(workspace):

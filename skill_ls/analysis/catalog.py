@@ -12,6 +12,7 @@ prompt example has no budget line).
 from __future__ import annotations
 
 import abc
+import functools
 import dataclasses
 import re
 from dataclasses import dataclass
@@ -100,10 +101,18 @@ _NAME_BREAKERS = re.compile(r"[\n\r\t\"`\\<>*]")
 
 
 def _control_reason(what: str, text: str) -> str | None:
-    m = _CONTROL.search(text)
-    if m is None:
+    ch = _first_control(text)
+    if ch is None:
         return None
-    return f"its {what} contains the control character U+{ord(m.group()):04X}"
+    return f"its {what} contains the control character U+{ord(ch):04X}"
+
+
+@functools.lru_cache(maxsize=64)
+def _first_control(text: str) -> str | None:
+    """The first control character of `text` (one search per text, however many runtimes' catalogs
+    and rules ask about the same description: eleven runtimes read `.agents/skills`)."""
+    m = _CONTROL.search(text)
+    return m.group() if m is not None else None
 
 
 def name_refusal(name: str) -> str | None:
@@ -165,6 +174,7 @@ class CatalogFormat(abc.ABC):
     `render` (the catalog) and `cost` (hover, SK011) both go through `entry`, so they cannot differ."""
 
     id: str = ""
+    documented: bool = True  # False: the runtime's documentation does not show its catalog text
 
     @abc.abstractmethod
     def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
@@ -288,6 +298,34 @@ class AmpXml(CatalogFormat):
         return f"{AMP_INTRO}\n\n<available_skills>\n" + "\n".join(e.text for e in entries) + "\n</available_skills>"
 
 
+class OpenCodeXml(AmpXml):
+    """OpenCode's `skill` tool description as its documentation shows it: `<available_skills>`, one
+    `<skill>` with `<name>` and `<description>` per skill, indented by two spaces per level. Nothing
+    is said of escaping (OpenCode interpolates the values: reading, as Amp), of an intro or of a final
+    newline (none)."""
+
+    id = "opencode_xml"
+
+    def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
+        return "<available_skills>\n" + "\n".join(e.text for e in entries) + "\n</available_skills>"
+
+
+class Undocumented(CatalogFormat):
+    """A runtime whose catalog text is not documented (GitHub Copilot, Cursor, Gemini CLI): skill-ls
+    renders no text rather than invent one. What is documented is which skills are listed and that
+    their name and description are given to the model; a skill's cost is those two texts' length."""
+
+    id = "undocumented"
+    documented = False
+
+    def entry(self, runtime: Runtime, s: EffectiveSkill) -> CatalogEntry:
+        description = _description(s)
+        return _entry(s, description, description, False, "", len(s.name) + len(description))
+
+    def frame(self, index: Index, eff: EffectiveSet, entries: list[CatalogEntry]) -> str:
+        return ""
+
+
 # -- the reference `to-prompt` layout (agentskills, codex, claude-code) ---------------------------
 class Reference(CatalogFormat):
     """The reference `agentskills to-prompt` layout, one tag per line, HTML-escaped. The description
@@ -390,7 +428,8 @@ class FullContent(CatalogFormat):
         return "\n".join(e.text for e in entries) + "\n"
 
 
-FORMATS: dict[str, CatalogFormat] = {f.id: f for f in (AghLines(), AmpXml(), Reference(), MarkdownList(), FullContent())}
+FORMATS: dict[str, CatalogFormat] = {f.id: f for f in (AghLines(), AmpXml(), Reference(), MarkdownList(), FullContent(),
+                                                       OpenCodeXml(), Undocumented())}
 
 
 def catalog_format(runtime: Runtime) -> CatalogFormat:
@@ -428,6 +467,8 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
         "mcp_servers": effective_mcp_servers(index, eff),
         # skills that cannot be rendered safely (CT001): not in `text`, said here and on stderr
         "left_out": [{"name": sk.name, "path": sk.path, "reason": reason} for sk, reason in rendered.left_out],
+        # False: the runtime does not document its catalog text, so `text` is empty (never invented)
+        "documented": catalog_format(RUNTIMES[runtime]).documented,
     }
     setting = RUNTIMES[runtime].prompt_budget_setting if runtime in RUNTIMES else None
     if setting:  # Agentcy's skills_state_changed event: budget_used_chars / budget_max_chars
@@ -452,6 +493,9 @@ def catalog_notes(index: Index, runtime: str, agent: str | None = None) -> list[
     left = [f"'{s.name}' ({s.path}) is left out of the catalog: {reason}"
             for s in eff.enabled if not hidden(RUNTIMES[eff.runtime], s)
             and (reason := fmt.refusal(RUNTIMES[eff.runtime], s)) is not None]
+    if not fmt.documented:
+        left.insert(0, f"{RUNTIMES[eff.runtime].title} does not document the text of its skill listing: no text is "
+                       "shown (never invented); `--format json` lists the skills it gives the model")
     return [*eff.notes, *left]
 
 

@@ -14,9 +14,9 @@ from skill_ls.core.config import Config, load_config
 from skill_ls.core.capabilities import CAPABILITIES_FILE
 from skill_ls.core.discovery import SKILL_FILE, Environment, WalkResult
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
-from skill_ls.core.model import Diagnostic, Severity
+from skill_ls.core.model import Diagnostic, Severity, Span
 from skill_ls.core.resolve import NameResolution, resolve_name
-from skill_ls.analysis.rules import Reporter, rules_for, run_rules
+from skill_ls.analysis.rules import INTERNAL_ERROR, Reporter, internal_error_message, rules_for, run_rules
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
 from skill_ls.core.plugins import COMMAND_TIER, PLUGIN_TIER, PluginFile, command_name, plugin_file_for, plugin_of
 from skill_ls.core.runtimes import (BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES,
@@ -166,10 +166,15 @@ class Checker:
             if path in self._plugin_scopes:
                 continue
             self._plugin_scopes.add(path)
-            base = path if os.path.isdir(path) else os.path.dirname(path)
-            for f in plugin_files(self.index.walker.listdir, base):
-                if os.path.isdir(path) or f.path == path:
+            if os.path.isdir(path):
+                for f in plugin_files(self.index.walker.listdir, path):
                     found[f.path] = f
+            elif os.path.isfile(path):
+                # A file given on its own is that file only: never a walk of its directory (a file in
+                # `$HOME`, or a missing workspace whose parent is `/`, walked the machine: issue 24).
+                pf = plugin_file_for(path)
+                if pf is not None:
+                    found[pf.path] = pf
         return {p: f for p, f in found.items() if any(is_under(p, s) for s in scope)}
 
     # -- running -------------------------------------------------------------------------------
@@ -201,20 +206,29 @@ class Checker:
         def per_file(paths: list[str]) -> list[Diagnostic]:
             raw: list[Diagnostic] = []
             for path in paths:
-                base = os.path.basename(path)
-                pf = self._plugin_files.get(path) or plugin_file_for(path)
-                if pf is not None and path not in agents_by_path:
-                    raw.extend(self.check_plugin_file(pf))
-                elif (base in (SKILL_FILE, SKILL_FILE_LOWER) or path in by_path) and path not in agents_by_path:
-                    # (a skill file of another name: Agentcy reads every .md of its roots)
-                    raw.extend(self.check_skill_file(path, by_path.get(path, [])))
-                elif path in agents_by_path or (base == AGENT_FILE and in_definition_directory(path)):
-                    raw.extend(self.check_agent_file(path, agents_by_path.get(path)))
-                elif base in SIDECAR_KINDS:
-                    raw.extend(self.check_sidecar(path))
+                try:
+                    raw.extend(self.check_one(path, by_path, agents_by_path))
+                except Exception as exc:  # noqa: BLE001 - the per-file boundary (rules have their own)
+                    raw.append(file_failure(path, "reading the file", exc))
             return self.unsuppressed(raw)
 
         return per_file
+
+    def check_one(self, path: str, by_path: dict[str, list[SkillDecl]],
+                  agents_by_path: dict[str, AgentDecl]) -> list[Diagnostic]:
+        """The per-file findings of one file, by its kind."""
+        base = os.path.basename(path)
+        pf = self._plugin_files.get(path) or plugin_file_for(path)
+        if pf is not None and path not in agents_by_path:
+            return self.check_plugin_file(pf)
+        if (base in (SKILL_FILE, SKILL_FILE_LOWER) or path in by_path) and path not in agents_by_path:
+            # (a skill file of another name: Agentcy reads every .md of its roots)
+            return self.check_skill_file(path, by_path.get(path, []))
+        if path in agents_by_path or (base == AGENT_FILE and in_definition_directory(path)):
+            return self.check_agent_file(path, agents_by_path.get(path))
+        if base in SIDECAR_KINDS:
+            return self.check_sidecar(path)
+        return []
 
     def resolved(self, wanted: set[str]) -> list[Diagnostic]:
         """The resolution findings of `wanted`, unsuppressed."""
@@ -228,10 +242,11 @@ class Checker:
     def check_skill_file(self, path: str, decls: list[SkillDecl]) -> list[Diagnostic]:
         out: list[Diagnostic] = []
         doc = self.index.store.get(path)
+        if doc.failure:
+            return [Diagnostic(path, Span(0, 0, 0, 0), INTERNAL_ERROR,
+                               f"skill-ls could not check this file: {doc.failure}; please report it", Severity.ERROR)]
         if doc.read_error:
             rep = Reporter(path, None, out, "SK003", Severity.ERROR)
-            from skill_ls.core.model import Span
-
             rep.report(Span(0, 0, 0, 0), f"{doc.read_error}; the skill cannot be checked or loaded")
             return out
         if not decls:
@@ -265,11 +280,15 @@ class Checker:
             for name, decls in items:
                 if not any(d.path in wanted for d in decls):
                     continue
-                res = resolve_name(self.index, rid, name)
-                self._run_resolution(res, [d for d in res.entries if d.path in wanted], out)
-                for agent in sorted({d.agent for d in decls if d.agent}):
-                    ares = resolve_name(self.index, rid, name, agent)
-                    self._run_resolution(ares, [d for d in ares.entries if d.path in wanted], out)
+                try:
+                    res = resolve_name(self.index, rid, name)
+                    self._run_resolution(res, [d for d in res.entries if d.path in wanted], out)
+                    for agent in sorted({d.agent for d in decls if d.agent}):
+                        ares = resolve_name(self.index, rid, name, agent)
+                        self._run_resolution(ares, [d for d in ares.entries if d.path in wanted], out)
+                except Exception as exc:  # noqa: BLE001 - the boundary: one name's failure, its files only
+                    out.extend(file_failure(p, f"resolving '{name}'", exc)
+                               for p in sorted({d.path for d in decls if d.path in wanted}))
         return out
 
     def _run_resolution(self, res: NameResolution, decls: list[SkillDecl], out: list[Diagnostic]) -> None:
@@ -286,6 +305,10 @@ class Checker:
             doc = self.index.store.get(path, agent=True)
             name = os.path.basename(os.path.dirname(path))
             agent = AgentDecl(path, DEFAULT_AGENT_FAMILY, name, "standalone", doc)
+        if agent.doc.failure:
+            return [Diagnostic(path, Span(0, 0, 0, 0), INTERNAL_ERROR,
+                               f"skill-ls could not check this file: {agent.doc.failure}; please report it",
+                               Severity.ERROR, agent.family)]
         rep = Reporter(path, agent.family, out)
         ctx = AgentContext(agent, self.index, self.config, rep)
         run_rules(rules_for("agent", "agent", runtime_of_family(agent.family)), ctx, rep)
@@ -329,6 +352,12 @@ class Checker:
 
 
 MAX_PER_FILE_AND_CODE = 100  # a pathological file must not flood the report (or the editor)
+
+
+def file_failure(path: str, what: str, exc: BaseException) -> Diagnostic:
+    """SL001 on `path`: skill-ls failed while `what` (the per-file boundary: a failure outside any
+    rule, e.g. a reader, is a finding on that file, never the end of the run)."""
+    return Diagnostic(path, Span(0, 0, 0, 0), INTERNAL_ERROR, internal_error_message(what, exc), Severity.ERROR)
 
 
 def finish_diagnostics(raw: list[Diagnostic], config: Config) -> list[Diagnostic]:

@@ -151,7 +151,9 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
             eff.notes.append(f"'{res.name}' is declared {len(copies)} times and {rt.title} "
                              f"loads every copy: {paths}")
 
-    disabled: set[str] = set(getattr(index.config, rt.operator_disabled)) if rt.operator_disabled else set()
+    from skill_ls.core.own_settings import disabled_names
+
+    disabled = set(disabled_names(rt, index))
     tombs = {t.name for t in definition.tombstones} if definition and scoping and scoping.tombstones else set()
     pool: list[EffectiveSkill] = []
     for s in available:
@@ -183,9 +185,9 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
 
 def skills_off(index: Index, runtime: Runtime) -> str | None:
     """Why `runtime`'s whole skill system is switched off in its own configuration, or None."""
-    from skill_ls.core.mcp import skills_switched_off
+    from skill_ls.core.own_settings import skills_switched_off
 
-    return skills_switched_off(runtime.skills_switch, index)
+    return skills_switched_off(runtime, index)
 
 
 def hidden(runtime: Runtime, s: EffectiveSkill) -> bool:

@@ -104,7 +104,13 @@ def skill_row(checker: Checker, path: str) -> Row:
         diags = checker.check_skill_file(path, list(real.values()))
         for rid, title in columns()[:-1]:
             decl = real.get(rid)
-            if decl is None:
+            if decl is None and rid not in index.roots and _under_a_root(index, rid, path):
+                # Under a root of a runtime that is not active here (none of its own directories
+                # exists): judged as that runtime would read it, without precedence.
+                alone = SkillDecl(path, rid, None, "standalone", doc.dir_name, doc=doc)
+                row.verdicts.append(_judge(rid, title, None, blocked_reason(doc, RUNTIMES[rid]),
+                                           checker.check_skill_file(path, [alone])))
+            elif decl is None:
                 row.verdicts.append(Verdict(rid, title, "not_read", f"not under any {title} root"))
             else:
                 row.verdicts.append(_judge(rid, title, decl, decl.blocked or (
@@ -116,6 +122,15 @@ def skill_row(checker: Checker, path: str) -> Row:
             row.verdicts.append(_judge(rid, title, None, blocked_reason(doc, RUNTIMES[rid]), diags))
     row.verdicts.append(_upload_verdict(checker, path, doc))
     return row
+
+
+def _under_a_root(index: Index, rid: str, path: str) -> bool:
+    """Whether `path` lies under one of `rid`'s roots for this workspace (active or not)."""
+    from skill_ls.core.discovery import runtime_roots
+    from skill_ls.core.paths import is_under
+
+    roots = runtime_roots(RUNTIMES[rid], index.workspace, index.env, index.config)
+    return any(is_under(path, r.path) for r in roots)
 
 
 def _upload_verdict(checker: Checker, path: str, doc: Any) -> Verdict:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from skill_ls.core.body import body_references
-from skill_ls.core.index import Document
+from skill_ls.core.index import Document, read_bytes
 from skill_ls.core.references import resolve_reference
 
 
@@ -67,11 +67,10 @@ def agh_skill_view(name: str, doc: Document, file: str | None) -> Preview:
         target, escape = resolve_reference(os.path.dirname(doc.path), file)
         if escape or target is None:
             raise PreviewError(f"'{file}' is not inside the skill directory ({escape})")
-        try:
-            with open(target, "rb") as handle:
-                text = handle.read(1024 * 1024).decode("utf-8", errors="replace")
-        except OSError as exc:
-            raise PreviewError(f"cannot read '{file}': {exc.strerror or exc}") from None
+        data, error, _ = read_bytes(target)  # never blocks on a FIFO or a device, bounded
+        if error is not None:
+            raise PreviewError(f"cannot read '{file}': {error}")
+        text = data[:1024 * 1024].decode("utf-8", errors="replace")
         return Preview("", name, "agh__skill_view", "", text, False, AGH_READING)
     return Preview("", name, "agh__skill_view", "", skill_body(doc), False, AGH_READING, _shell_notes(doc, False))
 
@@ -117,6 +116,38 @@ def workspace_agents_skill_use(name: str, doc: Document, arguments: str) -> Prev
                    _shell_notes(doc, True))
 
 
+# -- `skill` (OpenCode): skill({ name }) ------------------------------------------------------------------------------
+OPENCODE_READING = ("OpenCode documents that when the agent calls skill({ name }) \"the SKILL.md content is "
+                    "returned as tool output\" with \"no argument substitution\", not the output's exact framing: "
+                    "the preview is the SKILL.md body as written")
+
+
+def opencode_skill(name: str, doc: Document, arguments: str) -> Preview:
+    notes = _shell_notes(doc, False)
+    if arguments:
+        notes.insert(0, "the skill tool substitutes no arguments ($1, $ARGUMENTS stay as written); only /name "
+                        "slash commands do")
+    return Preview("", name, "skill", "", skill_body(doc), False, OPENCODE_READING, notes)
+
+
+# -- `activate_skill` (Gemini CLI) --------------------------------------------------------------------------------------
+GEMINI_READING = ("Gemini CLI documents that on activation \"the SKILL.md body and folder structure is added to "
+                  "the conversation history\", not the exact text: the preview is the body, then the skill "
+                  "directory's files, one per line (a reading)")
+
+
+def gemini_activate_skill(name: str, doc: Document) -> Preview:
+    skill_dir = os.path.dirname(doc.path)
+    files: list[str] = []
+    for base, dirs, names in os.walk(skill_dir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        files.extend(os.path.relpath(os.path.join(base, n), skill_dir) for n in sorted(names))
+        if len(files) > 200:
+            break
+    text = skill_body(doc).rstrip("\n") + "\n\n" + "\n".join(files[:200]) + "\n"
+    return Preview("", name, "activate_skill", "", text, False, GEMINI_READING, _shell_notes(doc, False))
+
+
 PreviewFunc = Callable[[str, Document, str, "str | None"], Preview]
 
 # Keyed by `Runtime.skill_tool`.
@@ -124,6 +155,8 @@ SKILL_TOOLS: dict[str, PreviewFunc] = {
     "loaded_skill": lambda name, doc, args, file: amp_loaded_skill(name, doc, args),
     "skill_view": lambda name, doc, args, file: agh_skill_view(name, doc, file),
     "skill_context": lambda name, doc, args, file: workspace_agents_skill_use(name, doc, args),
+    "opencode_skill": lambda name, doc, args, file: opencode_skill(name, doc, args),
+    "activate_skill": lambda name, doc, args, file: gemini_activate_skill(name, doc),
 }
 
 

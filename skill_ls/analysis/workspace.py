@@ -7,12 +7,13 @@ skipped; the state carries on with what is valid.
 """
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from skill_ls.analysis.check import WANTED, Checker
+from skill_ls.analysis.check import WANTED, Checker, file_failure
 from skill_ls.analysis.rules.codex import past_the_budget
 from skill_ls.core.config import (CONFIG_FILE, Config, ConfigError, find_config_file, load_config_file_lenient,
                                   merge_client_settings)
@@ -25,6 +26,8 @@ from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path, \
     in_definition_directory
 from skill_ls.core.paths import is_under
+
+log = logging.getLogger(__name__)
 
 CONFIG_NAMES = frozenset({CONFIG_FILE, "pyproject.toml"})
 # Files whose change on disk can change analysis results.
@@ -159,6 +162,12 @@ class WorkspaceState:
                 if os.path.isfile(path) and is_under(path, self.workspace) and base == SKILL_FILE:
                     self._loose.add(path)  # (a copy under a root is a declaration: skill_dirs reads both)
         if base in CONFIG_NAMES and os.path.dirname(path) == self.workspace:
+            return None
+        from skill_ls.core.own_settings import settings_paths
+
+        if os.path.normpath(path) in settings_paths(self.index):
+            # A runtime's own settings (Gemini CLI's settings.json, OpenCode's opencode.json, Amp's
+            # settings): what they switch off or add as roots is read once per index state.
             return None
         if base == AGH_CONFIG_FILE:
             # $AGH_HOME/config.toml (provider defaults, marketplace consent, the skills switch) is
@@ -348,13 +357,25 @@ class WorkspaceState:
         if self.checker is None:
             return out
         checkable = [p for p in paths if os.path.basename(p) not in CONFIG_NAMES]
-        for d in self.checker.check_files(checkable):
+        try:
+            found = self.checker.check_files(checkable)
+        except Exception:  # noqa: BLE001 - the server's per-file boundary: one file at a time, then SL001
+            found = []
+            for path in checkable:
+                try:
+                    found.extend(self.checker.check_files([path]))
+                except Exception as exc:  # noqa: BLE001
+                    found.append(file_failure(path, "checking the file", exc))
+        for d in found:
             if d.path in out:
                 out[d.path].append(d)
-        for d in self.config_diagnostics():
-            if d.path in out:
-                out[d.path].append(d)
-        self._note_calls(checkable)
+        try:
+            for d in self.config_diagnostics():
+                if d.path in out:
+                    out[d.path].append(d)
+            self._note_calls(checkable)
+        except Exception:  # noqa: BLE001 - the findings above stand; nothing else depends on these
+            log.exception("configuration findings or call notes failed")
         return out
 
     def _note_calls(self, paths: list[str]) -> None:
@@ -487,7 +508,13 @@ class WorkspaceState:
 
     def relevant(self, path: str) -> bool:
         base = os.path.basename(path)
-        return base in RELEVANT_NAMES or self._is_agent_path(path)
+        if base in RELEVANT_NAMES or self._is_agent_path(path):
+            return True
+        if self.index is None:
+            return False
+        from skill_ls.core.own_settings import settings_paths
+
+        return os.path.normpath(path) in settings_paths(self.index)  # a runtime's own settings file
 
 
 def _listing_cost(decl: SkillDecl, doc: Document | None) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from skill_ls.core.parse import tomllib_module
+from skill_ls.core.parse.data import DataError, toml_value
 from skill_ls.core.index import read_bytes
 from skill_ls.core.model import Span
 
@@ -22,14 +22,11 @@ def capabilities_problem(path: str) -> tuple[str | None, Span]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return f"not valid UTF-8 (byte {exc.start})", Span(0, 0, 0, 0)
-    tomllib = tomllib_module()
     try:
-        tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = _POSITION.search(str(exc))
-        line, col = (int(m.group(1)) - 1, int(m.group(2)) - 1) if m else (0, 0)
+        toml_value(text)
+    except DataError as exc:
+        line, col = exc.line, exc.column
         lines = text.splitlines()
         end = len(lines[line]) if 0 <= line < len(lines) else col
-        reason = _POSITION.sub("", str(exc)).strip()
-        return f"invalid TOML: {reason}", Span(line, col, line, max(end, col))
+        return exc.message, Span(line, col, line, max(end, col))
     return None, Span(0, 0, 0, 0)

@@ -9,7 +9,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from skill_ls.core.parse import tomllib_module
+from skill_ls.core.parse.data import DataError, toml_value
+from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.model import Severity
 from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES, skill_tree_dir_names
 
@@ -73,6 +74,22 @@ class Config:
     claude_listing_budget: int | None = None  # characters, as SLASH_COMMAND_TOOL_CHAR_BUDGET
     agentcy_max_prompt_chars: int = 16_000
     source: str | None = None  # the file the configuration came from
+
+    def __getattr__(self, name: str) -> Any:
+        """A runtime setting with no field above (`Setting` of a descriptor added later): its
+        default until the configuration sets it (setattr stores it on the instance)."""
+        if name in RUNTIME_SETTING_DEFAULTS:
+            return RUNTIME_SETTING_DEFAULTS[name]
+        raise AttributeError(name)
+
+
+_KIND_DEFAULTS: dict[str, Any] = {"path": None, "paths": (), "str": "", "strs": (), "draft": "warning", "roots": ()}
+# Settings that descriptors declare and `Config` has no field for: a new runtime's settings are data
+# (its `settings`), never a change here.
+RUNTIME_SETTING_DEFAULTS: dict[str, Any] = {
+    s.attr: s.default if s.default is not None else _KIND_DEFAULTS.get(s.kind)
+    for rt in RUNTIMES.values() for s in rt.settings.values() if s.attr not in Config.__dataclass_fields__
+}
 
 
 # (section, key) -> (attribute, kind). kind: str | bool | int | paths | strs | runtimes | draft
@@ -282,12 +299,16 @@ def find_config_file(workspace: Path | str) -> Path | None:
         return _as_path(candidate)
     pyproject = os.path.join(workspace, "pyproject.toml")
     if os.path.isfile(pyproject):
-        tomllib = tomllib_module()
+        raw, error, _ = read_bytes(pyproject)  # never blocks on a FIFO or a device
+        if error is not None:
+            return None
+        text = raw.decode("utf-8", errors="replace")
         try:
-            with open(pyproject, encoding="utf-8", errors="replace") as f:
-                data = tomllib.loads(f.read())
-        except (tomllib.TOMLDecodeError, OSError):
-            return None  # a broken pyproject is not ours to report
+            data = toml_value(text)
+        except DataError:
+            # A broken pyproject is not ours to report, unless it holds our table: then its error is
+            # the configuration's (one line, exit 2), not silence.
+            return _as_path(pyproject) if "tool.skill-ls" in text else None
         if isinstance(data.get("tool"), dict) and "skill-ls" in data["tool"]:
             return _as_path(pyproject)
     return None
@@ -300,16 +321,19 @@ def _as_path(path: str) -> Path:
 
 
 def load_config_file(path: Path) -> Config:
-    tomllib = tomllib_module()
+    raw, error, _ = read_bytes(str(path))  # never blocks on a FIFO or a device
+    if error is not None:
+        raise ConfigError(f"cannot read configuration: {error}", str(path))
     try:
-        text = path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read configuration: {exc}", str(path)) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read configuration: not UTF-8 ({exc.reason} at byte {exc.start})", str(path)) from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"at line (\d+)", str(exc))
-        raise ConfigError(f"invalid TOML: {exc}", str(path), int(m.group(1)) if m else None) from None
+        data = toml_value(text)
+    except DataError as exc:
+        raise ConfigError(exc.message if not exc.line and not exc.column else
+                          f"{exc.message} (at line {exc.line + 1}, column {exc.column + 1})", str(path),
+                          exc.line + 1 if exc.line or exc.column else None) from None
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("skill-ls", {})
     try:
@@ -380,9 +404,12 @@ def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspa
     if not settings:
         return base
     overlay = config_from_mapping(settings, base=workspace, source="client settings", camel=True)
+    names = [*base.__dataclass_fields__, *RUNTIME_SETTING_DEFAULTS]
     merged = Config(**{k: getattr(base, k) for k in base.__dataclass_fields__})
+    for name in RUNTIME_SETTING_DEFAULTS:
+        setattr(merged, name, getattr(base, name))
     defaults = Config()
-    for name in base.__dataclass_fields__:
+    for name in names:
         value = getattr(overlay, name)
         if name != "source" and value != getattr(defaults, name):
             setattr(merged, name, value)

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
+from skill_ls.core.parse.data import json_value
+from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
@@ -60,6 +62,7 @@ class RootDir:
     agent: str | None = None  # agent_local roots belong to one agent
     # A root the runtime never scans, kept so its files are explained (a shadowed agent's skills/).
     unused: str | None = None
+    activates: bool = True  # its existing makes the runtime active (`RootSpec.activates`)
 
     @property
     def runtime_def(self) -> Runtime:
@@ -106,27 +109,56 @@ def _expand(template: str, workspace: str, env: Environment, config: Config) -> 
         bases = [str(p) for p in getattr(config, key.split(":", 1)[1])]
     else:  # pragma: no cover - a template typo in a descriptor (skill_ls/core/runtimes/)
         raise ValueError(f"unknown root placeholder {key}")
-    return [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
+    paths = [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
+    return [g for p in paths for g in _glob_dirs(p)] if "*" in rest else paths
 
 
-def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str) -> list[str]:
-    """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
-    is one path); relative paths are taken from the workspace, `~` is expanded. Unreadable: none."""
+def expand_template(template: str, workspace: str, env: Environment, config: Config) -> list[str]:
+    """The paths a root (or settings file) template names for this workspace, environment and
+    configuration (`RootSpec`'s placeholders and `*` segments)."""
+    return _expand(template, workspace, env, config)
+
+
+def _glob_dirs(path: str) -> list[str]:
+    """`path` with each `*` segment replaced by every directory there, in name order (a missing or
+    unreadable directory gives none)."""
+    head, sep, tail = path.partition(os.sep + "*")
+    if not sep:
+        return [path]
     try:
-        if not os.path.isfile(settings_file) or os.path.getsize(settings_file) > 1024 * 1024:
-            return []
-        with open(settings_file, "rb") as handle:
-            data = json.loads(handle.read().decode("utf-8", errors="replace"))
-    except (OSError, ValueError, RecursionError):
+        names = sorted(e.name for e in os.scandir(head) if e.is_dir())
+    except OSError:
+        return []
+    out: list[str] = []
+    for name in names:
+        out.extend(_glob_dirs(head + os.sep + name + tail))
+    return out
+
+
+def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace") -> list[str]:
+    """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
+    is one path; a dotted key is also looked up nested); relative paths are taken from the workspace
+    or, with `json_base="file"`, from the file's directory; `~` is expanded. Unreadable: none."""
+    raw, error, _ = read_bytes(settings_file)  # never blocks on a FIFO or a device
+    if error is not None or len(raw) > 1024 * 1024:
+        return []
+    try:
+        data = json_value(raw.decode("utf-8", errors="replace"))
+    except ValueError:
         return []
     if not isinstance(data, dict):
         return []
+    base = workspace if json_base == "workspace" else os.path.dirname(settings_file)
     for key in keys:
         value = data.get(key)
+        if value is None and "." in key:  # a nested key (OpenCode's `{"skills": {"paths": [...]}}`)
+            value = data
+            for part in key.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
         if value is None:
             continue
         items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-        return [os.path.join(workspace, os.path.expanduser(v)) for v in items if isinstance(v, str) and v]
+        return [os.path.join(base, os.path.expanduser(v)) for v in items if isinstance(v, str) and v]
     return []
 
 
@@ -138,11 +170,11 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             continue
         paths = _expand(spec.template, workspace, env, config)
         if spec.json_keys:
-            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace)]
+            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base)]
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
         for i, path in enumerate(paths):
             roots.append(RootDir(os.path.normpath(path), runtime.id, spec.tier, start + i if spec.ordered else 0,
-                                 spec.origin))
+                                 spec.origin, activates=spec.activates))
         if spec.ordered:
             next_rank[spec.tier] = start + len(paths)
     for extra in config.roots:
@@ -177,7 +209,7 @@ def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[st
         roots = runtime_roots(runtime, workspace, env, config)
         if rid in config.runtimes:
             out[rid] = roots
-        elif auto and not runtime.active_by_config_only and any(os.path.isdir(r.path) for r in roots):
+        elif auto and not runtime.active_by_config_only and any(r.activates and os.path.isdir(r.path) for r in roots):
             out[rid] = roots
         elif auto and runtime.active_by_config_only and roots:
             out[rid] = roots

@@ -2,11 +2,11 @@
 symlink out of the directory it must stay in. Below the index, so every reader can use it."""
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
 from skill_ls.core.model import Span
+from skill_ls.core.parse.data import DataError, json_value
 from skill_ls.core.parse.text import read_bytes
 
 
@@ -30,7 +30,10 @@ def read_json(path: str, encoding: str = "utf-8-sig", *, inside: str | None = No
     if error:
         return None, error, Span(0, 0, 0, 0)
     try:
-        return json.loads(data.decode(encoding)), None, Span(0, 0, 0, 0)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        line, col = getattr(exc, "lineno", 1) - 1, getattr(exc, "colno", 1) - 1
-        return None, f"not valid JSON: {getattr(exc, 'msg', exc)}", Span(line, col, line, col + 1)
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        return None, f"not valid JSON: {exc.reason} at byte {exc.start}", Span(0, 0, 0, 1)
+    try:
+        return json_value(text), None, Span(0, 0, 0, 0)
+    except DataError as exc:
+        return None, exc.message, Span(exc.line, exc.column, exc.line, exc.column + 1)

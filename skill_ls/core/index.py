@@ -6,7 +6,6 @@ Documents are parsed lazily and cached by path; nothing here knows about rules o
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +42,7 @@ class Document:
     size: int = 0
     version: int | None = None  # editor buffer version when from an overlay
     is_agent: bool = False
+    failure: str | None = None  # skill-ls's own failure reading it (the reader boundary): reported as SL001
     cache: dict[str, Any] = field(default_factory=dict)  # derived values computed once per parse (e.g. references)
     _directory: str | None = field(default=None, init=False, repr=False)
 
@@ -108,6 +108,20 @@ class DocumentStore:
         self._docs.pop(path, None)
 
     def _load(self, path: str, agent: bool) -> Document:
+        """The reader boundary: whatever parsing raises on this file (a value no one foresaw) makes a
+        document that failed — blocked everywhere, reported as SL001 on it — never the end of the
+        index build, of the run, or of the server's answers about other files."""
+        try:
+            return self._parse(path, agent)
+        except Exception as exc:  # noqa: BLE001
+            detail = " ".join(str(exc).split())[:160] if not isinstance(exc, RecursionError) else "nested too deeply"
+            why = f"parsing failed ({type(exc).__name__}{': ' + detail if detail else ''})"
+            overlay = self.overlays.get(path)
+            src = SourceText.from_str(overlay[0]) if overlay is not None else SourceText.from_str("")
+            return Document(path, src, None, read_error=f"skill-ls could not read this file: {why}",
+                            is_agent=agent, failure=why, version=overlay[1] if overlay else None)
+
+    def _parse(self, path: str, agent: bool) -> Document:
         overlay = self.overlays.get(path)
         if overlay is not None:
             src = SourceText.from_str(overlay[0])
@@ -275,10 +289,31 @@ def blocked_reason(doc: Document, runtime: Runtime) -> str | None:
     for key in runtime.required_fields:
         if required_value_missing(runtime, fm.value_in(runtime.yaml_dialect, key)):
             return f"required field '{key}' is missing or empty"
+    refused = name_refusal(doc, runtime)
+    if refused is not None:
+        return refused
     if runtime.file_shape is not None:
         refusal = shape_refusal(doc.src, fm, runtime.file_shape)
         if refusal is not None:
             return f"{runtime.title}'s parser refuses it: {refusal}"
+    return None
+
+
+def name_refusal(doc: Document, runtime: Runtime) -> str | None:
+    """Why a runtime that refuses names outside its rule (`NameRule.refuses`) does not load this
+    copy, naming the rule (SK008 for the pattern, SK010 for the length, SK009 for the directory), or None."""
+    rule = runtime.name_rule
+    if not rule.refuses or doc.fm is None:
+        return None
+    value = doc.fm.value_in(runtime.yaml_dialect, "name")
+    if not isinstance(value, str) or not value:
+        return None  # a missing name is the required-field refusal
+    if rule.max_len is not None and len(value) > rule.max_len:
+        return f"{runtime.title} refuses a name over {rule.max_len} characters (SK010)"
+    if rule.pattern is not None and not rule.pattern.match(value):
+        return f"{runtime.title} refuses the name '{value}': not {rule.pattern_text} (SK008)"
+    if rule.dir_match is not None and value != doc.dir_name:
+        return f"{runtime.title} refuses the name '{value}': it must equal its directory '{doc.dir_name}' (SK009)"
     return None
 
 

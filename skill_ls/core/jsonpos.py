@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.model import Span
+from skill_ls.core.parse.data import json_int
 
 Path = tuple[Any, ...]
 MAX_DEPTH = 200
@@ -105,20 +106,24 @@ class _Parser:
         return result
 
     def string(self) -> str:
-        decoder = json.JSONDecoder()
+        decoder = _DECODER
         try:
             value, end = decoder.raw_decode(self.s, self.i)
         except json.JSONDecodeError as exc:
             raise _Bad(exc.msg, exc.pos) from None
+        except (ValueError, OverflowError) as exc:
+            raise _Bad(" ".join(str(exc).split())[:160], self.i) from None
         self.i = end
         return str(value)
 
     def scalar(self) -> Any:
-        decoder = json.JSONDecoder()
+        decoder = _DECODER  # (integers past Python's limit: the float a JavaScript reader makes of them)
         try:
             value, end = decoder.raw_decode(self.s, self.i)
         except json.JSONDecodeError as exc:
             raise _Bad(exc.msg, exc.pos) from None
+        except (ValueError, OverflowError) as exc:
+            raise _Bad(" ".join(str(exc).split())[:160], self.i) from None
         self.i = end
         return value
 
@@ -171,6 +176,8 @@ class _Parser:
                 return out
             raise _Bad("expected ',' or ']'", self.i)
 
+
+_DECODER = json.JSONDecoder(parse_int=json_int)
 
 def parse_json(text: str) -> JsonDoc:
     """The value of a JSON text with the spans of its keys and values (a leading BOM is skipped)."""

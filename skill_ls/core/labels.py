@@ -29,11 +29,14 @@ class DeclLabel:
     by: SkillDecl | None = None  # shadowed / overridden: the copy that wins over this one
     agent: str | None = None  # overridden: the agent whose local copy wins
     shadows: int = 0  # winner: how many loadable copies it shadows
+    ambiguous: bool = False  # winner or shadowed: in one tier the runtime does not rank (SH003)
 
     @property
     def detail(self) -> str | None:
         """What follows the state in one line: the reason, the winner, or what the winner shadows."""
         if self.state == "winner":
+            if self.ambiguous:
+                return "ambiguous: first of its tier's copies, which loads is not documented"
             return f"shadows {self.shadows}" if self.shadows else None
         if self.state in ("blocked", "not discovered"):
             return self.reason
@@ -41,6 +44,8 @@ class DeclLabel:
             return "ambiguous"
         if self.state == "overridden":
             return f"for agent '{self.agent}'"
+        if self.ambiguous:
+            return "ambiguous: same tier as the first copy, which loads is not documented"
         return f"by {self.by.tier_label}" if self.by is not None else None
 
     @property
@@ -69,7 +74,8 @@ def label_decl(res: NameResolution, decl: SkillDecl) -> DeclLabel:
     """The label of `decl` in `res` (the resolution of its name for one runtime and agent)."""
     winner = res.winner
     if decl is winner:
-        return DeclLabel("winner", decl, shadows=len(res.shadowed))
+        tied = any(decl in group for group in res.ambiguous)
+        return DeclLabel("winner", decl, shadows=len(res.shadowed), ambiguous=tied)
     if decl.undiscovered is not None:
         return DeclLabel("not discovered", decl, reason=decl.undiscovered)
     if decl.blocked is not None:
@@ -80,7 +86,8 @@ def label_decl(res: NameResolution, decl: SkillDecl) -> DeclLabel:
         base = [d for d in res.shadowed if d.agent is None]
         if base and decl is base[0]:  # the copy the agent-local overlay replaces
             return DeclLabel("overridden", decl, by=winner, agent=winner.agent)
-    return DeclLabel("shadowed", decl, by=winner)
+    tied = any(decl in group and winner in group for group in res.ambiguous)
+    return DeclLabel("shadowed", decl, by=winner, ambiguous=tied)
 
 
 def label_resolution(res: NameResolution) -> list[DeclLabel]:
@@ -143,11 +150,13 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
     runtime = RUNTIMES.get(runtime_id)
     if runtime is None:
         return obj
-    if runtime.operator_disabled is not None and name in getattr(index.config, runtime.operator_disabled):
-        obj["disabled"] = True
-    from skill_ls.core.mcp import skills_switched_off
+    from skill_ls.core.own_settings import disabled_names, skills_switched_off
 
-    off = skills_switched_off(runtime.skills_switch, index)
+    disabled_by = disabled_names(runtime, index).get(name)
+    if disabled_by is not None:
+        obj["disabled"] = True
+        obj["disabled_by"] = disabled_by
+    off = skills_switched_off(runtime, index)
     if off:
         obj["skills_disabled"] = off
     scoping = runtime.agent_scoping

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from skill_ls.core.files import read_json
 from skill_ls.core.index import Document, Index, read_bytes
-from skill_ls.core.parse import tomllib_module
+from skill_ls.core.parse.data import DataError, toml_value
 from skill_ls.core.model import Span
 from skill_ls.core.runtimes import MCP_METADATA_KEY
 
@@ -98,10 +98,9 @@ def read_agh_config(agh_home: str | None) -> dict[str, Any]:
     data, error, _ = read_bytes(os.path.join(agh_home, AGH_CONFIG_FILE))
     if error:
         return {}
-    tomllib = tomllib_module()
     try:
-        value = tomllib.loads(data.decode("utf-8", errors="replace"))
-    except (tomllib.TOMLDecodeError, ValueError):
+        value = toml_value(data.decode("utf-8", errors="replace"))
+    except DataError:
         return {}
     return value if isinstance(value, dict) else {}
 
@@ -111,13 +110,11 @@ def agh_config(index: Index | None) -> dict[str, Any]:
     it is kept in `index.derived`, which the index drops whenever it learns that a file changed, and
     the server re-indexes when the file itself changes, so hover, `where`, effective sets and the
     rules read the file as `skill-ls check` would."""
-    if index is None:
+    if index is None or not index.env.agh_home:
         return {}
-    key = ("agh_config", index.env.agh_home)
-    config = index.derived.get(key)
-    if config is None:
-        config = index.derived[key] = read_agh_config(index.env.agh_home)
-    return cast("dict[str, Any]", config)
+    from skill_ls.core.own_settings import settings_file  # the one cache of the file (the skills switch too)
+
+    return settings_file(index, os.path.join(index.env.agh_home, AGH_CONFIG_FILE), "toml") or {}
 
 
 def default_provider(agh_config: dict[str, Any]) -> str | None:
@@ -125,18 +122,6 @@ def default_provider(agh_config: dict[str, Any]) -> str | None:
     defaults = agh_config.get("defaults")
     value = defaults.get("provider") if isinstance(defaults, dict) else None
     return value if isinstance(value, str) and value.strip() else None
-
-
-def skills_switched_off(runtime_switch: tuple[str, str] | None, index: Index | None) -> str | None:
-    """Why the runtime's skill system is off (its configuration says `enabled = false`), or None."""
-    if runtime_switch is None:
-        return None
-    table, key = runtime_switch
-    section = agh_config(index).get(table)
-    if isinstance(section, dict) and section.get(key) is False:
-        where = os.path.join((index.env.agh_home if index else None) or "$AGH_HOME", AGH_CONFIG_FILE)
-        return f"{table}.{key} = false in {where}: no catalog, no skill MCP servers"
-    return None
 
 
 def allowed_marketplace_mcp(agh_config: dict[str, Any]) -> set[str]:

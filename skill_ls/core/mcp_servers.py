@@ -16,6 +16,7 @@ from typing import Any
 
 from skill_ls.core.index import read_bytes
 from skill_ls.core.model import Span
+from skill_ls.core.parse.data import DataError, json_value
 from skill_ls.core.runtimes.spec import str_items
 
 # Claude Code `.mcp.json` transports (https://code.claude.com/docs/en/mcp): stdio needs `command`;
@@ -92,7 +93,21 @@ def unpinned_package(command: str, args: list[str]) -> str | None:
     return None if _pinned(pkg, RUNNERS[base]) else pkg
 
 
+_SOURCE_PREFIXES = ("git+", "git:", "github:", "gitlab:", "bitbucket:", "gist:", "file:", "http:", "https:")
+# A commit id as a path segment or after '#'/'@' (a 40-hex id anywhere; a short one must hold a digit),
+# or a version in a tarball's name (`pkg-1.2.3.tgz`, `archive/v1.2.3.tar.gz`).
+_FIXED_SOURCE = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])|[#@](?=[0-9a-f]*\d)[0-9a-f]{7,39}\b"
+                           r"|[/-]v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?\.(?:tgz|tar\.gz|zip|whl)$", re.I)
+
+
+def is_source_spec(pkg: str) -> bool:
+    """A package given by URL or git source (`https://.../archive/<sha>.tar.gz`, `git+https://...#<sha>`)."""
+    return pkg.lower().startswith(_SOURCE_PREFIXES) or "://" in pkg
+
+
 def _pinned(pkg: str, registry: str) -> bool:
+    if is_source_spec(pkg):  # a URL or git source is fixed by a commit id or a versioned tarball, not '@x.y'
+        return bool(_FIXED_SOURCE.search(pkg))
     if registry == "pypi":
         return bool(re.search(r"(==|@)\d", pkg))
     name, at, version = pkg.rpartition("@") if pkg.count("@") > (1 if pkg.startswith("@") else 0) else (pkg, "", "")
@@ -133,11 +148,12 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True,
                                      "'sse'); without it Claude Code reads a stdio server and finds no 'command'",
                                      ("url",), warning=True))
     if has_url:
-        from urllib.parse import urlparse  # (only for a server with a url: urllib.parse is ~1.5 ms of a start)
-
-        parsed = urlparse(url.strip())
-        host = (parsed.hostname or "").lower()
-        if parsed.scheme == "http" and host not in LOCAL_HOSTS:
+        parts = url_parts(url)
+        if parts is None:
+            out.append(ServerFinding("MS001", f"MCP server '{name}' has a 'url' that is not a URL ({url_problem(url)}): "
+                                     "the client cannot connect to it", ("url",)))
+        scheme, host = parts or ("", "")
+        if scheme == "http" and host not in LOCAL_HOSTS:
             out.append(ServerFinding("MS002", f"MCP server '{name}' talks plain http to '{host}': requests, tokens and "
                                      "tool results travel unencrypted; use https", ("url",)))
     for section in ("env", "headers"):
@@ -175,9 +191,10 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True,
     if has_command:
         pkg = unpinned_package(command.strip(), arg_list)
         if pkg:
+            advice = ("pin it to a commit or a released tarball" if is_source_spec(pkg)
+                      else f"pin it ('{pkg.split('@latest')[0]}@1.2.3')")
             out.append(ServerFinding("MS004", f"MCP server '{name}' runs '{pkg}' without a fixed version: every start "
-                                     f"may run different code; pin it ('{pkg.split('@latest')[0]}@1.2.3')",
-                                     ("args",)))
+                                     f"may run different code; {advice}", ("args",)))
     bind = [a for a in arg_list + str_items(list((server.get("env") or {}).values())
                                              if isinstance(server.get("env"), dict) else [])
             if "0.0.0.0" in a]
@@ -186,6 +203,30 @@ def server_findings(name: str, server: Any, *, shape_checked: bool = True,
                                  "on every interface is reachable from the network; use 127.0.0.1",
                                  ("url",) if not bind else ("args",)))
     return out
+
+
+def url_parts(url: str) -> tuple[str, str] | None:
+    """(scheme, lower-case host) of `url`, or None when it is not a URL `urllib` can read: every
+    hostile value (`http://[x`, a netloc that changes under NFKC such as `https://a\uff03b/`, a port
+    past 65535) is a value, never an exception (issue 24, class 1)."""
+    from urllib.parse import urlsplit  # (only for a server with a url: urllib.parse is ~1.5 ms of a start)
+
+    try:
+        parsed = urlsplit(url.strip())
+        return parsed.scheme, (parsed.hostname or "").lower()
+    except (ValueError, TypeError, UnicodeError):
+        return None
+
+
+def url_problem(url: str) -> str:
+    """Why `url_parts(url)` is None, in one line."""
+    from urllib.parse import urlsplit
+
+    try:
+        urlsplit(url.strip()).hostname
+    except (ValueError, TypeError, UnicodeError) as exc:
+        return " ".join(str(exc).split())[:200] or type(exc).__name__
+    return "unreadable"
 
 
 @dataclass
@@ -217,8 +258,8 @@ def read_server_file(path: str) -> ServerFile:
         return seen
 
     try:
-        value = json.loads(out.text, object_pairs_hook=pairs)
-    except (json.JSONDecodeError, RecursionError, ValueError):
+        value = json_value(out.text, object_pairs_hook=pairs)
+    except DataError:
         return out
     if not isinstance(value, dict):
         return out

@@ -115,7 +115,13 @@ def plugin_of(path: str, component: str) -> Plugin | None:
 
 
 def read_manifest(path: str) -> Manifest:
-    value, problem, span = read_json(path)
+    """The manifest, or why it cannot be read. Read during discovery, for the whole run: behind the
+    reader boundary (a failure of skill-ls here is the manifest's problem, never the run's)."""
+    try:
+        value, problem, span = read_json(path)
+    except Exception as exc:  # noqa: BLE001
+        return Manifest(path, False, problem=f"skill-ls could not read this file ({type(exc).__name__}: "
+                        f"{' '.join(str(exc).split())[:160]}); please report it")
     if problem:
         return Manifest(path, False, problem=problem, span=span)
     if not isinstance(value, dict):
@@ -285,6 +291,29 @@ def plugin_file_for(path: str) -> PluginFile | None:
         plugin = _plugin_of_component(parts, component)
         if plugin is not None:
             return PluginFile(path, kind, plugin)
+    if base.lower() in ("skill.md", "agent.md"):
+        return None  # skills and AGH agents are never a plugin's declared agents or commands
+    return _declared_file(os.path.abspath(path))
+
+
+def _declared_file(path: str) -> PluginFile | None:
+    """An agent or command file a plugin's `plugin.json` declares by a custom path (`"agents":
+    ["./custom/x.md"]`), looked up in the manifests of the directories above it."""
+    directory = os.path.dirname(path)
+    for _ in range(PLUGIN_DEPTH):
+        parent = os.path.dirname(directory)
+        if os.path.isfile(os.path.join(directory, MANIFEST)):
+            plugin = _plugin_at(directory)
+            if plugin is None:
+                return None
+            for key, kind in (("agents", "agent"), ("commands", "command")):
+                for target in declared_paths(plugin, key):
+                    if target == path or (os.path.isdir(target) and path.startswith(target + os.sep)):
+                        return PluginFile(path, kind, plugin)
+            return None
+        if parent == directory:
+            break
+        directory = parent
     return None
 
 

@@ -11,11 +11,15 @@ import logging
 import os
 from typing import Any
 
+from skill_ls.core.parse.text import read_bytes
+from skill_ls.core.paths import is_under
 from skill_ls.server.indexing import IndexingServer
 
 log = logging.getLogger("skill_ls.server")
 
 DISK_DEBOUNCE = 0.2
+MASS_CHANGE = 64  # a batch of this many changed files rescans its folders instead of applying each
+LOST_EVENTS_DELAY = 0.5  # after lost file events, rescan once the storm has had this long to pass
 CATALOG_AFTER_CHANGE = 0.1  # seconds after a disk change's diagnostics are queued
 CATALOG_SIDECARS = frozenset({"mcp.json", ".agh-meta.json", "config.toml"})
 
@@ -29,6 +33,8 @@ class ChangesServer(IndexingServer):
         self._disk_pending: set[str] = set()  # paths changed on disk
         self._touched_pending: dict[str, set[tuple[str, str]]] = {}  # folder -> (runtime, name) changed in a buffer
         self._disk_task: asyncio.Task[None] | None = None
+        self._lost_pending: set[str] = set()  # folders to rescan after lost file events
+        self._lost_handle: asyncio.TimerHandle | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.changes_seen = 0  # changes on disk received (from the client or the server's watchers)
 
@@ -74,10 +80,10 @@ class ChangesServer(IndexingServer):
     def note_disk_text(self, path: str) -> None:
         """Remember what the file of an open buffer holds on disk (at open and save), so that a buffer
         whose file vanishes can be told clean (released) from edited (kept)."""
+        data, error, truncated = read_bytes(path)  # never blocks on a FIFO, never reads a device
         try:
-            with open(path, encoding="utf-8", newline="") as f:
-                self.disk_texts[path] = f.read().removeprefix("\ufeff")  # editors drop the BOM
-        except (OSError, UnicodeDecodeError):
+            self.disk_texts[path] = None if error or truncated else data.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
             self.disk_texts[path] = None
 
     def _release_vanished_buffers(self, pending: set[str], touched_by_folder: dict[str, set[tuple[str, str]]]) -> None:
@@ -106,6 +112,29 @@ class ChangesServer(IndexingServer):
         """Called from watchdog threads."""
         if self.loop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self.disk_changed, path)
+
+    def events_lost_threadsafe(self, where: str | None) -> None:
+        """Called from watchdog threads (or its logger) when events were lost (an inotify queue
+        overflow): every change in that time is unknown, so the roots are read again."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.events_lost, where)
+
+    def events_lost(self, where: str | None) -> None:
+        """Rescan the folders whose files lie under `where` (every folder when unknown), once the
+        storm that overflowed the queue has had a moment to pass; later events are applied as usual
+        on top. The rebuilt index is published like any other: the server converges to `check`."""
+        keys = {k for k, st in self.states.items()
+                if where is None or is_under(where, st.workspace) or is_under(st.workspace, where)
+                or any(is_under(d, where) or is_under(where, d) for d in st.read_dirs())} or set(self.states)
+        log.warning("file events were lost (%s): rescanning %d folder(s)", where or "queue overflow", len(keys))
+        self._lost_pending |= keys
+        if self._lost_handle is None:
+            self._lost_handle = asyncio.get_running_loop().call_later(LOST_EVENTS_DELAY, self._rescan_lost)
+
+    def _rescan_lost(self) -> None:
+        self._lost_handle = None
+        keys, self._lost_pending = self._lost_pending, set()
+        self.request_reindex(keys)
 
     def disk_changed(self, path: str) -> None:
         self.changes_seen += 1
@@ -146,8 +175,16 @@ class ChangesServer(IndexingServer):
             self._catalog_salt += 1  # MCP servers, marketplace metadata, AGH consent: read by catalogs
         affected: set[str] = set()
         rebuild: set[str] = set()
+        if len(pending) >= MASS_CHANGE:
+            # A mass change (a checkout, a formatter over the tree, a queue overflow's aftermath): one
+            # rescan of each folder concerned is linear, where applying thousands of changes one by
+            # one re-resolves the names each time (2,000 rewritten files never converged).
+            rebuild = {k for k, st in self.states.items() if st.index is not None and
+                       any(is_under(p, k) or st.relevant(p) for p in pending)}
+            if rebuild:
+                log.info("%d files changed: rescanning %d folder(s)", len(pending), len(rebuild))
         for key, state in list(self.states.items()):
-            if state.index is None:
+            if state.index is None or key in rebuild:
                 continue
             touched = set(touched_by_folder.get(key, ()))
             holding: set[str] = set()  # skills whose directory holds a changed file (their references)

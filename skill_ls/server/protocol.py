@@ -21,6 +21,7 @@ Each guard fixes, in our layer, a failure of pygls 2.x under hostile input (docs
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -31,7 +32,7 @@ from urllib.parse import unquote
 
 import cattrs
 from lsprotocol import converters, types
-from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest,
+from pygls.exceptions import (JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams, JsonRpcInvalidRequest,
                               JsonRpcServerNotInitialized)
 from pygls.protocol import (JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage,
                             LanguageServerProtocol, lsp_method)
@@ -46,6 +47,14 @@ MAX_HEADER_LINE = 8192
 _HEADER = re.compile(rb"content-length:[ \t]*(\d+)[ \t]*\r?\n$", re.I)
 
 _ANSWERED = object()  # a malformed message that was already answered (or deliberately ignored)
+
+
+# Requests under the per-request boundary whose empty answer is `null` (LSP allows it for each):
+# a failure while answering one is logged and answered with nothing rather than an InternalError.
+EMPTY_ANSWER: dict[str, Any] = {method: None for method in (
+    types.TEXT_DOCUMENT_HOVER, types.TEXT_DOCUMENT_DEFINITION, types.TEXT_DOCUMENT_REFERENCES,
+    types.TEXT_DOCUMENT_COMPLETION, types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, types.TEXT_DOCUMENT_DOCUMENT_LINK,
+    types.TEXT_DOCUMENT_CODE_LENS, types.TEXT_DOCUMENT_CODE_ACTION, types.WORKSPACE_SYMBOL)}
 
 
 def converter() -> cattrs.Converter:
@@ -66,6 +75,7 @@ class SkillProtocol(LanguageServerProtocol):
         self.initialize_seen = False
         self.initialized_seen = False
         self.exit_code: int | None = None
+        self._methods: dict[Any, str] = {}  # id -> method of a request under the per-request boundary
 
     # -- structuring -------------------------------------------------------------------------------
     def structure_message(self, data: Any) -> Any:
@@ -89,13 +99,32 @@ class SkillProtocol(LanguageServerProtocol):
 
     def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
         """A request that fails with a JSON-RPC error of ours (an unknown agent, a bad argument) is
-        an answer, not a crash: reply with the error and log one line, not a traceback."""
+        an answer, not a crash: reply with the error and log one line, not a traceback.
+
+        The per-request boundary: any other failure of a request about a position or a document
+        (a hostile file that a query does not survive) is logged and answered with the request's
+        empty answer (`null`), so the client goes on as if there were nothing there; a command's
+        failure is an InternalError saying "skill-ls could not …" in one line."""
         if not future.cancelled() and isinstance(future.exception(), JsonRpcException):
             exc = future.exception()
             self._request_futures.pop(msg_id, None)
+            self._methods.pop(msg_id, None)
             log.info("request %s failed: %s", msg_id, exc)
             self._send_response(msg_id, error=exc.to_response_error())
             return
+        if not future.cancelled() and isinstance(future.exception(), Exception):
+            exc = future.exception()
+            self._request_futures.pop(msg_id, None)
+            method = self._methods.pop(msg_id, None)
+            log.error("request %s (%s) failed", msg_id, method, exc_info=exc)
+            if method in EMPTY_ANSWER:
+                self._send_response(msg_id, result=EMPTY_ANSWER[method])
+            else:
+                self._send_response(msg_id, error=JsonRpcInternalError(
+                    f"skill-ls could not answer {str(method)[:100]}: {type(exc).__name__}: "
+                    f"{' '.join(str(exc).split())[:300]}").to_response_error())
+            return
+        self._methods.pop(msg_id, None)
         super()._send_handler_result(future, msg_id=msg_id)
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -133,6 +162,10 @@ class SkillProtocol(LanguageServerProtocol):
             if is_request:
                 self._refuse(msg_id, JsonRpcInvalidRequest("the server is already initialized"))
             return None
+        if is_request and (method in EMPTY_ANSWER or method == types.WORKSPACE_EXECUTE_COMMAND):
+            if len(self._methods) > 10_000:  # (never: each answer removes its entry; a bound all the same)
+                self._methods.clear()
+            self._methods[msg_id] = method
         if method == types.INITIALIZED:
             if self.initialized_seen:
                 log.warning("ignoring a repeated 'initialized' notification")
@@ -192,7 +225,11 @@ class SkillProtocol(LanguageServerProtocol):
     # -- memory ------------------------------------------------------------------------------------
     def _execute_handler(self, msg_id: Any, handler: Any, callback: Callable[..., Any],
                          args: Any = None, kwargs: Any = None) -> None:
-        if callback == self._check_handler_result:  # a notification: nobody can cancel it by id
+        inner = isinstance(callback, functools.partial) and callback.func == self._run_generator
+        if callback == self._check_handler_result or inner:
+            # A notification (nobody can cancel it by id), or the step a generator handler yields to
+            # (`workspace/executeCommand` runs every command this way) under a fresh uuid: pygls
+            # stores its future and never removes it (1.8-5.7 KB per command, more per big answer).
             futures = self._request_futures
 
             def done(future: Any, _inner: Callable[..., Any] = callback) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from skill_ls.analysis.check import file_failure
 from skill_ls.core.model import Diagnostic
 from skill_ls.server.convert import uri_of
 from skill_ls.server.folders import FolderServer
@@ -21,6 +22,7 @@ log = logging.getLogger("skill_ls.server")
 
 EDIT_DEBOUNCE = 0.005  # seconds: coalesces edit storms, keeps keystroke-to-diagnostics low
 PUSH_BATCH = 200  # files whose diagnostics are computed and pushed between two turns of the event loop
+TEXT_RELEASE = "text release"  # scheduled: files not open will give up their text (changes nothing a client sees)
 
 
 def _return_memory_to_os(collect: bool) -> None:
@@ -63,6 +65,8 @@ class PublishingServer(FolderServer):
             out.append("document diagnostics")
         if self._push_pending or (self._push_task is not None and not self._push_task.done()):
             out.append("publishing")
+        if self._release_handle is not None:
+            out.append(TEXT_RELEASE)
         return out
 
     def publish(self, path: str, diags: list[Diagnostic], force: bool = False) -> None:
@@ -87,6 +91,18 @@ class PublishingServer(FolderServer):
         else:
             self.pushed.pop(path, None)
 
+    def publish_safely(self, path: str, diags: list[Diagnostic]) -> None:
+        """`publish`, behind the per-file boundary: a file whose findings cannot be converted or sent
+        is logged and published as its SL001 alone, and the other files of the batch still go out."""
+        try:
+            self.publish(path, diags)
+        except Exception as exc:  # noqa: BLE001
+            log.exception("publishing diagnostics of %s failed", path)
+            try:
+                self.publish(path, [file_failure(path, "publishing its findings", exc)], force=True)
+            except Exception:  # noqa: BLE001
+                log.exception("publishing SL001 on %s failed", path)
+
     def clear(self, path: str) -> None:
         if self.pull:
             return
@@ -99,7 +115,7 @@ class PublishingServer(FolderServer):
             return
         results = self.diagnostics_of(sorted(paths))
         for path, diags in results.items():
-            self.publish(path, diags)
+            self.publish_safely(path, diags)
         if len(results) > 1:
             self.release_texts_soon()
 
@@ -128,7 +144,7 @@ class PublishingServer(FolderServer):
                 if not await self.wait_ready():
                     return
                 for path, diags in self.diagnostics_of(batch).items():
-                    self.publish(path, diags)
+                    self.publish_safely(path, diags)
                 count += len(batch)
                 await asyncio.sleep(0)
             if count > 1:

@@ -151,7 +151,8 @@ class Session:
         deadline = time.monotonic() + timeout
         while True:
             status = await self.command("skillLs.status", {}, timeout)
-            if (after is None or status["changes_seen"] > after) and not status["scheduled"]:
+            busy = [w for w in status["scheduled"] if w != "text release"]  # (nothing a client sees)
+            if (after is None or status["changes_seen"] > after) and not busy:
                 return status
             if time.monotonic() > deadline:
                 raise AssertionError(f"the server never became idle: {status}")
@@ -232,7 +233,7 @@ def tree(tmp_path) -> Tree:
 
 
 SERVE = [sys.executable, "-m", "skill_ls", "serve"]
-_zygote: dict[str, str] = {}  # "socket": the path of the running tests.lsp.zygote, once started
+ZYGOTE_SOCKET = "SKILL_LS_TEST_ZYGOTE"  # environment: the socket of the running tests.lsp.zygote
 
 
 def server_command() -> list[str]:
@@ -241,7 +242,7 @@ def server_command() -> list[str]:
     or `skill-ls serve` itself when the zygote is off (SKILL_LS_TEST_FORK=0) or unavailable."""
     from tests.lsp.zygote import LAUNCHER
 
-    sock = _zygote.get("socket")
+    sock = os.environ.get(ZYGOTE_SOCKET)
     return [sys.executable, "-I", "-S", "-c", LAUNCHER, sock] if sock else SERVE
 
 
@@ -261,9 +262,9 @@ def zygote(tmp_path_factory):
     while not os.path.exists(sock) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
     if os.path.exists(sock):
-        _zygote["socket"] = sock
+        os.environ[ZYGOTE_SOCKET] = sock
     yield proc
-    _zygote.pop("socket", None)
+    os.environ.pop(ZYGOTE_SOCKET, None)
     try:
         os.killpg(proc.pid, signal.SIGTERM)  # the zygote's own session: it and the servers it forked
     except OSError:

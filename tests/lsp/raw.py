@@ -31,7 +31,14 @@ class RawServer:
         e.update(HOME=str(home), AGH_HOME=str(home / ".agh"), CODEX_HOME=str(home / ".codex"),
                  XDG_CONFIG_HOME=str(home / ".config"), PYTHONPATH=str(ROOT), SKILL_LS_LOG="WARNING")
         e.update(env or {})
-        self.proc = subprocess.Popen([sys.executable, "-m", "skill_ls", "serve"], stdin=subprocess.PIPE,
+        from tests.lsp.conftest import SERVE, server_command
+
+        command = server_command()
+        self._pidfile: Path | None = None
+        if command != SERVE:  # forked from the zygote: the server writes its own pid for /proc
+            self._pidfile = Path(home).parent / f"server-{id(self)}.pid"
+            e["SKILL_LS_ZYGOTE_PIDFILE"] = str(self._pidfile)
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, cwd=str(cwd or home))
         self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
@@ -42,7 +49,14 @@ class RawServer:
 
     @property
     def pid(self) -> int:
-        return self.proc.pid
+        """The server process's id (forked from the zygote: the child's, not the launcher's)."""
+        if self._pidfile is None:
+            return self.proc.pid
+        deadline = time.monotonic() + 20
+        while not self._pidfile.exists():
+            assert time.monotonic() < deadline, "the forked server never wrote its pid"
+            time.sleep(0.01)
+        return int(self._pidfile.read_text())
 
     def _read(self) -> None:
         out = self.proc.stdout
@@ -126,6 +140,17 @@ class RawServer:
         if wait_index:
             self.wait(lambda m: m.get("method") == "skillLs/indexChanged", 60)
         return result
+
+    def idle(self, timeout: float = 20.0) -> dict[str, Any]:
+        """Wait until the server has nothing scheduled at all (`skillLs.status`), the release of the
+        texts of files that are not open included."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.call("workspace/executeCommand", {"command": "skillLs.status", "arguments": [{}]})["result"]
+            if not status["scheduled"]:
+                return status
+            assert time.monotonic() < deadline, f"the server never became idle: {status}"
+            time.sleep(0.02)
 
     def rss_kb(self) -> int:
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():

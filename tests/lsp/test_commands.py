@@ -9,6 +9,10 @@ import subprocess
 import pytest
 from pygls.exceptions import JsonRpcException
 
+# A command's answer is a JSON object computed from the index: no client capability changes it (the
+# position encoding, the diagnostics channel and the watchers do not enter), so one profile suffices.
+PROFILES = ("visual-studio-code",)
+
 
 def _cli(tree, *args) -> subprocess.CompletedProcess:
     """`skill-ls *args` in the workspace: the command line's own `main`, in process (the private HOME of

@@ -1,8 +1,6 @@
 """Diagnostics end to end: shadowing with related info, push vs pull, version tags, live updates."""
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from lsprotocol import types
 
@@ -186,7 +184,7 @@ async def test_a_new_file_closed_without_saving_leaves_no_diagnostics(start, tre
         assert not [r for r in report.items if r.uri == uri(new) and r.items]
     else:
         await settle(lambda: uri(new) in s.client.diagnostics and not s.client.diagnostics[uri(new)])
-        await asyncio.sleep(0.5)  # nothing arrives afterwards
+        await s.idle()  # nothing arrives afterwards: the server has nothing scheduled
         assert not s.client.diagnostics[uri(new)]
 
 

@@ -66,3 +66,20 @@ async def test_plugin_json_paths_are_links_and_definitions(start, tree, profile)
     links = await s.request(s.client.text_document_document_link_async(
         types.DocumentLinkParams(types.TextDocumentIdentifier(uri(market)))))
     assert [l.target for l in links] == [uri(manifest)]
+
+
+async def test_hover_on_a_plugin_path_and_a_command(start, tree, profile):
+    root = tree.ws / "plugins" / "p"
+    write(root / "custom" / "reviewer.md", "---\nname: reviewer\ndescription: Reviews.\n---\nReview.\n", dedent=False)
+    manifest = write(root / ".claude-plugin" / "plugin.json", '{"name": "p", "agents": ["./custom/reviewer.md"]}\n',
+                     dedent=False)
+    command = write(root / "commands" / "frontend" / "review.md", "---\ndescription: Review.\n---\nGo.\n", dedent=False)
+    s = await start(profile)
+    s.open(manifest)
+    found = await s.request(s.client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri(manifest)), types.Position(line=0, character=30))))
+    assert "plugins/p/custom/reviewer.md" in found.contents.value and "a plugin agent" in found.contents.value
+    s.open(command)
+    found = await s.request(s.client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri(command)), types.Position(line=0, character=1))))
+    assert "`/p:frontend:review`" in found.contents.value

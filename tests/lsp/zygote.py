@@ -20,7 +20,7 @@ import socket
 import struct
 import sys
 
-LAUNCHER = """
+LAUNCHER = r"""
 import array, json, os, socket, struct, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.connect(sys.argv[1])
@@ -28,7 +28,13 @@ body = json.dumps({"env": dict(os.environ), "cwd": os.getcwd()}).encode()
 s.sendmsg([struct.pack("!I", len(body)) + body], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [0, 1, 2]))])
 for fd in (0, 1):  # the server owns the pipes now: the client sees their end when the server's ends
     os.close(fd)
-status = s.recv(16)
+got = b""
+while True:
+    chunk = s.recv(64)
+    if not chunk:
+        break
+    got += chunk
+status = got.rpartition(b"\n")[2]  # "<server pid>\n<exit status>" when the server ends
 sys.exit(int(status) if status.strip() else 1)
 """
 
@@ -57,6 +63,11 @@ def _child(conn: socket.socket, request: dict, fds: list[int]) -> None:
     os.environ.clear()
     os.environ.update(request["env"])
     os.chdir(request["cwd"])
+    pidfile = os.environ.get("SKILL_LS_ZYGOTE_PIDFILE")
+    if pidfile:  # written here, before the first message is read, so the test can count on it
+        with open(pidfile + ".tmp", "w", encoding="ascii") as f:
+            f.write(str(os.getpid()))
+        os.rename(pidfile + ".tmp", pidfile)
     code = 1
     try:
         from skill_ls.server import run_server
@@ -64,9 +75,8 @@ def _child(conn: socket.socket, request: dict, fds: list[int]) -> None:
         code = run_server()
     finally:
         try:
-            sys.stdout.flush()
-            conn.sendall(str(code).encode())
-        except Exception:
+            conn.sendall(f"{os.getpid()}\n{code}".encode())  # (pygls's exit closed stdout already)
+        except OSError:
             pass
         os._exit(code)
 

@@ -26,14 +26,40 @@ class Hover:
 
 def hover(state: WorkspaceState, path: str, line: int, col: int) -> Hover | None:
     """What to show for the position: a skill name's copies, or a frontmatter key's documentation."""
+    if not path.endswith(".md"):
+        return _plugin_file_hover(state, path, line, col)
     ref = ref_under(state, path, line, col)
     if ref is not None:
         return Hover(skill_hover(state, ref.name, path, ref.kind), ref.span)
     doc = document(state, path)
+    if doc is not None and line == 0:
+        from skill_ls.core.plugins import command_name, plugin_file_for
+
+        pf = plugin_file_for(path)
+        if pf is not None and pf.kind == "command":
+            where = f"the plugin `{pf.plugin.name}`" if pf.plugin is not None else "this project"
+            return Hover(f"**command** `/{command_name(path, pf.plugin)}` — a Claude Code command of {where}, named "
+                         "by its file and folders", Span(0, 0, 0, len(doc.src.line_text(0))))
     entry = key_at(doc, line, col) if doc is not None else None
     if entry is not None:
         return Hover(key_hover(state, entry.key, path), entry.key_span)
     return None
+
+
+def _plugin_file_hover(state: WorkspaceState, path: str, line: int, col: int) -> Hover | None:
+    """On a path of a Claude Code plugin.json or marketplace.json: the file or directory it names."""
+    from skill_ls.analysis.navigation import link_at
+    from skill_ls.core.plugins import plugin_file_for
+
+    doc = document(state, path)
+    link = link_at(doc, line, col) if doc is not None else None
+    if link is None:
+        return None
+    pf = plugin_file_for(link.target)
+    what = {"agent": "a plugin agent", "command": "a command", "manifest": "the plugin's manifest",
+            "hooks": "a hooks file", "plugin_mcp": "an MCP configuration"}.get(pf.kind, "") if pf else ""
+    kind = "directory" if os.path.isdir(link.target) else "file"
+    return Hover(f"**{kind}** `{_display(link.target, state.workspace)}`" + (f" — {what}" if what else ""), link.span)
 
 
 def _display(path: str, workspace: str) -> str:
@@ -64,6 +90,7 @@ def skill_hover(state: WorkspaceState, name: str, path: str, kind: str | None = 
     `kind` is how the name is written there (`SkillRef.kind`): a name in an agent's `skills.disabled`
     (a tombstone) is not in that agent's catalog, so its catalog line says so instead of a cost."""
     from skill_ls.analysis.effective import skills_off
+    from skill_ls.core.own_settings import disabled_names
 
     index = index_of(state)
     tombstoned_by = None
@@ -100,9 +127,9 @@ def skill_hover(state: WorkspaceState, name: str, path: str, kind: str | None = 
                 fields = ", ".join(f"{k} `{meta.data[k]}`" for k in ("slug", "registry", "version", "installed_at")
                                    if k in meta.data)
                 lines.append(f"- provenance: {fields}")
-        disabled = RUNTIMES[res.runtime].operator_disabled
-        if disabled is not None and name in getattr(state.config, disabled):
-            lines.append(f"- disabled by the operator (`{RUNTIMES[res.runtime].setting_key(disabled)}`): omitted from catalogs")
+        disabled_by = disabled_names(RUNTIMES[res.runtime], index).get(name)
+        if disabled_by is not None:
+            lines.append(f"- disabled (`{disabled_by}`): omitted from catalogs")
         off = skills_off(index, RUNTIMES[res.runtime])
         if off:
             lines.append(f"- {runtime_title(res.runtime)} skills are disabled: `{off}`")

@@ -16,6 +16,7 @@ from skill_ls.analysis.values import list_or_tokens, map_child, node_span, seq_i
 from skill_ls.core.body import body_lines, lines_containing
 from skill_ls.core.index import Document
 from skill_ls.core.model import Fix, Severity, Span
+from skill_ls.core.parse.data import regex_problem
 from skill_ls.core.parse.frontmatter import Frontmatter
 from skill_ls.core.runtimes import Runtime
 from skill_ls.core.suggest import closest
@@ -315,11 +316,11 @@ def check_hooks(doc: Document, entry: Any, vocab: Vocabulary, report: Callable[[
             if matcher is not None and not isinstance(matcher, str):
                 report(gspan, f"hooks.{event} 'matcher' must be a string (a tool name or regex like 'Edit|Write')")
             elif isinstance(matcher, str) and matcher not in ("", "*"):
-                try:
-                    re.compile(matcher)
-                except re.error as exc:
+                problem = regex_problem(matcher)
+                if problem is not None:
                     _, mv = map_child(gnode, "matcher")
-                    report(node_span(doc, mv, gspan), f"hooks.{event} matcher '{matcher}' is not a valid regex ({exc})")
+                    report(node_span(doc, mv, gspan), f"hooks.{event} matcher '{matcher if len(matcher) <= 80 else matcher[:77] + '...'}' "
+                           f"is not a valid regex ({problem})")
             handlers = group.get("hooks")
             _, hnode = map_child(gnode, "hooks")
             if not isinstance(handlers, list) or not handlers:

@@ -294,7 +294,10 @@ def mcp_server_unpinned_package(ctx: SidecarContext) -> None:
 
     ## What it does
     Reports `npx`, `bunx`, `pnpx` and `uvx` commands whose package has no version
-    (`pkg`, `pkg@latest`); `pkg@1.2.3`, `pkg==1.2.3` and local scripts are fine.
+    (`pkg`, `pkg@latest`); `pkg@1.2.3`, `pkg==1.2.3` and local scripts are fine, and so is a
+    URL or git source fixed by a commit id or a versioned tarball
+    (`https://github.com/o/r/archive/<40-hex commit>.tar.gz`, `github:o/r#1a2b3c4`);
+    `https://github.com/o/r/archive/main.tar.gz` is not.
 
     ## Why is this bad?
     Every start may download and run different code (a compromised release runs with your

@@ -5,6 +5,7 @@ import os
 
 from skill_ls.core.index import Index, SkillDecl
 from skill_ls.core.paths import is_under
+from skill_ls.core.resolve import NameResolution
 from skill_ls.core.model import Related, Severity, Span
 from skill_ls.analysis.rules import ANY_RUNTIME, rule
 from skill_ls.core.spans import name_span
@@ -51,6 +52,11 @@ def _agent_mode(ctx: ResolutionContext) -> bool:
     return ctx.resolution.agent is not None
 
 
+def _tied(res: NameResolution, a: SkillDecl, b: SkillDecl) -> bool:
+    """Whether `a` and `b` are in one ambiguous group (one tier the runtime does not rank)."""
+    return any(a in group and b in group for group in res.ambiguous)
+
+
 @rule("SH001", Severity.WARNING, "resolution", runtimes=ANY_RUNTIME)
 def shadowed_copy(ctx: ResolutionContext) -> None:
     """This copy is shadowed: a higher-precedence copy of the same name wins.
@@ -59,7 +65,9 @@ def shadowed_copy(ctx: ResolutionContext) -> None:
     Resolves the name as the runtime does (AGH: agent_local > workspace > additional > user >
     marketplace > bundled; Claude Code: enterprise > personal > project; Amp: first of nine
     locations) and reports every loadable copy that loses, with the winner in related information.
-    A copy overridden only for one agent (AGH agent-local overlay) is reported as information.
+    A copy overridden only for one agent (AGH agent-local overlay) is reported as information. A copy
+    in the winner's tier that the runtime does not rank against it (GitHub Copilot's and Cursor's
+    project directories) is SH003's, not reported here.
 
     ## Why is this bad?
     Edits to a shadowed copy have no effect: the runtime loads the winner.
@@ -79,6 +87,8 @@ def shadowed_copy(ctx: ResolutionContext) -> None:
         return
     if winner.builtin:
         return  # only possible when this copy is lower than a built-in, which cannot happen
+    if _tied(res, decl, winner):
+        return  # one tier, neither ranked: SH003 says so (one finding per root cause)
     ctx.out.report(_span(decl), f"'{res.name}' is shadowed by the {winner.tier_label} copy ({decl.runtime_def.title}): "
                    "this copy is not loaded", related=_related(winner, f"winner: {winner.tier_label} copy", ctx.index),
                    data={"winner": winner.path, "winner_tier": winner.tier})
@@ -106,6 +116,9 @@ def shadows_others(ctx: ResolutionContext) -> None:
         top = losers[0]
         ctx.out.report(_span(decl), f"overrides {describe(top)} of '{res.name}' for agent '{decl.agent}'",
                        related=_related(top, f"overridden {top.tier_label} copy", ctx.index))
+        return
+    losers = [d for d in losers if not _tied(res, d, decl)]  # tied copies: SH003, not "shadowed"
+    if not losers:
         return
     names = ", ".join(describe(d) for d in losers)
     ctx.out.report(_span(decl), f"this {decl.tier_label} copy of '{res.name}' wins and shadows {len(losers)} other "

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 import yaml
 
-from skill_ls.core.parse import tomllib_module
+from skill_ls.core.parse.data import MAX_INT_BITS, DataError, toml_value
 from skill_ls.core.model import Span
 from skill_ls.core.parse.yaml12 import core_schema_value, same_reading
 from skill_ls.core.parse.text import SourceText
@@ -232,7 +232,10 @@ def _scalar(n: Any) -> Any:
             return value.isoformat() if isinstance(value, (datetime.date, datetime.datetime)) else str(value)
         construct = _CONSTRUCT.get(tag)
         if construct is not None:  # (not construct_object: it keeps every node it ever saw)
-            return construct(n)
+            value = construct(n)
+            if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+                return n.value  # (`0x` + 3,600 digits: no decimal form Python will print; a string like a huge decimal)
+            return value
     except Exception:  # odd scalars ("0o9", huge ints...) stay strings
         return n.value
     return n.value
@@ -660,10 +663,9 @@ _TOML_ERR_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
 def _try_toml(fm: Frontmatter, src: SourceText, block: str, offset: int) -> None:
-    tomllib = tomllib_module()
     try:
-        data = tomllib.loads(block.replace("\r\n", "\n").replace("\r", "\n"))
-    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        data = toml_value(block.replace("\r\n", "\n").replace("\r", "\n"))
+    except DataError:
         return  # keep the YAML diagnosis: it is the primary format
     fm.status = "ok"
     fm.format = "toml"
@@ -701,7 +703,7 @@ def quote_repair(block: str) -> str | None:
             key, value = m.group(1), m.group(2)
             quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
             flow_list = False
-            if value.startswith("[") and value.endswith("]"):
+            if value.startswith("[") and value.endswith("]") and not nesting_too_deep(value):
                 try:
                     flow_list = isinstance(yaml.load(value, Loader=_Loader), list)
                 except (yaml.YAMLError, RecursionError, ValueError):

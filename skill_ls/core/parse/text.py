@@ -4,6 +4,7 @@ Decoding never fails: invalid UTF-8 is replaced and the fact is recorded for a d
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -230,6 +231,8 @@ class SourceText:
         return last, len(self.line_text(last))
 
 
+@functools.lru_cache(maxsize=64)
 def collapse(text: str) -> str:
-    """Whitespace runs collapsed to one space, trimmed (how catalogs show a description)."""
+    """Whitespace runs collapsed to one space, trimmed (how catalogs show a description); the same
+    description is asked for by every runtime's catalog and rules, so the answer is kept."""
     return _WS.sub(" ", text).strip()

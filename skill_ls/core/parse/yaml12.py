@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from skill_ls.core.parse.data import bounded_int
+
 _NULL = frozenset(("", "~", "null", "Null", "NULL"))
 _TRUE = frozenset(("true", "True", "TRUE"))
 _FALSE = frozenset(("false", "False", "FALSE"))
@@ -36,11 +38,11 @@ def core_schema_value(text: str) -> Any:
     if text in _FALSE:
         return False
     if _DEC.fullmatch(text):
-        return int(text, 10)
+        return bounded_int(text, 10)
     if _OCT.fullmatch(text):
-        return int(text[2:], 8)
+        return bounded_int(text[2:], 8)
     if _HEX.fullmatch(text):
-        return int(text[2:], 16)
+        return bounded_int(text[2:], 16)
     if _FLOAT.fullmatch(text):
         return float(text)
     if _INF.fullmatch(text):

@@ -14,6 +14,10 @@ from skill_ls.core.runtimes.agh import AGH, MCP_METADATA_KEY
 from skill_ls.core.runtimes.amp import AMP
 from skill_ls.core.runtimes.claude_code import CLAUDE_CODE
 from skill_ls.core.runtimes.codex import CODEX
+from skill_ls.core.runtimes.copilot import COPILOT
+from skill_ls.core.runtimes.cursor import CURSOR
+from skill_ls.core.runtimes.gemini import GEMINI
+from skill_ls.core.runtimes.opencode import OPENCODE
 from skill_ls.core.runtimes.spec import STANDARD_FIELDS, AgentScoping, FieldSpec, Marketplace, NameRule, RootSpec, \
     Runtime, Setting
 from skill_ls.core.runtimes.workspace_agents import WORKSPACE_AGENTS
@@ -22,14 +26,16 @@ __all__ = ["RUNTIMES", "STANDARD_FIELDS", "AgentScoping", "FieldSpec", "Marketpl
            "Setting", "DEFAULT_ORDER", "BASE_RUNTIME", "DEFAULT_AGENT_FAMILY", "PLUGIN_RUNTIME", "PLUGIN_AGENT_FAMILY", "MCP_METADATA_KEY", "default_runtime", "all_known_fields",
            "runtime_for_family", "scoping_for_family"]
 
-RUNTIMES: dict[str, Runtime] = {r.id: r for r in (AGH, AGENTSKILLS, AMP, CLAUDE_CODE, CODEX, AGENTCY, WORKSPACE_AGENTS)}
+RUNTIMES: dict[str, Runtime] = {r.id: r for r in (AGH, AGENTSKILLS, AMP, CLAUDE_CODE, CODEX, AGENTCY, WORKSPACE_AGENTS,
+                                                   COPILOT, CURSOR, GEMINI, OPENCODE)}
 
 # The Agent Skills standard: what a SKILL.md outside every root is checked against, the runtime of a
 # `[[roots]]` entry that names none, and the default when no runtime is active.
 BASE_RUNTIME = AGENTSKILLS.id
 
 # The default runtime for catalog/where/list when several are active.
-DEFAULT_ORDER: tuple[str, ...] = tuple(r.id for r in (AGH, CLAUDE_CODE, CODEX, AMP, AGENTSKILLS, WORKSPACE_AGENTS, AGENTCY))
+DEFAULT_ORDER: tuple[str, ...] = tuple(r.id for r in (AGH, CLAUDE_CODE, CODEX, AMP, AGENTSKILLS, WORKSPACE_AGENTS, AGENTCY,
+                                                      COPILOT, CURSOR, GEMINI, OPENCODE))
 
 # The runtime that reads a plugin's skills (`<plugin>/skills/<s>/SKILL.md`) and agents as `plugin:name`.
 PLUGIN_RUNTIME: str = CLAUDE_CODE.id
@@ -86,7 +92,7 @@ def skill_tree_dir_names() -> frozenset[str]:
     `.claude`, `.agents`, …) and the last (`skills`, `agents`), read from the descriptors."""
     from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 
-    templates = [spec.template for rt in RUNTIMES.values() for spec in rt.roots]
+    templates = [spec.template for rt in RUNTIMES.values() for spec in rt.roots if not spec.json_keys]  # (not a settings file)
     templates += [d.template for family in AGENT_FAMILIES.values() for d in family.dirs]
     names: set[str] = set()
     for template in templates:

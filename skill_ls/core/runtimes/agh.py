@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, AgentScoping, FieldSpec, \
-    BuiltinSkill, HomeDir, Marketplace, NameRule, RootSpec, Runtime, Setting, Vocabulary
+    BuiltinSkill, HomeDir, Marketplace, NameRule, OwnSettings, RootSpec, Runtime, Setting, Vocabulary
 
 AGH_SKILL_FIELDS: dict[str, FieldSpec] = {
     "name": FieldSpec("str", NAME_DOC + " The catalog key; the highest tier with this name wins.", required=True, min_len=1),
@@ -59,7 +59,8 @@ AGH = Runtime(
     builtin_tier="bundled",
     # "skills.enabled = false: The registry, catalog provider, skill MCP resolver, watcher, and skill
     # hooks are not wired." (https://agh.network/runtime/core/skills/, Reload And Failure Behavior)
-    skills_switch=("skills", "enabled"),
+    own_settings=OwnSettings(("{agh_home}/config.toml",), "toml", switch=("skills", "enabled"),
+                             switch_effect="no catalog, no skill MCP servers"),
     # The winning AGENT.md's skills/ directory is an overlay for that agent; skills.disabled tombstones;
     # an agent with a blocking problem (or a blocked agent-local skill) fails closed.
     agent_scoping=AgentScoping(family="agh", local_skills_dir="skills", local_tier="agent_local", tombstones=True,

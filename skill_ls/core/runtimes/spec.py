@@ -55,7 +55,9 @@ class RootSpec:
     """A family of directories a runtime scans. `template` placeholders:
     {workspace}, {home}, {agh_home}, {codex_home}, {amp_toolbox}, {ancestors} (workspace and each
     parent up to the repository root, nearest first), {repo_chain} (repository root down to the
-    workspace), and {config:NAME} (each path of a Config attribute)."""
+    workspace), and {config:NAME} (each path of a Config attribute). A path segment `*` stands for
+    every directory at that place, in name order (Gemini CLI: `{home}/.gemini/extensions/*/skills`).
+    `title` names the root for people where the template alone does not (an extension's skills)."""
 
     tier: str
     template: str
@@ -67,6 +69,34 @@ class RootSpec:
     # The template names a JSON settings file of the runtime's own; the roots are the paths listed
     # under the first of these keys it has (Amp: `~/.config/amp/settings.json`, "amp.skills.path").
     json_keys: tuple[str, ...] = ()
+    json_base: Literal["workspace", "file"] = "workspace"  # what a relative path in that file is relative to
+    title: str = ""
+    # Whether this directory existing makes the runtime active (`runtimes = ["auto"]`). A directory
+    # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
+    # belongs to another runtime or to the standard and says nothing about this one being used.
+    activates: bool = True
+
+
+@dataclass(frozen=True, eq=False)
+class OwnSettings:
+    """The runtime's own settings files, read (never written) for what turns skills off: `files` are
+    templates (as `RootSpec.template`), lowest precedence first; `format` "toml" or "json"; `switch`
+    the key path of a boolean whose `false` turns the whole skill system off (AGH `skills.enabled` in
+    `$AGH_HOME/config.toml`, Gemini CLI `skills.enabled` in `settings.json`), `switch_effect` what
+    that costs; `disabled` the key path of a list of skill names the user disabled (Gemini CLI
+    `skills.disabled`: every file's list counts); `permissions` a map of name patterns to
+    permissions (OpenCode's `permission.skill`)."""
+
+    files: tuple[str, ...]
+    format: Literal["toml", "json"]
+    switch: tuple[str, ...] | None = None
+    switch_effect: str = "no catalog"
+    disabled: tuple[str, ...] | None = None
+    # The key path of a map from name patterns (`*` wildcards) to an action; a name whose last
+    # matching pattern (files in order, keys in order) maps to `denied_value` is disabled (OpenCode's
+    # `permission.skill`: `"internal-*": "deny"` hides those skills from the agent).
+    permissions: tuple[str, ...] | None = None
+    denied_value: str = "deny"
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,6 +167,10 @@ class NameRule:
     max_len: int | None
     dir_match: Literal["error", "warning"] | None  # severity when the name differs from the directory
     source: NameSource  # where the skill's name (its catalog key) comes from
+    # The runtime does not load a copy whose name breaks the rule (pattern, length, or, with
+    # `dir_match`, a name other than its directory's): the copy is blocked there, with the rule as the
+    # reason (OpenCode: "`name` must: ... Match the directory name that contains `SKILL.md`").
+    refuses: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -183,6 +217,7 @@ class Setting:
 
     attr: str
     kind: SettingKind
+    default: Any = None  # None: the kind's empty value (no paths, no names, "")
     doc: str = ""  # the editor setting's description (generated into VS Code's package.json)
     editor: bool = True  # also an editor setting (False: `.skill-ls.toml` only, e.g. machine-wide roots)
 
@@ -257,9 +292,9 @@ class Runtime:
     builtin_names: tuple[str, ...] = ()  # names the runtime ships (they take part in resolution)
     builtin_skills: tuple[BuiltinSkill, ...] = ()  # skills compiled in: resolved AND rendered
     builtin_tier: str = "builtin"  # the tier built-ins resolve in (AGH: bundled)
-    # The runtime's own switch for its whole skill system: (table, key) in its configuration file
-    # (AGH: `[skills] enabled` in `$AGH_HOME/config.toml`); false means no catalog, no skill MCP servers.
-    skills_switch: tuple[str, str] | None = None
+    # The runtime's own settings files: the switch for its whole skill system (AGH: `[skills] enabled`
+    # in `$AGH_HOME/config.toml`) and the names its user disabled (Gemini CLI `skills.disabled`).
+    own_settings: OwnSettings | None = None
     agent_scoping: AgentScoping | None = None
     operator_disabled: str | None = None  # Config attribute listing names the operator disabled
     # -- parsing and fields ---------------------------------------------------------------------

@@ -21,11 +21,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from skill_ls.core.editor_patterns import editor_patterns
+from skill_ls.core.own_settings import settings_paths, workspace_settings_globs
 from skill_ls.core.paths import is_under
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ log = logging.getLogger("skill_ls.server.watching")
 
 # What the editors open (skill files, every agent family's definitions, sidecars, configuration),
 # and pyproject.toml, which may hold `[tool.skill-ls]`.
-WATCH_GLOBS = (*editor_patterns()["markdown"], *editor_patterns()["sidecars"], "**/pyproject.toml")
+WATCH_GLOBS = (*editor_patterns()["markdown"], *editor_patterns()["sidecars"], "**/pyproject.toml",
+               *workspace_settings_globs())  # the runtimes' own settings in a workspace (.gemini/settings.json, …)
 # A client's watcher reports a directory moved into, out of or deleted from the workspace as that directory
 # alone, never the files in it (VS Code drops the deletes of a deleted folder's children): `**/SKILL.md`
 # would miss a skill folder moved away. The directory watchers (`client_watchers`) take every change inside
@@ -144,6 +146,7 @@ class RootWatchers:
         pending = state.read_dirs()
         if index.env.agh_home:
             pending.add(index.env.agh_home)  # config.toml lives here
+        pending.update(settings_paths(index))  # the runtimes' own settings files (Gemini CLI, OpenCode, Amp)
         parents: set[str] = set()
         for path in pending:
             if is_under(path, state.workspace) and self.ls.client_watches_workspace:
@@ -159,6 +162,9 @@ class RootWatchers:
                     parents.add(parent)
         if not self.ls.client_watches_workspace and state.broad_workspace() is None:
             recursive.add(state.workspace)  # (not a workspace too large to list: `/`, `$HOME`)
+        # A directory watched recursively already sees its own files: one watch per directory (a
+        # settings file's directory, e.g. $AGH_HOME for config.toml, is often a root's parent too).
+        parents = {p for p in parents if not any(is_under(p, r) for r in recursive)}
         return recursive, parents
 
     def update(self, states) -> None:
@@ -187,6 +193,7 @@ class RootWatchers:
             return
         wanted = {(p, True) for p in recursive} | {(p, False) for p in parents}
         if self.observer is None:
+            watch_lost_events(self.ls)
             self.observer = Observer()
             self.observer.daemon = True
             self.observer.start()
@@ -218,7 +225,8 @@ class RootWatchers:
             if (path, rec) in self.watched:
                 continue
             try:
-                self.watched[(path, rec)] = self.observer.schedule(Handler(), path, recursive=rec)
+                self.watched[(path, rec)] = self.observer.schedule(Handler(), path, recursive=rec,
+                                                                   event_filter=_event_filter())
             except Exception as exc:
                 log.warning("cannot watch %s: %s", path, exc)
         log.info("watching %d directories (%d recursively)", len(self.watched), len(recursive))
@@ -231,6 +239,44 @@ class RootWatchers:
                 pass
             self.observer = None
             self.watched.clear()
+
+
+def _event_filter() -> list[Any]:
+    """The events the handler uses. Opening, reading and closing files unwritten are left out of the
+    kernel's mask: the server's own reads of thousands of files (a rescan) filled the inotify queue
+    with them, overflowed it, and the overflow asked for another rescan, for ever."""
+    from watchdog.events import (DirCreatedEvent, DirDeletedEvent, DirMovedEvent, FileCreatedEvent,
+                                 FileDeletedEvent, FileModifiedEvent, FileMovedEvent)
+
+    return [FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent, DirCreatedEvent,
+            DirDeletedEvent, DirMovedEvent]
+
+
+class _LostEvents(logging.Handler):
+    """watchdog's word that the kernel dropped events (inotify's queue overflowed: a mass rewrite of
+    thousands of files) reaches its logger only, not the event handlers: it becomes a rescan of the
+    roots (`events_lost`), without which the lost files kept their old diagnostics for good."""
+
+    def __init__(self, ls) -> None:
+        super().__init__(logging.WARNING)
+        self.ls = ls
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage().lower()
+        except Exception:  # noqa: BLE001 - a log record we cannot read is not ours
+            return
+        if "overflow" in text or "events were lost" in text:
+            self.ls.events_lost_threadsafe(None)
+
+
+def watch_lost_events(ls) -> None:
+    """Listen to watchdog's logger for lost events (once per server)."""
+    logger = logging.getLogger("watchdog")
+    if not any(isinstance(h, _LostEvents) and h.ls is ls for h in logger.handlers):
+        if logger.getEffectiveLevel() > logging.WARNING:
+            logger.setLevel(logging.WARNING)
+        logger.addHandler(_LostEvents(ls))
 
 
 def relevant_directory(path: str, created: bool, read_dirs: list[str]) -> bool:

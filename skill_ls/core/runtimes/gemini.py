@@ -1,0 +1,56 @@
+"""Gemini CLI: built-in < extension < user < workspace; within the user and workspace tiers the
+`.agents/skills` alias wins over `.gemini/skills`; `skills.enabled` / `skills.disabled` in its
+settings files.
+
+Sources (read 2026-11): https://geminicli.com/docs/cli/skills/ (tiers, precedence and aliases, how
+it works), https://geminicli.com/docs/cli/using-agent-skills/ (disable),
+https://geminicli.com/docs/cli/creating-skills/ (the built-in `skill-creator`),
+https://geminicli.com/docs/reference/configuration (`skills.enabled`,
+`skills.disabled`, settings files), https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/skills.md
+(the repository's page: the required fields). docs/fidelity.md quotes each one. Not documented: the exact
+system-prompt text ("injects the name and description of all enabled skills"), a name pattern or
+length, a prompt budget; the extensions directory (`~/.gemini/extensions/<extension>/skills`) is
+where installed extensions keep their skills (a reading).
+"""
+from __future__ import annotations
+
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, FieldSpec, NameRule, OwnSettings, RootSpec, \
+    Runtime
+
+# "Based on the Agent Skills open standard": the standard's optional fields are known (reading: the
+# pages document only `name` and `description`, and no limits).
+GEMINI_FIELDS: dict[str, FieldSpec] = {
+    **{k: v for k, v in STANDARD_FIELDS.items() if k not in ("name", "description")},
+    "name": FieldSpec("str", NAME_DOC + " A unique identifier; should match the directory name.", required=True,
+                      min_len=1),
+    "description": FieldSpec("str", DESCRIPTION_DOC + " Gemini CLI decides from it when to activate the skill.",
+                             required=True, min_len=1),
+}
+
+GEMINI = Runtime(
+    id="gemini", title="Gemini CLI",
+    tiers=("builtin", "extension", "user", "workspace"),
+    roots=(
+        # "Within the same tier (user or workspace), the `.agents/skills/` alias takes precedence
+        # over the `.gemini/skills/` directory": ordered, the alias first.
+        RootSpec("workspace", "{workspace}/.agents/skills", ordered=True, activates=False),
+        RootSpec("workspace", "{workspace}/.gemini/skills", ordered=True),
+        RootSpec("user", "{home}/.agents/skills", origin="user", ordered=True, activates=False),
+        RootSpec("user", "{home}/.gemini/skills", origin="user", ordered=True),
+        RootSpec("extension", "{home}/.gemini/extensions/*/skills", origin="user", title="installed extensions"),
+    ),
+    fields=GEMINI_FIELDS,
+    # "A unique identifier for the skill. This should match the directory name." No pattern, no length.
+    name_rule=NameRule(None, "", None, "warning", "frontmatter"),
+    default_extra_tier="workspace",
+    # The documentation says nothing of unknown keys being refused: a key no reader knows is a note.
+    unknown_field_severity="information",
+    # "The recommended way to create a new skill is to use the built-in `skill-creator` skill."
+    builtin_names=("skill-creator",),
+    own_settings=OwnSettings(("{home}/.gemini/settings.json", "{workspace}/.gemini/settings.json"), "json",
+                             switch=("skills", "enabled"), switch_effect="no skills in the system prompt",
+                             disabled=("skills", "disabled")),
+    # "When Gemini identifies a task matching a skill's description, it calls the `activate_skill` tool."
+    skill_tool="activate_skill",
+    catalog_format="undocumented", catalog_order="name",
+)

@@ -1,0 +1,62 @@
+"""OpenCode: `.opencode/skills`, `.claude/skills` and `.agents/skills` from the current directory up to
+the git worktree, and `~/.config/opencode/skills`, `~/.claude/skills`, `~/.agents/skills`; only
+`name`, `description`, `license`, `compatibility` and `metadata` are read; a strict name rule.
+
+Source (read 2026-11): https://opencode.ai/docs/skills (the page of the `skill` tool and its
+`<available_skills>` list; its text is in anomalyco/opencode
+`packages/web/src/content/docs/skills.mdx`); docs/fidelity.md quotes it. The load order "global
+home → project (walking up to the worktree) → configured `paths`", the last copy loaded winning,
+gives the tiers; within the project tier `.opencode/skills` is loaded after the compatibility
+directories (OpenCode's `skill.ts` scans them last) and, walking up, the outermost directory last.
+The page of the next major version, https://opencode.ai/v2/docs/skills, is not modelled yet (it reads
+Markdown files at a source's root and treats `name` as a display name): docs/fidelity.md says why.
+"""
+from __future__ import annotations
+
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, STANDARD_FIELDS, STANDARD_NAME, FieldSpec, NameRule, OwnSettings, \
+    RootSpec, Runtime
+
+OPENCODE_FIELDS: dict[str, FieldSpec] = {
+    "name": FieldSpec("str", "The skill's identifier: 1-64 lowercase letters and digits with single hyphens, equal "
+                      "to its directory name (OpenCode refuses anything else).", required=True, max_len=64,
+                      min_len=1),
+    "description": FieldSpec("str", DESCRIPTION_DOC + " 1-1024 characters.", required=True, max_len=1024, min_len=1),
+    "license": STANDARD_FIELDS["license"],
+    "compatibility": STANDARD_FIELDS["compatibility"],
+    "metadata": FieldSpec("str_map", "A string-to-string map."),
+}
+
+OPENCODE = Runtime(
+    id="opencode", title="OpenCode",
+    tiers=("global", "project", "paths"),
+    roots=(
+        # `skills.paths` of opencode.json ("resolved relative to the config file location"): the
+        # project's, then the global one (reading: the project file's paths are loaded last).
+        RootSpec("paths", "{workspace}/opencode.json", ordered=True, json_keys=("skills.paths",),
+                 json_base="file"),
+        RootSpec("paths", "{home}/.config/opencode/opencode.json", origin="user", ordered=True,
+                 json_keys=("skills.paths",), json_base="file"),
+        # Walking up from the workspace to the worktree, the directory loaded last (the outermost)
+        # wins; `.opencode/skills` is loaded after `.agents/skills` and `.claude/skills`.
+        RootSpec("project", "{repo_chain}/.opencode/skills", ordered=True),
+        RootSpec("project", "{repo_chain}/.agents/skills", ordered=True, activates=False),
+        RootSpec("project", "{repo_chain}/.claude/skills", ordered=True, guest_of="claude-code", activates=False),
+        RootSpec("global", "{home}/.config/opencode/skills", origin="user", ordered=True),
+        RootSpec("global", "{home}/.agents/skills", origin="user", ordered=True, activates=False),
+        RootSpec("global", "{home}/.claude/skills", origin="user", ordered=True, guest_of="claude-code", activates=False),
+    ),
+    fields=OPENCODE_FIELDS,
+    # "`name` must: Be 1–64 characters; Be lowercase alphanumeric with single hyphen separators; ...
+    # Match the directory name that contains `SKILL.md`": a copy that breaks it is not loaded.
+    name_rule=NameRule(STANDARD_NAME, "^[a-z0-9]+(-[a-z0-9]+)*$", 64, "error", "frontmatter", refuses=True),
+    default_extra_tier="paths",
+    # "Unknown frontmatter fields are ignored.": a note, not a warning.
+    unknown_field_severity="information",
+    # "Control which skills agents can access using pattern-based permissions in `opencode.json`" —
+    # "`deny`: Skill hidden from agent, access rejected"; the global file first, the project's last.
+    own_settings=OwnSettings(("{home}/.config/opencode/opencode.json", "{workspace}/opencode.json"), "json",
+                             permissions=("permission", "skill")),
+    catalog_format="opencode_xml", catalog_order="discovery", escapes_catalog=False,
+    # "The agent loads a skill by calling the tool: skill({ name: \"git-release\" })"
+    skill_tool="opencode_skill",
+)

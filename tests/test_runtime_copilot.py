@@ -1,0 +1,128 @@
+"""GitHub Copilot as documented (docs.github.com and code.visualstudio.com, quoted in docs/fidelity.md):
+its project and personal roots, which directories make it active, its name rule and limits, its fields,
+and the readings where the documentation is silent (precedence, same-tier duplicates, catalog text)."""
+from __future__ import annotations
+
+import json
+
+from tests.conftest import check_tree, codes, diags_for, skill, write
+from tests.runtime_helpers import index_for, labels
+
+
+def test_every_documented_root_is_read(workspace, private_home):
+    """Project skills: `.github/skills`, `.agents/skills`, `.claude/skills`; personal skills:
+    `~/.copilot/skills`, `~/.agents/skills`, `~/.claude/skills`."""
+    for i, root in enumerate((workspace / ".github" / "skills", workspace / ".agents" / "skills",
+                              workspace / ".claude" / "skills", private_home / ".copilot" / "skills",
+                              private_home / ".agents" / "skills", private_home / ".claude" / "skills")):
+        skill(root, f"s{i}")
+    index = index_for(workspace, ["copilot"])
+    found = {(d.tier, d.name) for d in index.decls["copilot"]}
+    assert found == {("project", "s0"), ("project", "s1"), ("project", "s2"),
+                     ("personal", "s3"), ("personal", "s4"), ("personal", "s5")}
+
+
+def test_its_own_directories_activate_it_and_shared_ones_do_not(workspace, private_home):
+    skill(workspace / ".agents" / "skills", "shared")
+    skill(workspace / ".claude" / "skills", "claude")
+    assert "copilot" not in index_for(workspace).active
+    skill(workspace / ".github" / "skills", "mine")
+    assert "copilot" in index_for(workspace).active
+    ws2 = workspace.parent / "ws2"
+    ws2.mkdir()
+    skill(private_home / ".copilot" / "skills", "personal")
+    assert "copilot" in index_for(ws2).active
+
+
+def test_a_project_copy_wins_over_a_personal_one(workspace, private_home):
+    """Reading: the documentation does not rank project and personal skills; the project wins."""
+    skill(workspace / ".github" / "skills", "review")
+    skill(private_home / ".copilot" / "skills", "review")
+    assert labels(index_for(workspace, ["copilot"]), "copilot", "review") == [
+        ("winner", "<ws>/.github/skills/review/SKILL.md"), ("shadowed", "~/.copilot/skills/review/SKILL.md")]
+
+
+def test_one_name_in_two_project_directories_is_ambiguous(workspace):
+    """Reading: which of `.github/skills` and `.claude/skills` wins is not documented: SH003 on both,
+    and `where` says the second copy is ambiguous rather than plainly shadowed."""
+    a = skill(workspace / ".github" / "skills", "review")
+    b = skill(workspace / ".claude" / "skills", "review")
+    result = check_tree(workspace, runtimes=["copilot"])
+    assert [d.code for d in diags_for(result, a, "SH003")] == ["SH003"]
+    assert [d.code for d in diags_for(result, b, "SH003")] == ["SH003"]
+    entries = index_for(workspace, ["copilot"])
+    from skill_ls.core.labels import where
+
+    summaries = [e["summary"] for e in where(entries, "copilot", "review")["entries"]]
+    assert "ambiguous" in summaries[1]
+
+
+def test_name_must_be_lowercase_with_hyphens(workspace):
+    """"This must be lowercase, using hyphens for spaces.\""""
+    path = skill(workspace / ".github" / "skills", "web-testing", name="Web_Testing")
+    result = check_tree(workspace, runtimes=["copilot"])
+    sk008 = diags_for(result, path, "SK008")
+    assert sk008 and sk008[0].runtime == "copilot"
+
+
+def test_name_typically_matches_the_directory_a_warning(workspace):
+    """"Typically, this matches the name of the skill's directory": a warning, not a refusal."""
+    path = skill(workspace / ".github" / "skills", "webapp-testing", name="web-testing")
+    result = check_tree(workspace, runtimes=["copilot"])
+    sk009 = diags_for(result, path, "SK009")
+    assert sk009 and sk009[0].severity == 2
+    assert labels(index_for(workspace, ["copilot"]), "copilot", "web-testing")[0][0] == "winner"
+
+
+def test_name_and_description_are_required(workspace):
+    path = write(workspace / ".github" / "skills" / "x" / "SKILL.md", "---\nname: x\n---\nBody\n")
+    assert labels(index_for(workspace, ["copilot"]), "copilot", "x")[0][0] == "blocked"
+    assert "SK005" in codes(diags_for(check_tree(workspace, runtimes=["copilot"]), path))
+
+
+def test_vs_code_limits_64_and_1024(workspace):
+    path = skill(workspace / ".github" / "skills", "a" * 65, description="d" * 1025)
+    sk010 = diags_for(check_tree(workspace, runtimes=["copilot"]), path, "SK010")
+    assert len(sk010) == 2
+
+
+def test_documented_fields_are_known(workspace):
+    """`license` (docs.github.com) and VS Code's `argument-hint`, `user-invocable`,
+    `disable-model-invocation` are Copilot's: no unknown-field finding."""
+    path = skill(workspace / ".github" / "skills", "x", extra="license: MIT\nargument-hint: '[file]'\n"
+                 "user-invocable: true\ndisable-model-invocation: false\n")
+    found = codes(diags_for(check_tree(workspace, runtimes=["copilot"]), path))
+    assert "SK007" not in found and "SK006" not in found
+
+
+def test_an_unknown_field_is_a_note_for_copilot(workspace):
+    path = skill(workspace / ".github" / "skills", "x", extra="owner: team\n")
+    sk007 = diags_for(check_tree(workspace, runtimes=["copilot"]), path, "SK007")
+    assert sk007 and sk007[0].severity == 3  # information: the documentation does not say unknown keys fail
+
+
+def test_skill_md_must_be_spelled_in_capitals(workspace):
+    """"Skill files must be named `SKILL.md`.": a `skill.md` is reported and never loaded."""
+    path = write(workspace / ".github" / "skills" / "x" / "skill.md", "---\nname: x\ndescription: d\n---\nB\n")
+    result = check_tree(workspace, runtimes=["copilot"])
+    assert diags_for(result, path)
+    assert labels(index_for(workspace, ["copilot"]), "copilot", "x") == []
+
+
+def test_catalog_text_is_not_documented(workspace, capsys):
+    """The catalog text is not documented: nothing is invented; JSON says so and lists the skills."""
+    from skill_ls.cli import main
+
+    skill(workspace / ".github" / "skills", "review")
+    assert main(["catalog", "--workspace", str(workspace), "--runtime", "copilot", "--format", "json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["documented"] is False and obj["text"] == "" and [s["name"] for s in obj["skills"]] == ["review"]
+    assert main(["catalog", "--workspace", str(workspace), "--runtime", "copilot"]) == 0
+    assert "does not document the text" in capsys.readouterr().err
+
+
+def test_the_standards_optional_fields_are_known(workspace):
+    """Reading: "The Agent Skills specification is an open standard"; the page lists name, description
+    and license "in their simplest form", so the standard's other fields are not reported."""
+    path = skill(workspace / ".github" / "skills", "x", extra="compatibility: node\nmetadata:\n  a: b\n")
+    assert "SK007" not in codes(diags_for(check_tree(workspace, runtimes=["copilot"]), path))

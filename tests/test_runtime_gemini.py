@@ -1,0 +1,150 @@
+"""Gemini CLI as documented (geminicli.com, quoted in docs/fidelity.md): built-in < extension < user <
+workspace, the `.agents/skills` alias winning within a tier, extension skills, the built-in
+`skill-creator`, `skills.enabled` / `skills.disabled` in its settings files, and the system prompt
+that gets the names and descriptions of enabled skills (its text is not documented)."""
+from __future__ import annotations
+
+import json
+
+from tests.conftest import check_tree, codes, diags_for, skill, write
+from tests.runtime_helpers import index_for, labels
+
+
+def test_tiers_lowest_to_highest(workspace, private_home):
+    """"Built-in Skills … Extension Skills … User Skills … Workspace Skills" (lowest to highest)."""
+    skill(private_home / ".gemini" / "extensions" / "ext" / "skills", "review")
+    skill(private_home / ".gemini" / "skills", "review")
+    skill(workspace / ".gemini" / "skills", "review")
+    assert labels(index_for(workspace, ["gemini"]), "gemini", "review") == [
+        ("winner", "<ws>/.gemini/skills/review/SKILL.md"), ("shadowed", "~/.gemini/skills/review/SKILL.md"),
+        ("shadowed", "~/.gemini/extensions/ext/skills/review/SKILL.md")]
+
+
+def test_the_agents_alias_wins_within_the_workspace_tier(workspace):
+    """"Within the same tier (user or workspace), the `.agents/skills/` alias takes precedence over the
+    `.gemini/skills/` directory." No ambiguity is reported."""
+    skill(workspace / ".gemini" / "skills", "review")
+    alias = skill(workspace / ".agents" / "skills", "review")
+    assert labels(index_for(workspace, ["gemini"]), "gemini", "review") == [
+        ("winner", "<ws>/.agents/skills/review/SKILL.md"), ("shadowed", "<ws>/.gemini/skills/review/SKILL.md")]
+    assert not diags_for(check_tree(workspace, runtimes=["gemini"]), alias, "SH003")
+
+
+def test_the_agents_alias_wins_within_the_user_tier(workspace, private_home):
+    skill(private_home / ".gemini" / "skills", "review")
+    skill(private_home / ".agents" / "skills", "review")
+    assert labels(index_for(workspace, ["gemini"]), "gemini", "review")[0] == (
+        "winner", "~/.agents/skills/review/SKILL.md")
+
+
+def test_a_user_alias_loses_to_a_workspace_gemini_directory(workspace, private_home):
+    """The tier decides first: the alias only wins within its own tier."""
+    skill(private_home / ".agents" / "skills", "review")
+    skill(workspace / ".gemini" / "skills", "review")
+    assert labels(index_for(workspace, ["gemini"]), "gemini", "review")[0][1] == "<ws>/.gemini/skills/review/SKILL.md"
+
+
+def test_extension_skills_of_every_installed_extension(workspace, private_home):
+    for ext in ("a-ext", "b-ext"):
+        skill(private_home / ".gemini" / "extensions" / ext / "skills", f"{ext}-skill")
+    index = index_for(workspace, ["gemini"])
+    assert sorted((d.tier, d.name) for d in index.decls["gemini"] if not d.builtin) == [
+        ("extension", "a-ext-skill"), ("extension", "b-ext-skill")]
+    assert "gemini" in index_for(workspace).active  # an installed extension's skills activate it
+
+
+def test_gemini_directories_activate_it_and_the_alias_alone_does_not(workspace):
+    skill(workspace / ".agents" / "skills", "a")
+    assert "gemini" not in index_for(workspace).active
+    skill(workspace / ".gemini" / "skills", "g")
+    assert "gemini" in index_for(workspace).active
+
+
+def test_the_built_in_skill_creator_is_overridden_by_a_workspace_skill(workspace):
+    path = skill(workspace / ".gemini" / "skills", "skill-creator")
+    assert labels(index_for(workspace, ["gemini"]), "gemini", "skill-creator") == [
+        ("winner", "<ws>/.gemini/skills/skill-creator/SKILL.md"), ("shadowed", "(built-in skill-creator)")]
+    assert "SH002" in codes(diags_for(check_tree(workspace, runtimes=["gemini"]), path))
+
+
+def test_skills_disabled_in_settings_json(workspace, private_home, capsys):
+    """`skills.disabled` (array): "List of disabled skills." — in `~/.gemini/settings.json` and the
+    project's `.gemini/settings.json`; a disabled skill is out of the system prompt."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.cli import main
+    from skill_ls.core.labels import where
+
+    skill(workspace / ".gemini" / "skills", "a")
+    skill(workspace / ".gemini" / "skills", "b")
+    skill(workspace / ".gemini" / "skills", "c")
+    write(private_home / ".gemini" / "settings.json", json.dumps({"skills": {"disabled": ["a"]}}))
+    write(workspace / ".gemini" / "settings.json", json.dumps({"skills": {"disabled": ["b"]}}))
+    index = index_for(workspace, ["gemini"])
+    assert [s["name"] for s in catalog_object(index, "gemini")["skills"]] == ["c"]
+    obj = where(index, "gemini", "a")
+    assert obj["disabled"] is True and obj["disabled_by"] == "skills.disabled in ~/.gemini/settings.json"
+    assert main(["where", "b", "--workspace", str(workspace), "--runtime", "gemini"]) == 0
+    assert "skills.disabled in " in capsys.readouterr().out
+
+
+def test_skills_enabled_false_turns_skills_off(workspace, private_home):
+    """`skills.enabled` (boolean): "Enable Agent Skills." Project settings override user settings."""
+    from skill_ls.analysis.effective import resolve_effective_set
+    from skill_ls.core.labels import where
+
+    skill(workspace / ".gemini" / "skills", "a")
+    write(private_home / ".gemini" / "settings.json", json.dumps({"skills": {"enabled": False}}))
+    index = index_for(workspace, ["gemini"])
+    assert resolve_effective_set(index, "gemini").skills == []
+    assert "skills.enabled = false" in where(index, "gemini", "a")["skills_disabled"]
+    write(workspace / ".gemini" / "settings.json", json.dumps({"skills": {"enabled": True}}))
+    index = index_for(workspace, ["gemini"])
+    assert [s.name for s in resolve_effective_set(index, "gemini").skills] == ["a"]
+
+
+def test_a_malformed_settings_file_is_the_defaults(workspace, private_home):
+    skill(workspace / ".gemini" / "skills", "a")
+    write(private_home / ".gemini" / "settings.json", "{not json")
+    from skill_ls.analysis.effective import resolve_effective_set
+
+    assert [s.name for s in resolve_effective_set(index_for(workspace, ["gemini"]), "gemini").skills] == ["a"]
+
+
+def test_name_and_description_required_and_name_should_match_the_directory(workspace):
+    """"This file must contain YAML frontmatter with a `name` and a clear, concise `description`."
+    A name other than the directory is a warning (reading: "should match")."""
+    missing = write(workspace / ".gemini" / "skills" / "m" / "SKILL.md", "---\nname: m\n---\nBody\n")
+    other = skill(workspace / ".gemini" / "skills", "dir-name", name="other-name")
+    result = check_tree(workspace, runtimes=["gemini"])
+    assert "SK005" in codes(diags_for(result, missing))
+    sk009 = diags_for(result, other, "SK009")
+    assert sk009 and sk009[0].severity == 2
+    assert not diags_for(result, other, "SK008")  # no pattern is documented
+
+
+def test_system_prompt_text_is_not_documented(workspace, capsys):
+    from skill_ls.cli import main
+
+    skill(workspace / ".gemini" / "skills", "review")
+    assert main(["catalog", "--workspace", str(workspace), "--runtime", "gemini", "--format", "json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["documented"] is False and obj["text"] == "" and [s["name"] for s in obj["skills"]] == ["review"]
+
+
+def test_the_standards_optional_fields_are_known(workspace):
+    """Reading: Gemini CLI is "Based on the Agent Skills open standard"; its optional fields are not
+    reported as unknown."""
+    path = skill(workspace / ".gemini" / "skills", "x", extra="license: MIT\nmetadata:\n  a: b\n")
+    assert "SK007" not in codes(diags_for(check_tree(workspace, runtimes=["gemini"]), path))
+
+
+def test_activate_skill_adds_the_body_and_the_folder_structure(workspace):
+    """"The `SKILL.md` body and folder structure is added to the conversation history" — the exact
+    text is not documented (`exact` is false)."""
+    from skill_ls.analysis.preview import preview_skill
+
+    skill(workspace / ".gemini" / "skills", "review", body="Review it.\n")
+    write(workspace / ".gemini" / "skills" / "review" / "scripts" / "run.sh", "echo\n")
+    preview = preview_skill(index_for(workspace, ["gemini"]), "gemini", "review")
+    assert preview.tool == "activate_skill" and preview.exact is False
+    assert preview.text.startswith("Review it.\n") and "scripts/run.sh" in preview.text

@@ -1,0 +1,208 @@
+"""OpenCode as documented (opencode.ai/docs/skills, quoted in docs/fidelity.md): project roots from
+the workspace up to the git worktree, global roots, `skills.paths` of opencode.json, the last copy
+loaded winning, only five fields read, the strict name rule (a copy that breaks it is refused), the
+description's length, and the `<available_skills>` list of its `skill` tool."""
+from __future__ import annotations
+
+import json
+
+from tests.conftest import check_tree, codes, diags_for, skill, write
+from tests.runtime_helpers import index_for, labels
+
+
+def _repo(workspace):
+    """A git worktree with the workspace two levels below its root."""
+    root = workspace.parent / "repo"
+    (root / ".git").mkdir(parents=True)
+    ws = root / "packages" / "app"
+    ws.mkdir(parents=True)
+    return root, ws
+
+
+def test_every_documented_root_is_read(workspace, private_home):
+    roots = [(workspace / ".opencode" / "skills", "project"), (workspace / ".claude" / "skills", "project"),
+             (workspace / ".agents" / "skills", "project"), (private_home / ".config" / "opencode" / "skills", "global"),
+             (private_home / ".claude" / "skills", "global"), (private_home / ".agents" / "skills", "global")]
+    for i, (root, _) in enumerate(roots):
+        skill(root, f"s{i}")
+    index = index_for(workspace, ["opencode"])
+    assert {(d.tier, d.name) for d in index.decls["opencode"]} == {(t, f"s{i}") for i, (_, t) in enumerate(roots)}
+
+
+def test_project_roots_from_the_workspace_up_to_the_git_worktree(workspace):
+    """"OpenCode walks up from your current working directory until it reaches the git worktree": every
+    level's `.opencode/skills`, `.claude/skills` and `.agents/skills`, nothing above the worktree."""
+    root, ws = _repo(workspace)
+    skill(root / ".opencode" / "skills", "at-root")
+    skill(root / "packages" / ".agents" / "skills", "between")
+    skill(ws / ".claude" / "skills", "here")
+    skill(root.parent / ".opencode" / "skills", "above")  # outside the worktree
+    names = {d.name for d in index_for(ws, ["opencode"]).decls["opencode"]}
+    assert names == {"at-root", "between", "here"}
+
+
+def test_the_last_copy_loaded_wins(workspace, private_home):
+    """"if two skills share the same name, the last one loaded takes precedence. Load order: global home
+    → project (walking up to the worktree) → configured `paths`": a project copy beats a global one,
+    a configured path beats both; walking up, the outermost directory is loaded last."""
+    root, ws = _repo(workspace)
+    skill(private_home / ".config" / "opencode" / "skills", "review")
+    skill(ws / ".opencode" / "skills", "review")
+    skill(root / ".opencode" / "skills", "review")
+    assert [p for _, p in labels(index_for(ws, ["opencode"]), "opencode", "review")] == [
+        str(root / ".opencode/skills/review/SKILL.md"), "<ws>/.opencode/skills/review/SKILL.md",
+        "~/.config/opencode/skills/review/SKILL.md"]
+    skill(ws / "custom", "review")
+    write(ws / "opencode.json", json.dumps({"skills": {"paths": ["./custom"]}}))
+    assert labels(index_for(ws, ["opencode"]), "opencode", "review")[0] == ("winner", "<ws>/custom/review/SKILL.md")
+
+
+def test_opencode_directory_is_loaded_after_the_compatibility_ones(workspace):
+    """Reading (OpenCode's skill.ts scans `.opencode` after `.claude` and `.agents`): its copy wins."""
+    skill(workspace / ".agents" / "skills", "review")
+    skill(workspace / ".claude" / "skills", "review")
+    skill(workspace / ".opencode" / "skills", "review")
+    assert [lab for lab, _ in labels(index_for(workspace, ["opencode"]), "opencode", "review")] == [
+        "winner", "shadowed", "shadowed"]
+    assert labels(index_for(workspace, ["opencode"]), "opencode", "review")[0][1] == "<ws>/.opencode/skills/review/SKILL.md"
+
+
+def test_skills_paths_relative_to_the_global_config_file(workspace, private_home):
+    """"`paths` are resolved relative to the config file location. `~` expands to your home directory.\""""
+    skill(private_home / ".config" / "opencode" / "mine", "g")
+    skill(private_home / "shared-skills", "h")
+    write(private_home / ".config" / "opencode" / "opencode.json",
+          json.dumps({"skills": {"paths": ["./mine", "~/shared-skills"]}}))
+    names = {d.name: d.tier for d in index_for(workspace, ["opencode"]).decls["opencode"]}
+    assert names == {"g": "paths", "h": "paths"}
+
+
+def test_only_opencode_directories_activate_it(workspace):
+    skill(workspace / ".claude" / "skills", "c")
+    skill(workspace / ".agents" / "skills", "a")
+    assert "opencode" not in index_for(workspace).active
+    skill(workspace / ".opencode" / "skills", "o")
+    assert "opencode" in index_for(workspace).active
+
+
+def test_a_name_outside_the_rule_is_refused(workspace):
+    """"`name` must: Be 1–64 characters; Be lowercase alphanumeric with single hyphen separators; Not
+    start or end with `-`; Not contain consecutive `--`; Match the directory name": the copy is blocked
+    under OpenCode, with the rule that refuses it, and SK008/SK009/SK010 are errors."""
+    bad = {"Git_Release": "Git_Release", "double--hyphen": "double--hyphen", "-lead": "lead",
+           "a" * 65: "a" * 65, "other": "dir-name"}
+    paths = {name: skill(workspace / ".opencode" / "skills", directory, name=name) for name, directory in bad.items()}
+    index = index_for(workspace, ["opencode"])
+    for name in bad:
+        (label, _), = labels(index, "opencode", name)
+        assert label == "blocked", name
+    reasons = {e["path"]: e["reason"] for n in bad for e in __import__("skill_ls.core.labels", fromlist=["where"])
+               .where(index, "opencode", n)["entries"]}
+    assert any("(SK008)" in r for r in reasons.values()) and any("(SK009)" in r for r in reasons.values())
+    assert any("(SK010)" in r for r in reasons.values())
+    result = check_tree(workspace, runtimes=["opencode"])
+    assert diags_for(result, paths["other"], "SK009")[0].severity == 1
+    assert diags_for(result, paths["Git_Release"], "SK008")
+
+
+def test_a_valid_name_equal_to_its_directory_loads(workspace):
+    skill(workspace / ".opencode" / "skills", "git-release")
+    assert labels(index_for(workspace, ["opencode"]), "opencode", "git-release")[0][0] == "winner"
+
+
+def test_the_pages_example_is_clean(workspace):
+    path = write(workspace / ".opencode" / "skills" / "git-release" / "SKILL.md", """\
+        ---
+        name: git-release
+        description: Create consistent releases and changelogs
+        license: MIT
+        compatibility: opencode
+        metadata:
+          audience: maintainers
+          workflow: github
+        ---
+        ## What I do
+
+        - Draft release notes from merged PRs
+        """)
+    assert diags_for(check_tree(workspace, runtimes=["opencode"]), path) == []
+
+
+def test_only_five_fields_are_read_unknown_ones_are_ignored(workspace):
+    """"Only these fields are recognized: name, description, license, compatibility, metadata …
+    Unknown frontmatter fields are ignored.": a note (information), not a warning."""
+    path = skill(workspace / ".opencode" / "skills", "x", extra="allowed-tools: Read\n")
+    sk007 = diags_for(check_tree(workspace, runtimes=["opencode"]), path, "SK007")
+    assert sk007 and sk007[0].severity == 3
+
+
+def test_metadata_is_a_string_to_string_map(workspace):
+    path = skill(workspace / ".opencode" / "skills", "x", extra="metadata:\n  n: 1\n")
+    assert "SK006" in codes(diags_for(check_tree(workspace, runtimes=["opencode"]), path))
+
+
+def test_description_is_1_to_1024_characters(workspace):
+    path = skill(workspace / ".opencode" / "skills", "x", description="d" * 1025)
+    assert diags_for(check_tree(workspace, runtimes=["opencode"]), path, "SK010")
+
+
+def test_a_claude_code_skill_in_claude_skills_gets_no_opencode_noise(workspace):
+    path = skill(workspace / ".claude" / "skills", "x", extra="allowed-tools: Read\n")
+    result = check_tree(workspace, runtimes=["opencode", "claude-code"])
+    assert not [d for d in diags_for(result, path) if d.runtime and "opencode" in d.runtime]
+
+
+def test_available_skills_as_the_page_shows_it(workspace):
+    """"OpenCode lists available skills in the `skill` tool description. Each entry includes the skill
+    name and description" — the page's block, byte for byte."""
+    from skill_ls.analysis.catalog import render_catalog
+
+    skill(workspace / ".opencode" / "skills", "git-release", description="Create consistent releases and changelogs")
+    assert render_catalog(index_for(workspace, ["opencode"]), "opencode") == (
+        "<available_skills>\n"
+        "  <skill>\n"
+        "    <name>git-release</name>\n"
+        "    <description>Create consistent releases and changelogs</description>\n"
+        "  </skill>\n"
+        "</available_skills>")
+
+
+def test_a_refused_copy_is_not_in_the_listing_and_where_shows_every_runtime(workspace, capsys):
+    """The cross-runtime view: Claude Code loads a skill OpenCode refuses."""
+    from skill_ls.cli import main
+
+    skill(workspace / ".opencode" / "skills", "Review", name="Review")
+    skill(workspace / ".claude" / "skills", "Review", name="Review")
+    assert main(["where", "Review", "--workspace", str(workspace), "--runtime", "auto"]) == 0
+    out = capsys.readouterr().out
+    assert "Claude Code (claude-code)" in out and "OpenCode (opencode)" in out
+    assert "refuses the name 'Review'" in out
+
+
+def test_the_skill_tool_returns_the_skill_without_substitution(workspace):
+    """"The agent calls `skill({ name: \"...\" })` … The `SKILL.md` content is returned as tool output. No
+    argument substitution occurs." (its framing is not documented: `exact` is false)."""
+    from skill_ls.analysis.preview import preview_skill
+    from tests.runtime_helpers import index_for
+
+    skill(workspace / ".opencode" / "skills", "analyze-logs", body="Analyze the $1 logs.\n")
+    preview = preview_skill(index_for(workspace, ["opencode"]), "opencode", "analyze-logs", arguments="production")
+    assert preview.text == "Analyze the $1 logs.\n" and preview.exact is False and preview.tool == "skill"
+    assert "substitutes no arguments" in preview.notes[0]
+
+
+def test_permission_deny_hides_skills(workspace, private_home):
+    """"Control which skills agents can access using pattern-based permissions in `opencode.json`" —
+    "`deny`: Skill hidden from agent, access rejected"; patterns support wildcards, the last match wins."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.core.labels import where
+
+    for name in ("internal-docs", "internal-tools", "pr-review"):
+        skill(workspace / ".opencode" / "skills", name)
+    write(private_home / ".config" / "opencode" / "opencode.json",
+          json.dumps({"permission": {"skill": {"*": "allow", "internal-*": "deny"}}}))
+    write(workspace / "opencode.json", json.dumps({"permission": {"skill": {"internal-tools": "allow"}}}))
+    index = index_for(workspace, ["opencode"])
+    assert [s["name"] for s in catalog_object(index, "opencode")["skills"]] == ["internal-tools", "pr-review"]
+    obj = where(index, "opencode", "internal-docs")
+    assert obj["disabled"] is True and '"internal-*": "deny"' in obj["disabled_by"]
