@@ -368,9 +368,9 @@ def load_config_file_lenient(path: Path) -> tuple[Config, list[ConfigError]]:
     except ConfigError as first:
         if first.keys is None:
             raise
-    tomllib = tomllib_module()
-    text = path.read_bytes().decode("utf-8")
-    data = tomllib.loads(text)
+    raw, _, _ = read_bytes(str(path))  # read and parsed once already: only a key was wrong
+    text = (raw or b"").decode("utf-8")
+    data = toml_value(text)
     table = data.get("tool", {}).get("skill-ls", {}) if path.name == "pyproject.toml" else data
     errors: list[ConfigError] = []
     for _ in range(100):
