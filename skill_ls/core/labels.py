@@ -145,6 +145,7 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
         entries.append({
             "tier": d.tier,
             "path": d.path or f"(built-in {name})",
+            **({"builtin": True} if d.builtin else {}),
             "resolved_to_winner": d is res.winner,
             "blocked": d.blocked is not None,
             **({"reason": d.blocked} if d.blocked else {}),
