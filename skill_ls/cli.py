@@ -383,6 +383,8 @@ def _where(args: argparse.Namespace) -> int:
 def _print_where_entries(obj: dict[str, Any], indent: str) -> None:
     for e in obj["entries"]:  # the label is core/labels.py's, as in the JSON, hover and code lens
         extra = f" ({e['not_discovered']})" if e.get("not_discovered") else (f" ({e['reason']})" if e.get("reason") else "")
+        if not extra and "ambiguous:" in e.get("summary", ""):  # a copy the runtime does not rank
+            extra = " (" + e["summary"].split("— ", 1)[-1] + ")"
         print(safe_text(f"{indent}{e['label']:<15} {e['tier']:<12} {e['path']}{extra}"))
 
 

@@ -100,6 +100,8 @@ def test_the_number_of_processes_follows_the_work_and_the_free_processors(monkey
     assert processes(BIG) == 2
     assert processes(100_000) == 2  # no more processes than processors
     assert processes(BIG, jobs=1) == 1 and processes(100_000, jobs=3) == 3  # --jobs: at most that
+    monkeypatch.setattr(executor, "_load", lambda: 0.5)  # half a processor busy elsewhere: both
+    assert processes(100_000) == 2
     monkeypatch.setattr(executor, "_load", lambda: 1.0)  # one processor busy elsewhere
     assert processes(100_000) == 1
     monkeypatch.setattr(executor, "_load", lambda: 5.0)

@@ -29,12 +29,14 @@ class DeclLabel:
     by: SkillDecl | None = None  # shadowed / overridden: the copy that wins over this one
     agent: str | None = None  # overridden: the agent whose local copy wins
     shadows: int = 0  # winner: how many loadable copies it shadows
-    ambiguous: bool = False  # shadowed: in one tier with the winner, the runtime ranks neither (SH003)
+    ambiguous: bool = False  # winner or shadowed: in one tier the runtime does not rank (SH003)
 
     @property
     def detail(self) -> str | None:
         """What follows the state in one line: the reason, the winner, or what the winner shadows."""
         if self.state == "winner":
+            if self.ambiguous:
+                return "ambiguous: first of its tier's copies, which loads is not documented"
             return f"shadows {self.shadows}" if self.shadows else None
         if self.state in ("blocked", "not discovered"):
             return self.reason
@@ -44,7 +46,13 @@ class DeclLabel:
             return f"for agent '{self.agent}'"
         if self.ambiguous:
             return "ambiguous: same tier as the first copy, which loads is not documented"
-        return f"by {self.by.tier_label}" if self.by is not None else None
+        if self.by is None:
+            return None
+        if self.by.tier == self.decl.tier and self.by.root is not None:
+            # One tier, ranked by directory (Gemini CLI's `.agents/skills` before `.gemini/skills`):
+            # "shadowed · workspace — by workspace" would not say which copy wins.
+            return f"by {self.by.tier_label} ({_short_root(self.by.root.path)})"
+        return f"by {self.by.tier_label}"
 
     @property
     def summary(self) -> str:
@@ -60,6 +68,12 @@ class DeclLabel:
         return name_span(self.decl)
 
 
+def _short_root(path: str) -> str:
+    """A skills root as a reader tells it apart: its last two parts (`.github/skills`)."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p]
+    return "/".join(parts[-2:])
+
+
 def name_span(decl: SkillDecl) -> Span | None:
     """Where a copy's name is written: the `name:` value, else the frontmatter's opening line (the
     name then comes from the directory) — where SH001-SH004 report. None for built-ins."""
@@ -72,7 +86,8 @@ def label_decl(res: NameResolution, decl: SkillDecl) -> DeclLabel:
     """The label of `decl` in `res` (the resolution of its name for one runtime and agent)."""
     winner = res.winner
     if decl is winner:
-        return DeclLabel("winner", decl, shadows=len(res.shadowed))
+        tied = any(decl in group for group in res.ambiguous)
+        return DeclLabel("winner", decl, shadows=len(res.shadowed), ambiguous=tied)
     if decl.undiscovered is not None:
         return DeclLabel("not discovered", decl, reason=decl.undiscovered)
     if decl.blocked is not None:
@@ -130,6 +145,7 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
         entries.append({
             "tier": d.tier,
             "path": d.path or f"(built-in {name})",
+            **({"builtin": True} if d.builtin else {}),
             "resolved_to_winner": d is res.winner,
             "blocked": d.blocked is not None,
             **({"reason": d.blocked} if d.blocked else {}),

@@ -8,6 +8,8 @@ Source (read 2026-11): https://opencode.ai/docs/skills (the page of the `skill` 
 home → project (walking up to the worktree) → configured `paths`", the last copy loaded winning,
 gives the tiers; within the project tier `.opencode/skills` is loaded after the compatibility
 directories (OpenCode's `skill.ts` scans them last) and, walking up, the outermost directory last.
+The page of the next major version, https://opencode.ai/v2/docs/skills, is not modelled yet (it reads
+Markdown files at a source's root and treats `name` as a display name): docs/fidelity.md says why.
 """
 from __future__ import annotations
 
