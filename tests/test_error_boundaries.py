@@ -204,3 +204,14 @@ def test_sl001_names_the_reader_and_the_file_still_blocks(workspace, monkeypatch
     (sl,) = [d for d in result.diagnostics if d.code == "SL001"]
     assert sl.path == str(a) and "skill-ls could not check this file" in sl.message and "ValueError" in sl.message
     assert "MS002" in _by_file(result)[str(other)]
+
+
+def test_runtime_settings_files_are_read_through_the_value_readers():
+    """Main's own-settings reader (AGH `config.toml`, Gemini `settings.json`) reads hostile values as
+    values too: huge integers are Infinity, deep nesting is malformed ({}), never an exception."""
+    from skill_ls.core.own_settings import _parse
+
+    assert _parse(b'{"skills": {"enabled": ' + BIG.encode() + b"}}", "json") == {"skills": {"enabled": float("inf")}}
+    assert _parse(b'{"a": ' + b"[" * 5000 + b"]" * 5000 + b"}", "json") == {}
+    assert _parse(DEEP_TOML.encode(), "toml") == {}
+    assert _parse(f"x = {HEX}".encode(), "toml") == {"x": float("inf")}

@@ -7,25 +7,20 @@ once per index state (kept in `Index.derived`, dropped whenever the index learns
 """
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, cast
 
 from skill_ls.core.discovery import expand_template
 from skill_ls.core.index import Index, read_bytes
+from skill_ls.core.parse.data import DataError, json_value, toml_value
 from skill_ls.core.runtimes import Runtime
 
 
 def _parse(data: bytes, fmt: str) -> dict[str, Any]:
     text = data.decode("utf-8", errors="replace")
-    try:
-        if fmt == "toml":
-            import tomllib
-
-            value: Any = tomllib.loads(text)
-        else:
-            value = json.loads(text)
-    except (ValueError, RecursionError):
+    try:  # (core/parse/data.py: huge integers, deep nesting and every parser failure are values)
+        value: Any = toml_value(text) if fmt == "toml" else json_value(text)
+    except DataError:
         return {}
     return value if isinstance(value, dict) else {}
 
