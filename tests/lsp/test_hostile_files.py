@@ -99,3 +99,27 @@ async def test_a_missing_or_odd_workspace_folder_is_not_a_walk_of_the_machine(st
     s.client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
         types.WorkspaceFoldersChangeEvent(added=[types.WorkspaceFolder(uri(tree.tmp / "gone"), "gone")], removed=[])))
     assert await _hover(s, tree.ws_demo) is not None
+
+
+def test_the_per_request_boundary_answers_instead_of_failing():
+    """A request about a position or a document whose handler fails is answered with its empty answer
+    (`null`) and logged; a command that fails gets a one-line InternalError ("skill-ls could not ...")."""
+    from concurrent.futures import Future
+
+    from skill_ls.server.app import create_server
+
+    server = create_server()
+    proto = server.protocol
+    sent = []
+    proto._send_response = lambda msg_id, result=None, error=None: sent.append((msg_id, result, error))
+    for msg_id, method in ((1, types.TEXT_DOCUMENT_HOVER), (2, types.TEXT_DOCUMENT_COMPLETION),
+                           (3, types.WORKSPACE_EXECUTE_COMMAND)):
+        proto._methods[msg_id] = method
+        future: Future = Future()
+        future.set_exception(RuntimeError("injected\nfault"))
+        proto._request_futures[msg_id] = future
+        proto._send_handler_result(future, msg_id=msg_id)
+    assert sent[0] == (1, None, None) and sent[1] == (2, None, None)
+    error = sent[2][2]
+    assert error is not None and "skill-ls could not answer workspace/executeCommand" in error.message
+    assert "\n" not in error.message and not proto._methods and not proto._request_futures
