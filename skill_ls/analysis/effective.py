@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, cast
 
 from skill_ls.core.agents import AgentDefinition, SkillRef, definition_key, parse_agent
-from skill_ls.core.index import AgentDecl, Index, SkillDecl
+from skill_ls.core.index import AgentDecl, Index, SkillDecl, description_as_read, frontmatter_as_read
 from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.parse.yaml12 import js_truthy
 from skill_ls.core.resolve import NameResolution, effective_names, resolve_name
@@ -57,17 +57,28 @@ class EffectiveSkill:
         return self.decl.path
 
     def field(self, key: str, default: Any = None) -> Any:
+        """A field of the winning copy as its runtime reads it (`frontmatter_as_read`: Claude Code
+        reads a file without frontmatter and repairs unquoted values; its description falls back to
+        the body's first line, `description_as_read`)."""
         doc = self.decl.doc
-        if doc is None or doc.fm is None or not doc.fm.ok:
+        runtime = RUNTIMES.get(self.decl.runtime)
+        fm = frontmatter_as_read(doc, runtime) if doc is not None and runtime is not None else None
+        if fm is None or doc is None or runtime is None:
             return self._builtin_field(key, default)
-        return doc.fm.value(key, default)
+        if key == "description" and runtime.description_from_body:
+            return description_as_read(doc, runtime, fm)
+        return fm.value(key, default)
 
     def field_in(self, dialect: str, key: str, default: Any = None) -> Any:
         """`field` as a reader of the YAML `dialect` sees it ("1.2": Amp)."""
         doc = self.decl.doc
-        if doc is None or doc.fm is None or not doc.fm.ok:
+        runtime = RUNTIMES.get(self.decl.runtime)
+        fm = frontmatter_as_read(doc, runtime) if doc is not None and runtime is not None else None
+        if fm is None or doc is None or runtime is None:
             return self._builtin_field(key, default)
-        return doc.fm.value_in(dialect, key, default)
+        if key == "description" and runtime.description_from_body:
+            return description_as_read(doc, runtime, fm)
+        return fm.value_in(dialect, key, default)
 
     def _builtin_field(self, key: str, default: Any) -> Any:
         """A compiled-in skill has a name and a description, nothing else."""

@@ -40,8 +40,12 @@ def missing_frontmatter(ctx: FileContext) -> None:
     ## Why is this bad?
     Every runtime reads the skill's `name` and `description` from the frontmatter. Without it the
     skill is not loaded at all (it is *blocked*), and nothing tells the author. Claude Code is the
-    exception: it loads the file with its first paragraph as the description (and warns), so where
-    only Claude Code reads the file (`.claude/skills`, plugins) this is a warning.
+    exception: it loads the file, named after its directory, with no other settings (and warns), so
+    where only Claude Code reads the file (`.claude/skills`, plugins) this is a warning, and `where`,
+    hover and the catalog list that copy as loaded there. Its documentation says the description is
+    the first paragraph; Claude Code 2.1.332 takes the first non-blank line (a heading's `#` marks
+    dropped, cut at 100 characters), and skill-ls follows the behaviour
+    (https://code.claude.com/docs/en/skills, frontmatter reference).
 
     ## Example
     ```markdown
@@ -73,10 +77,10 @@ def missing_frontmatter(ctx: FileContext) -> None:
     readers = readers_of(ctx.readers)
     hosts = [RUNTIMES[r.runtime] for r in readers if r.host is None]
     if hosts and all(rt.frontmatter_optional for rt in hosts):
-        # Claude Code loads it (its first paragraph as the description) and warns; guests may not.
+        # Claude Code loads it (its first line as the description) and warns; guests may not.
         refusing = [RUNTIMES[r.runtime].title for r in readers if not RUNTIMES[r.runtime].frontmatter_optional]
         titles = ", ".join(rt.title for rt in hosts)
-        message += (f"; {titles} loads it with its first paragraph as the description and no other settings"
+        message += (f"; {titles} loads it with its first line as the description and no other settings"
                     + (f", but {', '.join(refusing)} does not load it" if refusing else ""))
         ctx.out.report(header_span(ctx.doc), message, fix=fix, severity=Severity.WARNING)
         return

@@ -141,6 +141,10 @@ class Vocabulary:
     listing_description_cap: int | None = None
     listing_settings: tuple[str, str] | None = None  # (fraction key, description cap key)
     listing_settings_files: tuple[str, ...] = ()  # templates: {home}, {workspace}
+    # Directories of command files the listing holds beside the skills (Claude Code: `.claude/commands`
+    # of the workspace and its ancestors, `~/.claude/commands`; templates as `RootSpec.template`): each
+    # `**/*.md` below is an entry named by its path (`frontend/review.md` is `frontend:review`).
+    listing_command_dirs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -316,6 +320,10 @@ class Runtime:
     # need it (`core.parse.frontmatter.quote_repair`; Claude Code): SK003 is then a warning where it
     # alone reads the file and the repaired block parses.
     repairs_unquoted_values: bool = False
+    # Whether a skill without a description (none, blank, or not a string or number) is described by
+    # its body (Claude Code 2.1.332: the first non-blank line, a heading's `#` marks dropped, cut at
+    # 100 characters as 97 and "..."; `core.index.description_as_read`).
+    description_from_body: bool = False
     unknown_field_severity: Literal["warning", "information"] = "warning"
     file_limits: dict[str, int] = field(default_factory=dict)  # files, file_bytes, skill_bytes
     prompt_budget_setting: str | None = None  # Config attribute: the budget on enabled content
