@@ -453,6 +453,14 @@ class Index:
         out = self.derived[key] = sorted(found.items())
         return out
 
+    def _lists_command(self, runtime: Runtime, path: str) -> bool:
+        """Whether `path` lies in one of the runtime's listed command directories."""
+        for template in runtime.vocabulary.listing_command_dirs:
+            for base in expand_template(template, self.workspace, self.env, self.config):
+                if path.startswith(base.rstrip(os.sep) + os.sep):
+                    return True
+        return False
+
     def _command_files(self, directory: str, parts: tuple[str, ...], depth: int) -> list[tuple[str, tuple[str, ...]]]:
         """`*.md` files below `directory` with the path parts naming them (folders, then the stem)."""
         names = self.disk.listdir(directory)
@@ -699,6 +707,8 @@ class Index:
         if base == AGENT_FILE or path in self._agent_at:
             return self._rebuild_all_names()
         if base != SKILL_FILE and base != META_FILE:
+            if base.endswith(".md"):  # a command a runtime's listing holds: that listing may move (BG002)
+                touched.update((rid, "@listing") for rid in self.decls if self._lists_command(RUNTIMES[rid], path))
             return touched
         skill_md = path if base == SKILL_FILE else os.path.join(os.path.dirname(path), SKILL_FILE)
         self.store.invalidate(skill_md)

@@ -126,7 +126,8 @@ def yaml_syntax_error(ctx: FileContext) -> None:
     A runtime that cannot parse the frontmatter does not load the skill. Claude Code retries a block
     that does not parse after quoting each top-level value that needs it (a value holding `: ` or
     one of `{}[]*&#!|>%@`), so where only Claude Code reads the file (plugins, commands) and that
-    repair parses, this is a warning: the file loads there, but no other tool reads it.
+    repair parses, this is a warning: the file loads there (with the repaired values; `where`, hover
+    and the catalog list that copy as loaded), but no other tool reads it.
 
     ## Example
     ```yaml
