@@ -125,3 +125,27 @@ def test_a_missing_description_is_the_first_line_under_claude_code(workspace, pr
     index = check_tree(workspace, runtimes=["claude-code"]).index
     [entry] = catalog_object(index, "claude-code")["skills"]
     assert entry["description"] == "First line."
+
+
+def test_a_frontmatter_claude_code_cannot_read_is_ignored_there(workspace, private_home):
+    """Claude Code 2.1.332 loads a skill whose YAML does not parse even after its repair, or is not a
+    mapping, with the frontmatter ignored ("failed to parse and was ignored"): named after its
+    directory, its first line as the description. SK003/SK004 stay errors (every setting is lost)
+    and say so; AGH keeps it blocked."""
+    root = workspace / ".claude" / "skills"
+    broken = write(root / "broken" / "SKILL.md", '---\nname: broken\ndescription: "unclosed\n---\n# Broken skill\n')
+    listy = write(root / "listy" / "SKILL.md", "---\n- a\n- b\n---\nA list, not a mapping.\n")
+    dup = write(root / "dup" / "SKILL.md", "---\nname: dup\ndescription: a\ndescription: b\n---\nBody.\n")
+    write(workspace / ".agh" / "skills" / "broken" / "SKILL.md", '---\nname: broken\ndescription: "unclosed\n---\nB\n')
+    res = check_tree(workspace, runtimes=["claude-code", "agh"])
+    assert _states(res.index, "claude-code", "broken") == [("winner", "project")]
+    assert _states(res.index, "claude-code", "listy") == [("winner", "project")]
+    assert [s for s, _ in _states(res.index, "claude-code", "dup")] == ["blocked"]  # a repeated key: not shown
+    assert [s for s, _ in _states(res.index, "agh", "broken")] == ["blocked"]
+    [d] = diags_for(res, broken, "SK003")
+    assert d.severity == Severity.ERROR and "Claude Code ignores the whole frontmatter" in d.message
+    [d] = diags_for(res, listy, "SK004")
+    assert d.severity == Severity.ERROR and "with none of its settings" in d.message
+    assert not [d for d in diags_for(res, dup, "SK004") if "ignores" in d.message]
+    skills = {s["name"]: s["description"] for s in catalog_object(res.index, "claude-code")["skills"]}
+    assert skills["broken"] == "Broken skill" and skills["listy"] == "A list, not a mapping."

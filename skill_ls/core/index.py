@@ -276,7 +276,8 @@ def frontmatter_as_read(doc: Document, runtime: Runtime) -> Frontmatter | None:
     """The frontmatter as `runtime` reads it, or None when it reads none (the copy is blocked there):
     the parsed block when it is valid; for a runtime that loads a file without frontmatter
     (`Runtime.frontmatter_optional`, Claude Code) an empty one; for a runtime that repairs unquoted
-    values (`Runtime.repairs_unquoted_values`) the block as that repair reads it."""
+    values (`Runtime.repairs_unquoted_values`) the block as that repair reads it; for a runtime that
+    ignores a block it cannot read (`ignores_unreadable_frontmatter`) an empty one."""
     fm = doc.fm
     if fm is None or doc.read_error:
         return None
@@ -284,9 +285,25 @@ def frontmatter_as_read(doc: Document, runtime: Runtime) -> Frontmatter | None:
         return fm
     if fm.status == "missing" and runtime.frontmatter_optional:
         return _NO_FRONTMATTER
-    if runtime.repairs_unquoted_values:
-        return repaired_frontmatter(doc)
-    return None
+    read = repaired_frontmatter(doc) if runtime.repairs_unquoted_values else None
+    if read is None and runtime.ignores_unreadable_frontmatter:
+        read = ignored_frontmatter(doc)
+    return read
+
+
+def ignored_frontmatter(doc: Document) -> Frontmatter | None:
+    """What a runtime that ignores a frontmatter it cannot read (`ignores_unreadable_frontmatter`)
+    reads of this file: no fields, the body after the block; None when the block is not of that kind
+    (it parses, or is unterminated, repeats a key or trips the nesting guards)."""
+    fm = doc.fm
+    if fm is None or fm.status not in ("invalid", "not_mapping") or fm.close_line is None \
+            or any(p.kind not in ("syntax", "not_mapping") for p in fm.problems):
+        return None
+    hit = doc.cache.get("ignored_fm")
+    if not isinstance(hit, Frontmatter):
+        hit = doc.cache["ignored_fm"] = Frontmatter(status="ok", open_line=fm.open_line, close_line=fm.close_line,
+                                                    body_start_line=fm.body_start_line)
+    return hit
 
 
 def first_line_description(doc: Document, start: int, fallback: str) -> str:

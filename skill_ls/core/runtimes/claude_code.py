@@ -155,6 +155,7 @@ CLAUDE_CODE = Runtime(
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),
     truthiness="words", frontmatter_optional=True, repairs_unquoted_values=True, description_from_body=True,
+    ignores_unreadable_frontmatter=True,
     vocabulary=CLAUDE_VOCABULARY,  # !`cmd` lines run before the model sees the skill (executes_shell_lines)
     catalog_format="reference", catalog_order="name", catalog_cut=1536, catalog_appends=("when_to_use",),
 )

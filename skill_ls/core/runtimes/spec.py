@@ -324,6 +324,12 @@ class Runtime:
     # its body (Claude Code 2.1.332: the first non-blank line, a heading's `#` marks dropped, cut at
     # 100 characters as 97 and "..."; `core.index.description_as_read`).
     description_from_body: bool = False
+    # Whether the runtime still loads a file whose frontmatter does not parse (after its repair, where
+    # it repairs) or is not a mapping, with the frontmatter ignored: named after its directory,
+    # described by its body, none of its settings applied (Claude Code 2.1.332: "[skills] YAML
+    # frontmatter in … failed to parse and was ignored"). An unterminated block, a repeated key or a
+    # block past the nesting guards stays blocked.
+    ignores_unreadable_frontmatter: bool = False
     unknown_field_severity: Literal["warning", "information"] = "warning"
     file_limits: dict[str, int] = field(default_factory=dict)  # files, file_bytes, skill_bytes
     prompt_budget_setting: str | None = None  # Config attribute: the budget on enabled content
