@@ -22,6 +22,23 @@ def test_unknown_key_points_at_its_line(workspace):
     assert d.code == "CF001" and d.span.start_line == 3 and "bundled_root" in d.message
 
 
+def test_unknown_key_suggests_the_closest_known_key(workspace):
+    """Issue 22: `check` names the key a typo meant (it still exits 2); the server's lenient reading
+    leaves only that key out."""
+    from skill_ls.core.config import load_config_file_lenient
+
+    f = write(workspace / ".skill-ls.toml", "runtimes = ['agh']\nexlude = ['x/**']\n\n[agh]\nbundled_root = ['x']\n")
+    with pytest.raises(ConfigError) as exc:
+        load_config(workspace)
+    assert "unknown key 'exlude'; did you mean 'exclude'?" in str(exc.value)
+    config, errors = load_config_file_lenient(f)
+    assert config.runtimes == ("agh",)
+    assert [(e.keys, e.line) for e in errors] == [(("exlude",), 2), (("agh", "bundled_root"), 5)]
+    assert "did you mean 'bundled_roots'?" in str(errors[1])
+    [d] = invalid_configuration(errors[1], str(f))
+    assert d.span.start_line == 4 and d.message.endswith("the key is ignored, the rest of the file applies")
+
+
 def test_invalid_toml_points_at_its_line(workspace):
     f = write(workspace / ".skill-ls.toml", "runtimes = ['agh']\nexclude = ['a' 'b']\n")
     with pytest.raises(ConfigError) as exc:

@@ -21,6 +21,17 @@ def test_readme_rule_table_matches_rule_docs():
     assert rows == set(all_rules())
 
 
+def test_rules_page_is_generated_from_the_rule_docs():
+    """docs/rules.md, where editors link each finding's code (LSP codeDescription), is the rules'
+    documentation as `python -m skill_ls.analysis.rule_docs --write` writes it, one section per code."""
+    from skill_ls.analysis.rule_docs import doc_url, rules_document
+
+    assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == rules_document()
+    text = rules_document()
+    for code in all_rules():
+        assert f"\n## {code}\n" in text and doc_url(code).endswith(f"docs/rules.md#{code.lower()}")
+
+
 def test_rules_declare_their_fix_safety_in_code_and_docs():
     """ruff's model: a rule that offers fixes says whether they are safe, in code and in its docs."""
     for code, rule in all_rules().items():

@@ -70,6 +70,10 @@ VALUE_CASES = [
     ("int-meta", ".claude/skills/a/.agh-meta.json", '{"slug":' + BIG + '}', None),
     ("int-plugin", "p/.claude-plugin/plugin.json", '{"name":"p","version":' + BIG + '}', "PL001"),
     ("toml-capabilities", ".agh/agents/x/capabilities.toml", DEEP_TOML, "MC001"),
+    # found by the value fuzzer: a value nested 600 levels in a plugin's .mcp.json reached the MS rules'
+    # recursive walk (RecursionError in six rules); JSON and TOML values deeper than 200 levels are refused
+    ("deep-plugin-mcp", "p/.mcp.json", '{"mcpServers": {"s": {"url": ' + '{"k": ' * 600 + '1' + '}' * 600 + '}}}', None),
+    ("deep-skill-mcp", ".claude/skills/a/mcp.json", '{"mcpServers": {"s": {"args": ' + '[' * 600 + ']' * 600 + '}}}', None),
 ]
 
 
@@ -79,6 +83,8 @@ def test_hostile_values_are_findings_not_crashes(workspace, name, rel, text, cod
     other = skill(workspace / ".claude" / "skills", "other", name="Other_Bad")  # SK008 must survive
     if rel.startswith(".agh/agents/x/") and not (workspace / ".agh/agents/x/AGENT.md").exists() and "AGENT" not in rel:
         write(workspace / ".agh" / "agents" / "x" / "AGENT.md", "---\nname: x\n---\nP\n")
+    if rel.startswith("p/") and "plugin.json" not in rel:
+        write(workspace / "p" / ".claude-plugin" / "plugin.json", '{"name": "p"}', dedent=False)
     target = write(workspace / rel, text, dedent=False)
     result = check_tree(workspace)
     found = _by_file(result)

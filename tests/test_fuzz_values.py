@@ -93,7 +93,7 @@ def _toml(value: tuple[str, object]) -> str:
         return "true" if v else "false"
     if v is None:
         return '""'
-    return _json(value) if not isinstance(v, dict) else "{ k = " + _json(("py", json.dumps(v)[:50])) + " }"
+    return _json(value) if not isinstance(v, dict) else "{ k = " + _json(("py", _json(value)[:50])) + " }"
 
 
 # -- file kinds: where a value can go ----------------------------------------------------------------
@@ -123,10 +123,11 @@ def _case(i: int, kind: str, field: str, value: tuple[str, object]) -> list[tupl
         fields = {**base_skill, field: y}
         return [(f".agh/skills/{n}/SKILL.md", _frontmatter(fields, n))]
     if kind == "hooks":
-        hooks = {"PreToolUse": [{"matcher": value[1] if value[0] != "py" else value[1], "hooks": [
-            {"type": "command", "command": "echo", "timeout": value[1]}]}]}
-        text = json.dumps(hooks, ensure_ascii=True, default=str) if field == "json" else \
-            "{PreToolUse: [{matcher: " + y + ", hooks: [{type: command, command: echo, timeout: " + y + "}]}]}"
+        if field == "json":
+            text = '{"PreToolUse": [{"matcher": %s, "hooks": [{"type": "command", "command": "echo", "timeout": %s}]}]}' \
+                % (j, j)
+        else:
+            text = "{PreToolUse: [{matcher: " + y + ", hooks: [{type: command, command: echo, timeout: " + y + "}]}]}"
         return [(f".claude/skills/{n}/SKILL.md", _frontmatter({**base_skill, "hooks": text}, n))]
     if kind == "agent":
         return [(f".agh/agents/{n}/AGENT.md", _frontmatter({"name": n, "provider": "openai", field: y}, n))]

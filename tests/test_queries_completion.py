@@ -49,3 +49,31 @@ def test_claude_subagent_skills_list(tree):
 
 def test_nothing_outside_the_frontmatter(tree):
     assert completions(workspace_state(tree.ws, tree.env()), str(tree.ws_demo), 5, 0) == []
+
+
+def test_items_replace_the_whole_word_typed_dashes_included(tree):
+    """Issue 22: after `disable-m` VS Code inserted `disable-model-invocation: ` after `disable-` (its
+    word ends at `-` and the items had no range). Every item replaces the word around the cursor."""
+    write(tree.ws / ".skill-ls.toml", 'runtimes = ["claude-code"]\n', dedent=False)
+    path = write(tree.ws / ".claude" / "skills" / "pdf" / "SKILL.md",
+                 "---\nname: pdf\ndescription: PDFs. Use when reading PDFs.\ndisable-m\nmodel: son\n---\n", dedent=False)
+    state = workspace_state(tree.ws, tree.env())
+    at = {i.label: i for i in completions(state, str(path), 3, 9)}
+    assert at["disable-model-invocation"].replace == (0, 9)
+    assert at["disable-model-invocation"].insert_text == "disable-model-invocation: "
+    assert {i.label: i for i in completions(state, str(path), 3, 4)}["disable-model-invocation"].replace == (0, 9)
+    assert {i.label: i for i in completions(state, str(path), 4, 10)}["sonnet"].replace == (7, 10)
+
+
+def test_model_completion_offers_the_aliases_the_rules_know(tree):
+    """Issue 22: `model:` offered nothing although CC001/SA001 know the aliases: completion offers them
+    for a Claude Code skill and a subagent (with `inherit`), and permissionMode its modes."""
+    write(tree.ws / ".skill-ls.toml", 'runtimes = ["claude-code"]\n', dedent=False)
+    path = write(tree.ws / ".claude" / "skills" / "pdf" / "SKILL.md",
+                 "---\nname: pdf\ndescription: PDFs. Use when reading PDFs.\nmodel: \n---\n", dedent=False)
+    agent = write(tree.ws / ".claude" / "agents" / "helper.md",
+                  "---\nname: helper\ndescription: Helps.\nmodel: \npermissionMode: \n---\nBody\n", dedent=False)
+    state = workspace_state(tree.ws, tree.env())
+    assert {"sonnet", "opus", "haiku", "inherit"} <= set(_labels(state, path, 3, 7))
+    assert {"sonnet", "opus", "inherit"} <= set(_labels(state, agent, 3, 7))
+    assert "plan" in _labels(state, agent, 4, 16)

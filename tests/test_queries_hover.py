@@ -62,3 +62,13 @@ def test_hover_names_a_blocked_copy_and_why(tree):
     line = next(x for x in text.splitlines() if "`user`" in x)
     assert line.startswith("- blocked: `user`") and "duplicate" in line.lower(), line
     assert text.index("shadowed: `bundled`") < text.index("blocked: `user`")
+
+
+def test_hover_on_a_tombstone_says_it_is_not_in_the_agents_catalog(tree):
+    """Issue 22: hover on a skill listed in an agent's `skills.disabled` gave its catalog size as if
+    it were in that agent's catalog. It says the agent's catalog leaves it out; the copies stay."""
+    text = _hover(tree, tree.agent, "disabled: [other", len("disabled: [") + 1)
+    assert "**skill `other`**" in text, text
+    assert "not in agent `reviewer`'s catalog: its `skills.disabled` removes it" in text, text
+    assert "chars in the catalog" not in text, text
+    assert "winner: `workspace`" in text, text

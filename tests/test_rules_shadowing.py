@@ -217,6 +217,20 @@ def test_related_information_names_the_tier_and_the_directory(workspace, private
     assert sh2.related[0].message == f"shadowed: user copy in {os.path.join('~', '.agh', 'skills', 'review')}"
 
 
+def test_copies_of_one_tier_are_told_apart_by_their_directory(workspace):
+    """Corpus review (issues 25/26): a runtime that ranks the directories of one tier (Gemini CLI's
+    `.agents/skills` before `.gemini/skills`) read "this workspace copy ... shadows 1 other copy (the
+    workspace copy)"; the message names the other copy's directory when the tier is the same."""
+    a = skill(workspace / ".agents" / "skills", "review")
+    g = skill(workspace / ".gemini" / "skills", "review")
+    res = check_tree(workspace, runtimes=["gemini"])
+    [sh1] = diags_for(res, g, "SH001")
+    assert sh1.message == (f"'review' is shadowed by the workspace copy in {os.path.join('.agents', 'skills', 'review')}"
+                           " (Gemini CLI): this copy is not loaded")
+    [sh2] = diags_for(res, a, "SH002")
+    assert sh2.message.endswith(f"(the workspace copy in {os.path.join('.gemini', 'skills', 'review')})")
+
+
 class _CountingDecls(dict):
     """index.decls that counts whole-table reads (a scan of every declaration)."""
 

@@ -42,19 +42,31 @@ def test_a_project_copy_wins_over_a_personal_one(workspace, private_home):
         ("winner", "<ws>/.github/skills/review/SKILL.md"), ("shadowed", "~/.copilot/skills/review/SKILL.md")]
 
 
-def test_one_name_in_two_project_directories_is_ambiguous(workspace):
-    """Reading: which of `.github/skills` and `.claude/skills` wins is not documented: SH003 on both,
-    and `where` says the second copy is ambiguous rather than plainly shadowed."""
+def test_one_name_in_two_project_directories_vs_code_order(workspace, private_home):
+    """The Copilot pages do not rank `.github/skills`, `.agents/skills`, `.claude/skills`; VS Code's
+    source does (DEFAULT_SKILL_SOURCE_FOLDERS, first copy found wins, later ones skipped as duplicates).
+    Corpus review (issues 25/26): pbakaus/impeccable ships one copy per tool in all three, and SH003
+    reported an ambiguity (an error) where VS Code loads the `.github` copy made for it."""
     a = skill(workspace / ".github" / "skills", "review")
-    b = skill(workspace / ".claude" / "skills", "review")
+    b = skill(workspace / ".agents" / "skills", "review")
+    c = skill(workspace / ".claude" / "skills", "review")
     result = check_tree(workspace, runtimes=["copilot"])
-    assert [d.code for d in diags_for(result, a, "SH003")] == ["SH003"]
-    assert [d.code for d in diags_for(result, b, "SH003")] == ["SH003"]
-    entries = index_for(workspace, ["copilot"])
+    assert not [d for p in (a, b, c) for d in diags_for(result, p, "SH003")]
+    [shadowed_b] = diags_for(result, b, "SH001")
+    assert [d.code for d in diags_for(result, c, "SH001")] == ["SH001"]
+    assert "in .github/skills/review" in shadowed_b.message
+    assert labels(index_for(workspace, ["copilot"]), "copilot", "review") == [
+        ("winner", "<ws>/.github/skills/review/SKILL.md"), ("shadowed", "<ws>/.agents/skills/review/SKILL.md"),
+        ("shadowed", "<ws>/.claude/skills/review/SKILL.md")]
     from skill_ls.core.labels import where
 
-    summaries = [e["summary"] for e in where(entries, "copilot", "review")["entries"]]
-    assert "ambiguous" in summaries[1]
+    # hover, code lens and `where` say which directory wins, not "shadowed · project — by project"
+    summaries = [e["summary"] for e in where(index_for(workspace, ["copilot"]), "copilot", "review")["entries"]]
+    assert summaries[1:] == ["shadowed · project — by project (.github/skills)"] * 2
+    skill(private_home / ".claude" / "skills", "mine")
+    skill(private_home / ".agents" / "skills", "mine")
+    assert labels(index_for(workspace, ["copilot"]), "copilot", "mine") == [
+        ("winner", "~/.agents/skills/mine/SKILL.md"), ("shadowed", "~/.claude/skills/mine/SKILL.md")]
 
 
 def test_name_must_be_lowercase_with_hyphens(workspace):

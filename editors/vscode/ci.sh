@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Build, test and package the VS Code extension offline (npm registry only), from this directory.
-# Needs Node.js >= 18 with npm (code-server in e2e/ needs 20); nothing else (the .vsix is read with node).
+# Needs Node.js >= 18 with npm (code-server in e2e/ needs 20) and python3 >= 3.10 with pip (the server and
+# its libraries go into the .vsix: scripts/bundle_server.py); nothing else (the .vsix is read with node).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
 missing=()
-for tool in node npm; do
+for tool in node npm python3; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
-  echo "ci.sh: ${missing[*]} not found: install Node.js 20 with npm (https://nodejs.org/en/download, or e.g. apt-get install nodejs npm)" >&2
+  echo "ci.sh: ${missing[*]} not found: install Node.js 20 with npm (https://nodejs.org/en/download, or e.g. apt-get install nodejs npm) and Python 3.10+ (python3)" >&2
   exit 1
 fi
 node_major="$(node -p 'process.versions.node.split(".")[0]')"
@@ -41,7 +42,9 @@ for (let n = buf.readUInt16LE(end + 10); n > 0; n--) {
 }
 JS
 )"
-for entry in extension/dist/extension.js extension/package.json; do
+for entry in extension/dist/extension.js extension/package.json extension/bundled/tool/skill_ls_bundled.py \
+    extension/bundled/libs/skill_ls/__init__.py extension/bundled/libs/pygls/__init__.py extension/bundled/libs/yaml/__init__.py \
+    extension/media/icon.png extension/media/vscode-problems.png extension/readme.md; do
   if ! grep -qx "${entry}" <<<"$listing"; then
     echo "ci.sh: ${entry} missing from skill-ls.vsix" >&2
     echo "$listing" >&2

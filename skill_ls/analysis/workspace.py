@@ -15,7 +15,8 @@ from typing import Any
 
 from skill_ls.analysis.check import WANTED, Checker, file_failure
 from skill_ls.analysis.rules.codex import past_the_budget
-from skill_ls.core.config import CONFIG_FILE, Config, ConfigError, find_config_file, load_config, merge_client_settings
+from skill_ls.core.config import (CONFIG_FILE, Config, ConfigError, find_config_file, load_config_file_lenient,
+                                  merge_client_settings)
 from skill_ls.core.discovery import SKILL_FILE, Environment, Walker
 from skill_ls.core.index import (META_FILE, MCP_FILE, SKILL_FILE_LOWER, Document, DocumentStore, Index, SkillDecl,
                                  blocked_reason, skill_name_for)
@@ -39,7 +40,8 @@ class WorkspaceState:
         self.environ = dict(os.environ if environ is None else environ)
         self.client_settings: dict[str, Any] | None = None
         self.config = Config()
-        self.config_error: ConfigError | None = None
+        self.config_error: ConfigError | None = None  # the file as a whole (unreadable, not TOML)
+        self.config_key_errors: list[ConfigError] = []  # keys left out; the rest of the file applies
         self.settings_error: str | None = None
         self.config_path: str | None = None
         self.overlays: dict[str, tuple[str, int | None]] = {}
@@ -69,11 +71,13 @@ class WorkspaceState:
     def load_config(self) -> Config:
         """Recompute the configuration from its layers; errors are recorded, never raised."""
         self.config_error = None
+        self.config_key_errors = []
         self.settings_error = None
         found = find_config_file(Path(self.workspace))
         self.config_path = str(found) if found else None
         try:
-            base = load_config(Path(self.workspace))
+            # A key that is unknown or has a bad value is left out and reported; the rest applies.
+            base, self.config_key_errors = load_config_file_lenient(found) if found else (Config(), [])
         except ConfigError as exc:
             self.config_error = exc
             self.config_path = exc.path or self.config_path
@@ -90,12 +94,13 @@ class WorkspaceState:
         return config
 
     def config_diagnostics(self) -> list[Diagnostic]:
-        exc = self.config_error
-        if exc is None or not self.config_path:
+        if not self.config_path:
             return []
         from skill_ls.analysis.rules.configuration import invalid_configuration
 
-        return invalid_configuration(exc, self.config_path)
+        if self.config_error is not None:
+            return invalid_configuration(self.config_error, self.config_path)
+        return [d for exc in self.config_key_errors for d in invalid_configuration(exc, self.config_path)]
 
     # -- building ----------------------------------------------------------------------------
     def build_index(self) -> Index:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from skill_ls.core.parse.data import DataError, toml_value
 from skill_ls.core.parse.text import read_bytes
+from skill_ls.core.escape import safe_text
 from skill_ls.core.model import Severity
 from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES, skill_tree_dir_names
 
@@ -23,14 +24,24 @@ DRAFT_SEVERITIES = ("error", "warning", "ignore")
 
 
 class ConfigError(Exception):
-    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+    """`keys`: the key path the problem is about (`("agh", "bundled_root")`), when it is about one key
+    (the rest of the file can still apply: `load_config_file_lenient`); None for the whole file."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None,
+                 keys: tuple[str, ...] | None = None, suggestion: str | None = None):
         super().__init__(message)
         self.path = path
         self.line = line
+        self.keys = keys
+        self.suggestion = suggestion  # the known key an unknown one most likely meant
+        self.col: int | None = None  # where the key is written on `line` (0-based), when found
 
     def __str__(self) -> str:
+        """One line whatever the values it quotes hold (a line break, a control character, a byte of
+        a file name that is not UTF-8 are shown as escapes): the CLI's one-line error, the server's
+        message and the configuration finding all print it (found by the value fuzzer, issue 24)."""
         where = f"{self.path}: " if self.path else ""
-        return f"{where}{self.args[0]}"
+        return safe_text(f"{where}{self.args[0]}")
 
 
 @dataclass(frozen=True)
@@ -182,41 +193,69 @@ def config_from_mapping(data: dict[str, Any], *, base: Path, source: str | None 
     return cfg
 
 
+def _unknown_key(message: str, key: str, known: list[str], keys: tuple[str, ...] | None = None) -> ConfigError:
+    """An unknown key, with the closest known key ("did you mean") when there is one."""
+    import difflib
+
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    hint = close[0] if close else None
+    return ConfigError(message + (f"; did you mean '{hint}'?" if hint else ""), keys=keys, suggestion=hint)
+
+
 def _apply(cfg: Config, data: dict[str, Any], base: Path, camel: bool) -> None:
-    norm = (lambda k: _camel_to_snake(k)) if camel else (lambda k: k)
     for raw_key, value in data.items():
-        if camel and _unset(value):
-            continue
-        key = norm(raw_key)
-        if camel:
-            key = _CAMEL_SECTIONS.get(key, key)
-        if key in ("roots",):
-            cfg.roots = tuple(_extra_root(r, base) for r in _as_list(value, "roots"))
-            continue
-        if key in _SECTIONS and isinstance(value, dict):
-            for raw_sub, sub in value.items():
-                if camel and _unset(sub):
-                    continue
-                sk = norm(raw_sub)
-                if key == "rules" and sk == "severity":
-                    cfg.severity = _severities(sub)
-                    continue
-                spec = _SCHEMA.get((key, sk))
-                if spec is None:
-                    raise ConfigError(f"unknown key '{raw_sub}' in [{raw_key}]")
-                if spec[1] == "roots":  # a runtime's own list of roots (Agentcy: `[agentcy] roots`)
-                    tier = RUNTIMES[key].extra_root_tier
-                    paths = _convert("paths", sub, f"{key}.{sk}", base)
-                    cfg.roots = cfg.roots + tuple(ExtraRoot(p, key, tier) for p in paths)
-                    continue
-                setattr(cfg, spec[0], _convert(spec[1], sub, f"{key}.{sk}", base))
-            continue
-        spec = _SCHEMA.get(("", key))
-        if spec is None:
-            if camel and key in ("server", "trace"):
-                continue  # editor-only settings
-            raise ConfigError(f"unknown key '{raw_key}'")
-        setattr(cfg, spec[0], _convert(spec[1], value, key, base))
+        try:
+            _apply_key(cfg, raw_key, value, base, camel)
+        except ConfigError as exc:
+            if exc.keys is None:
+                exc.keys = (raw_key,)
+            raise
+
+
+def _apply_key(cfg: Config, raw_key: str, value: Any, base: Path, camel: bool) -> None:
+    norm = (lambda k: _camel_to_snake(k)) if camel else (lambda k: k)
+    if camel and _unset(value):
+        return
+    key = norm(raw_key)
+    if camel:
+        key = _CAMEL_SECTIONS.get(key, key)
+    if key in ("roots",):
+        cfg.roots = tuple(_extra_root(r, base) for r in _as_list(value, "roots"))
+        return
+    if key in _SECTIONS and isinstance(value, dict):
+        for raw_sub, sub in value.items():
+            if camel and _unset(sub):
+                continue
+            try:
+                _apply_sub(cfg, key, raw_key, norm(raw_sub), raw_sub, sub, base)
+            except ConfigError as exc:
+                if exc.keys is None:
+                    exc.keys = (raw_key, raw_sub)
+                raise
+        return
+    spec = _SCHEMA.get(("", key))
+    if spec is None:
+        if camel and key in ("server", "trace"):
+            return  # editor-only settings
+        known = [k for (section, k) in _SCHEMA if section == ""] + sorted(_SECTIONS)
+        raise _unknown_key(f"unknown key '{raw_key}'", key, known, keys=(raw_key,))
+    setattr(cfg, spec[0], _convert(spec[1], value, key, base))
+
+
+def _apply_sub(cfg: Config, key: str, raw_key: str, sk: str, raw_sub: str, sub: Any, base: Path) -> None:
+    if key == "rules" and sk == "severity":
+        cfg.severity = _severities(sub)
+        return
+    spec = _SCHEMA.get((key, sk))
+    if spec is None:
+        known = [k for (section, k) in _SCHEMA if section == key] + (["severity"] if key == "rules" else [])
+        raise _unknown_key(f"unknown key '{raw_sub}' in [{raw_key}]", sk, known)
+    if spec[1] == "roots":  # a runtime's own list of roots (Agentcy: `[agentcy] roots`)
+        tier = RUNTIMES[key].extra_root_tier
+        paths = _convert("paths", sub, f"{key}.{sk}", base)
+        cfg.roots = cfg.roots + tuple(ExtraRoot(p, key, tier) for p in paths)
+        return
+    setattr(cfg, spec[0], _convert(spec[1], sub, f"{key}.{sk}", base))
 
 
 def _unset(value: Any) -> bool:
@@ -304,15 +343,55 @@ def load_config_file(path: Path) -> Config:
     try:
         return config_from_mapping(data, base=path.parent, source=str(path))
     except ConfigError as exc:
-        if exc.line is None:  # point at the first line that names the offending key
-            m = re.search(r"'([^']+)'", exc.args[0])
-            if m:
-                key = m.group(1).split(".")[-1]
-                for i, line in enumerate(text.splitlines(), 1):
-                    if re.match(rf"\s*\[*\s*\"?{re.escape(key)}\b", line) or f"'{key}'" in line or f'"{key}"' in line:
-                        exc.line = i
-                        break
+        _locate(exc, text)
         raise
+
+
+def _locate(exc: ConfigError, text: str) -> None:
+    """Point an error without a line at the first line that names the offending key."""
+    if exc.line is not None:
+        return
+    m = re.search(r"'([^']+)'", exc.args[0])
+    key = exc.keys[-1] if exc.keys else (m.group(1).split(".")[-1] if m else None)
+    if key is None:
+        return
+    for i, line in enumerate(text.splitlines(), 1):
+        if re.match(rf"\s*\[*\s*\"?{re.escape(key)}\b", line) or f"'{key}'" in line or f'"{key}"' in line:
+            exc.line = i
+            m = re.match(rf"\s*\[*\s*\"?({re.escape(key)})\b", line)
+            exc.col = m.start(1) if m else None
+            return
+
+
+def load_config_file_lenient(path: Path) -> tuple[Config, list[ConfigError]]:
+    """The language server's reading: a key that is unknown or has a bad value is reported and left
+    out, and the rest of the file applies (a typo in one key must not turn every other setting off).
+    A file that cannot be read or is not TOML raises, as in `load_config_file`."""
+    try:
+        return load_config_file(path), []
+    except ConfigError as first:
+        if first.keys is None:
+            raise
+    raw, _, _ = read_bytes(str(path))  # read and parsed once already: only a key was wrong
+    text = (raw or b"").decode("utf-8")
+    data = toml_value(text)
+    table = data.get("tool", {}).get("skill-ls", {}) if path.name == "pyproject.toml" else data
+    errors: list[ConfigError] = []
+    for _ in range(100):
+        try:
+            return config_from_mapping(table, base=path.parent, source=str(path)), errors
+        except ConfigError as exc:
+            if not exc.keys:
+                raise
+            _locate(exc, text)
+            errors.append(exc)
+            node: Any = table
+            for k in exc.keys[:-1]:
+                node = node.get(k) if isinstance(node, dict) else None
+            if not isinstance(node, dict) or exc.keys[-1] not in node:
+                raise
+            del node[exc.keys[-1]]
+    raise errors[-1]
 
 
 def load_config(workspace: Path | str, explicit: Path | None = None) -> Config:

@@ -46,7 +46,13 @@ class DeclLabel:
             return f"for agent '{self.agent}'"
         if self.ambiguous:
             return "ambiguous: same tier as the first copy, which loads is not documented"
-        return f"by {self.by.tier_label}" if self.by is not None else None
+        if self.by is None:
+            return None
+        if self.by.tier == self.decl.tier and self.by.root is not None:
+            # One tier, ranked by directory (Gemini CLI's `.agents/skills` before `.gemini/skills`):
+            # "shadowed · workspace — by workspace" would not say which copy wins.
+            return f"by {self.by.tier_label} ({_short_root(self.by.root.path)})"
+        return f"by {self.by.tier_label}"
 
     @property
     def summary(self) -> str:
@@ -60,6 +66,12 @@ class DeclLabel:
     @property
     def name_span(self) -> Span | None:
         return name_span(self.decl)
+
+
+def _short_root(path: str) -> str:
+    """A skills root as a reader tells it apart: its last two parts (`.github/skills`)."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p]
+    return "/".join(parts[-2:])
 
 
 def name_span(decl: SkillDecl) -> Span | None:
@@ -133,6 +145,7 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
         entries.append({
             "tier": d.tier,
             "path": d.path or f"(built-in {name})",
+            **({"builtin": True} if d.builtin else {}),
             "resolved_to_winner": d is res.winner,
             "blocked": d.blocked is not None,
             **({"reason": d.blocked} if d.blocked else {}),

@@ -18,6 +18,7 @@ from skill_ls.analysis.queries.goto import Location
 from skill_ls.analysis.queries.hover import Hover
 from skill_ls.analysis.queries.lens import Lens
 from skill_ls.analysis.queries.symbols import Symbol, SymbolKind, WorkspaceSymbol
+from skill_ls.analysis.rule_docs import doc_url
 from skill_ls.core.model import Diagnostic, Span
 from skill_ls.core.parse.text import SourceText
 
@@ -106,6 +107,8 @@ class Converter:
             message=d.message + (f" [{d.runtime}]" if d.runtime else ""),
             severity=types.DiagnosticSeverity(int(d.severity)),
             code=d.code,
+            # The code is a link to the rule's documentation (docs/rules.md), as ruff's and ESLint's are.
+            code_description=types.CodeDescription(href=doc_url(d.code)),
             source=SOURCE,
             related_information=related or None,
             data=data,
@@ -124,9 +127,17 @@ class Converter:
     def location(self, loc: Location) -> types.Location:
         return types.Location(uri_of(loc.path), self.range(loc.src, loc.span))
 
-    def completion_item(self, item: CompletionItem) -> types.CompletionItem:
+    def completion_item(self, item: CompletionItem, src: SourceText | None = None, line: int = 0) -> types.CompletionItem:
+        """With the cursor's document and line, the item replaces its word (`textEdit`), dashes included."""
+        if item.replace is None or src is None:
+            return types.CompletionItem(item.label, kind=COMPLETION_KINDS[item.kind], detail=item.detail,
+                                        documentation=item.documentation, insert_text=item.insert_text)
+        start, end = item.replace
+        edit = types.TextEdit(types.Range(types.Position(line, self.to_client_col(src, line, start)),
+                                          types.Position(line, self.to_client_col(src, line, end))),
+                              item.insert_text or item.label)
         return types.CompletionItem(item.label, kind=COMPLETION_KINDS[item.kind], detail=item.detail,
-                                    documentation=item.documentation, insert_text=item.insert_text)
+                                    documentation=item.documentation, text_edit=edit, filter_text=item.label)
 
     def document_symbol(self, src: SourceText, sym: Symbol) -> types.DocumentSymbol:
         children = None if sym.kind == "field" else [self.document_symbol(src, c) for c in sym.children]

@@ -171,6 +171,6 @@ class FolderServer(LanguageServer):
             if st.index is None:
                 continue
             files.update(p for p in st.workspace_files() if self.state_for(p) is st)
-            if st.config_error and st.config_path:
+            if (st.config_error or st.config_key_errors) and st.config_path:
                 files.add(st.config_path)
         return files

@@ -131,7 +131,7 @@ class IndexingServer(PublishingServer):
             return
         files = {p for p in state.workspace_files() if self.state_for(p) is state}
         files |= {p for p in set(self.open_docs) | set(self.pushed) if self.state_for(p) is state}
-        if state.config_error and state.config_path:
+        if (state.config_error or state.config_key_errors) and state.config_path:
             files.add(state.config_path)
         self.queue_publish(files)
 

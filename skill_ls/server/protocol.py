@@ -214,6 +214,14 @@ class SkillProtocol(LanguageServerProtocol):
             return None
         return (yield from super().lsp_text_document__did_change(params))
 
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        """`$/cancelRequest` for a request that is already answered is the normal case (an editor
+        cancels a hover or code lens it no longer needs, often after the answer left): nothing to do,
+        and nothing to log (pygls warned "Cancel notification for unknown message id" each time, which
+        filled VS Code's output channel)."""
+        if msg_id in self._request_futures:
+            super()._handle_cancel_notification(msg_id)
+
     # -- memory ------------------------------------------------------------------------------------
     def _execute_handler(self, msg_id: Any, handler: Any, callback: Callable[..., Any],
                          args: Any = None, kwargs: Any = None) -> None:

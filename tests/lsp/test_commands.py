@@ -105,3 +105,60 @@ async def test_preview_equals_cli(start, tree, profile):
     with pytest.raises(JsonRpcException) as err:
         await s.command("skillLs.preview", {"name": "nobody"})
     assert "nobody" in str(err.value)
+
+
+async def test_palette_commands_list_skills_portability_explain_equal_the_cli(start, tree, profile):
+    """Issue 22: the palette commands List Skills, Show Portability and Explain Rule run on the server:
+    skillLs.listSkills is `skill-ls list --format json`, skillLs.portability is `skill-ls portability`
+    (JSON and text), skillLs.explain is the rule's documentation (`skill-ls explain`) with its link."""
+    tree.standard()
+    s = await start(profile)
+    listed = await s.command("skillLs.listSkills", {})
+    cli = json.loads(_cli(tree, "list", "--workspace", str(tree.ws), "--format", "json").stdout)
+    assert [(x["name"], x["tier"], x["path"] or f"(built-in {x['name']})") for x in listed["skills"]] == \
+        [(x["name"], x["tier"], x["path"]) for x in cli["skills"]]
+    assert listed["runtime"] == cli["runtime"]
+    assert next(x for x in listed["skills"] if x["name"] == "demo")["description"] == "Workspace demo. Use when testing."
+    for_agent = await s.command("skillLs.listSkills", {"agent": "reviewer"})
+    assert "other" not in [x["name"] for x in for_agent["skills"]]
+    port = await s.command("skillLs.portability", {"path": str(tree.ws_demo)})
+    cli = _cli(tree, "portability", str(tree.ws_demo), "--workspace", str(tree.ws), "--format", "json")
+    assert {k: v for k, v in port.items() if k != "text"} == json.loads(cli.stdout)
+    assert port["text"] == _cli(tree, "portability", str(tree.ws_demo), "--workspace", str(tree.ws)).stdout
+    rule = await s.command("skillLs.explain", {"code": "sk007"})
+    assert rule["code"] == "SK007" and rule["url"].endswith("docs/rules.md#sk007")
+    assert rule["markdown"].startswith("# SK007\n") and "## What it does" in rule["markdown"]
+    listing = await s.command("skillLs.explain", {})
+    assert "SK007" in [r["code"] for r in listing["rules"]]
+    with pytest.raises(JsonRpcException) as err:
+        await s.command("skillLs.explain", {"code": "XX999"})
+    assert "XX999" in str(err.value)
+
+
+async def test_where_for_a_file_answers_under_that_files_runtime(start, tree, profile):
+    """Issue 22: Show Skill Shadows on a `.claude/skills` file listed only the AGH declarations (the
+    folder's default runtime). Given the file (`path`), skillLs.where answers under the runtime that
+    reads it, as the file's code lens does; a built-in copy is marked `builtin` (no file to open)."""
+    from tests.conftest import skill
+
+    tree.standard()
+    (tree.ws / ".skill-ls.toml").write_text(f'runtimes = ["agh", "claude-code"]\n\n[agh]\nbundled_roots = ["{tree.bundled}"]\n')
+    project = skill(tree.ws / ".claude" / "skills", "demo", description="Claude demo. Use when testing.")
+    personal = skill(tree.home / ".claude" / "skills", "demo", description="Personal demo. Use when testing.")
+    s = await start(profile)
+    default = await s.command("skillLs.where", {"name": "demo"})
+    assert default["runtime"] == "agh"
+    result = await s.command("skillLs.where", {"name": "demo", "path": str(project)})
+    assert result["runtime"] != "agh", result
+    paths = [e["path"] for e in result["entries"]]
+    assert str(project) in paths and str(personal) in paths and str(tree.ws_demo) not in paths, paths
+    lens = await s.command("skillLs.where", {"name": "demo", "runtime": result["runtime"]})
+    assert [e["path"] for e in lens["entries"]] == paths
+    from skill_ls.core.runtimes import RUNTIMES
+
+    builtin = next(((rid, n) for rid, rt in RUNTIMES.items() for n in getattr(rt, "builtin_skills", ()) or ()), None)
+    if builtin is not None:
+        rid, name = builtin
+        name = getattr(name, "name", name)
+        entries = (await s.command("skillLs.where", {"name": name, "runtime": rid}))["entries"]
+        assert all(e.get("builtin") is True for e in entries if e["path"].startswith("(built-in")), entries

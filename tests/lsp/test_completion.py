@@ -19,7 +19,11 @@ async def test_keys_and_names_on_the_buffer(shared):
     s.open(tree.ws_demo, text="---\nname: demo\ndescription: x\nver\n---\n", version=2)
     items = await _complete(s, tree.ws_demo, 3, 3)
     version = next(i for i in items if i.label == "version")
-    assert version.kind == types.CompletionItemKind.Property and version.insert_text == "version: "
+    assert version.kind == types.CompletionItemKind.Property
+    # the item replaces the word typed (issue 22: `disable-m` + an item without a range doubled the prefix)
+    assert version.text_edit.new_text == "version: " and version.insert_text is None
+    assert (version.text_edit.range.start.line, version.text_edit.range.start.character,
+            version.text_edit.range.end.character) == (3, 0, 3)
     assert "name" not in [i.label for i in items]  # already in the buffer
     s.open(tree.agent, text="---\nname: reviewer\nprovider: openai\nskills:\n  disabled:\n    - \n---\nYou review.\n",
            version=2)

@@ -32,6 +32,17 @@ async def test_shadowed_copy_gets_sh001_with_winner_related(start, tree, profile
     assert {r.location.uri for d in items if d.code == "SH002" for r in d.related_information} >= {uri(tree.user_demo)}
 
 
+async def test_codes_link_to_the_rule_documentation(start, tree, profile):
+    """Issue 22: a finding's code is a link (codeDescription) to its rule's section of docs/rules.md."""
+    tree.standard()
+    s = await start(profile)
+    s.open(tree.user_demo)
+    items = await s.diagnostics(tree.user_demo, lambda ds: any(d.code == "SH001" for d in ds))
+    for d in items:
+        assert d.code_description is not None, d
+        assert d.code_description.href.endswith(f"/docs/rules.md#{str(d.code).lower()}"), d.code_description
+
+
 async def test_workspace_files_get_diagnostics_without_opening(start, tree, profile):
     tree.standard()
     s = await start(profile)

@@ -106,6 +106,25 @@ def test_exit_without_shutdown_exits_1(server, ws):
     assert s.proc.wait(timeout=10) == 1
 
 
+def test_cancelling_an_answered_request_logs_nothing(server, ws):
+    """Issue 22: VS Code cancels hovers and code lenses it no longer needs, mostly after the answer
+    left; pygls logged "Cancel notification for unknown message id" for each, which filled the
+    editor's output channel. A late cancel is normal: nothing is logged, the server goes on."""
+    s = server(env={"SKILL_LS_LOG": "INFO"})
+    s.initialize(ws)
+    path = ws / ".agh" / "skills" / "demo" / "SKILL.md"
+    msg_id = s.request("textDocument/hover", {"textDocument": {"uri": path.as_uri()}, "position": {"line": 1, "character": 7}})
+    assert "result" in s.response(msg_id)
+    for cancelled in (msg_id, 9999, "gone"):
+        s.notify("$/cancelRequest", {"id": cancelled})
+    assert "result" in _hover_demo(s, ws)
+    assert "error" not in s.call("shutdown")
+    s.notify("exit")
+    assert s.proc.wait(timeout=10) == 0
+    log = b"".join(s.stderr).decode(errors="replace")
+    assert "Cancel notification" not in log and "unknown message id" not in log, log
+
+
 # -- framing -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("length", [b"1000000000000", b"100000000000000000000", b"2147483648",
                                     b"99999999999999999999999999999999999999999999"])

@@ -10,7 +10,9 @@
  *   vsix            the extension package to install
  *   workspace       folder to open (a copy of examples/demo, so quick fixes may edit it)
  *   home, aghHome   private HOME and AGH_HOME for code-server, the extension host and the server
- *   serverCommand   argv of the language server (goes to skillLs.server.command)
+ *   path            PATH of code-server and its extension host (the extension finds python3 there and
+ *                   runs the server it carries; no server setting is written)
+ *   serverCommand   optional: argv of the language server (goes to skillLs.server.command)
  *   work            scratch directory (user data, extensions, logs)
  *   out             where the results JSON is written
  *   screenshots     directory for the PNGs (README pictures: screenshots.sh copies them to docs/img)
@@ -56,9 +58,14 @@ function freePort() {
   });
 }
 
-function env() {
+function env(extra = {}) {
+  const e = { ...process.env };
+  delete e.VIRTUAL_ENV; // a venv of the test runner is not the user's
+  delete e.PYTHONPATH;
   return {
-    ...process.env,
+    ...e,
+    ...(config.path ? { PATH: config.path } : {}),
+    ...extra,
     HOME: config.home,
     AGH_HOME: config.aghHome,
     XDG_CONFIG_HOME: path.join(config.home, '.config'),
@@ -426,7 +433,7 @@ async function main() {
         'telemetry.telemetryLevel': 'off',
         'update.mode': 'none',
         'editor.hover.delay': 300,
-        'skillLs.server.command': config.serverCommand,
+        ...(config.serverCommand ? { 'skillLs.server.command': config.serverCommand } : {}),
         // SKILL_LS_E2E_TRACE=verbose: the JSON-RPC traffic in the "Skill LS" output (results.outputChannel).
         ...(config.trace ? { 'skillLs.trace.server': config.trace } : {}),
       },
@@ -461,6 +468,7 @@ async function main() {
     browser = await chromium.launch({ executablePath: config.chromium || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: VIEWPORT });
     await flows(port);
+    if (config.noPython) await noPythonFlows(ext);
   } finally {
     if (browser) await browser.close().catch(() => undefined);
     try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
@@ -468,6 +476,102 @@ async function main() {
     try { process.kill(-server.pid, 'SIGKILL'); } catch { /* already gone */ }
     copyLogs(ud);
   }
+}
+
+/** Start code-server on a free port with its own user data (and `envExtra`); resolves when it listens. */
+async function startCodeServer(ext, ud, envExtra, logName) {
+  const port = await freePort();
+  const serverLog = fs.openSync(path.join(config.work, logName), 'w');
+  const server = cp.spawn(
+    process.execPath,
+    [CODE_SERVER, '--extensions-dir', ext, '--user-data-dir', ud, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override'],
+    { env: env(envExtra), stdio: ['ignore', serverLog, serverLog], detached: true },
+  );
+  await waitFor('code-server to listen', () => new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
+    s.on('error', () => resolve(false));
+  }), STEP, 300);
+  return { port, server };
+}
+
+/**
+ * A machine without Python (a second code-server whose PATH holds no interpreter, the same .vsix):
+ * opening the demo shows one notification saying what is needed, with its buttons; its Open Settings
+ * (code-server is a remote window: the settings are on the Remote tab) shows the server settings,
+ * not "No Settings Found".
+ */
+async function noPythonFlows(ext) {
+  const ud = path.join(config.work, 'user-data-no-python');
+  fs.mkdirSync(path.join(ud, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(ud, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'git.enabled': false,
+    'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.ignoreRecommendations': true,
+  }));
+  const empty = path.join(config.work, 'no-python-bin');
+  fs.mkdirSync(empty, { recursive: true });
+  let started;
+  await flow('no_python', async (o) => {
+    // VSCODE_CLI: the server does not resolve a login shell's environment, whose profile would put
+    // /usr/bin (and its python3) back on the extension host's PATH.
+    started = await startCodeServer(ext, ud, { PATH: empty, VSCODE_CLI: '1' }, 'code-server-no-python.log');
+    const old = page;
+    page = await browser.newPage({ viewport: VIEWPORT });
+    await old.close({ runBeforeUnload: false }).catch(() => undefined);
+    await page.goto(`http://127.0.0.1:${started.port}/?folder=${encodeURIComponent(config.workspace)}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: STEP });
+    const toast = await waitFor('the notification saying what is needed', async () =>
+      (await toasts()).find((t) => /needs Python/.test(t.text)));
+    o.toast = toast;
+    o.buttons = await page.$$eval('.notifications-toasts .notification-toast', (els) =>
+      els.filter((e) => /needs Python/.test(e.innerText)).flatMap((e) => [...e.querySelectorAll('.monaco-button')].map((b) => b.innerText.trim())));
+    o.status = (await statusBar()).filter((s) => /skill-ls/i.test(s.id)).map((s) => s.text);
+    await shot('no-python');
+    const button = page.locator('.notifications-toasts .notification-toast .monaco-button', { hasText: 'Open Settings' }).first();
+    await button.click();
+    let last;
+    o.settings = await waitFor('the settings editor with the server settings', async () => {
+      const st = await page.$$eval('.settings-editor', (els) => els.filter((e) => e.checkVisibility()).map((e) => ({
+        noResults: [...e.querySelectorAll('.no-results-message')].some((n) => n.checkVisibility()),
+        rows: [...e.querySelectorAll('.setting-item-contents .setting-item-title')].map((t) => t.innerText.replace(/\s+/g, ' ').trim()),
+        tab: [...e.querySelectorAll('.settings-tabs-widget .checked, .settings-tabs-widget [aria-checked="true"], .settings-tabs-widget [aria-selected="true"]')]
+          .map((t) => t.innerText.trim()).filter(Boolean)[0] || '',
+        query: (e.querySelector('.settings-header .suggest-input-container .view-lines') || {}).innerText || '',
+      })));
+      const s = st[0];
+      last = s;
+      // the search applied: either nothing found, or the server settings listed
+      return s && (s.noResults || s.rows.some((r) => /Python Path|Server/.test(r))) ? s : undefined;
+    }, 20000).catch((err) => {
+      o.settingsLast = last;
+      throw err;
+    });
+    await shot('no-python-settings');
+  });
+  if (started) {
+    try { process.kill(-started.server.pid, 'SIGTERM'); } catch { /* gone */ }
+  }
+}
+
+/** The bundled server's process in this session (its launcher lives in the session's extensions dir). */
+function serverPids() {
+  const pids = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    let cmd = '';
+    try {
+      cmd = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (cmd.includes('skill_ls_bundled.py') && cmd.includes(config.work)) pids.push(Number(d));
+  }
+  return pids;
+}
+
+async function skillStatus() {
+  const item = (await statusBar()).find((s) => /skill-ls/i.test(s.id));
+  return item ? item.text : '';
 }
 
 function copyLogs(ud) {
@@ -518,9 +622,12 @@ async function demoFlows(port) {
       stable = now === prev && now !== '[]' ? stable + 1 : 0;
       prev = now;
       return stable >= 6;
-    }, STEP, 500);
+    }, 3 * STEP, 500); // six identical reads, each a palette round trip: slow on a loaded machine
     o.problems = await problems('problems');
     o.openEditors = await page.$$eval('.tabs-container .tab', (els) => els.length);
+    // Each code is a link to its rule's documentation (codeDescription).
+    o.codeLinks = await page.$$eval('.markers-panel .monaco-list-row a', (els) => els.map((a) => ({
+      text: a.innerText.trim(), href: a.getAttribute('href') || a.getAttribute('title') || a.getAttribute('aria-label') || '' })));
   });
 
   await flow('hover', async (o) => {
@@ -561,6 +668,82 @@ async function demoFlows(port) {
     await waitFor('the chosen copy in the editor, focused', async () =>
       (await editorText()).startsWith(head) && (await page.$('.editor-group-container.active .monaco-editor.focused')) !== null);
     o.opened = (await page.$$eval('.editor-group-container.active .breadcrumbs-control', (els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim())))[0] || '';
+    await closeAllEditors();
+  });
+
+  await flow('palette', async (o) => {
+    // Explain Rule with the cursor on a finding: its code is offered first; the rule's page opens.
+    await closeAllEditors();
+    await openFile('.agh/skills/release-notes/SKILL.md');
+    await goTo(4, 2);
+    await palette('Skill LS: Explain Rule');
+    o.explainItems = await waitFor('the rule quick pick', async () => {
+      const rows = await quickPickRows();
+      return rows.length && !rows.some((r) => /Explain Rule/.test(r)) ? rows : undefined;
+    });
+    await page.keyboard.press('Enter');
+    o.explain = await waitFor('the rule documentation', async () => {
+      const t = await editorText();
+      return /^# SK007/.test(t) ? t : undefined;
+    });
+    // List Skills: the default runtime's skills, in catalog order.
+    await palette('Skill LS: List Skills');
+    o.skills = await waitFor('the skills quick pick', async () => {
+      const rows = await quickPickRows();
+      return rows.length && !rows.some((r) => /List Skills/.test(r)) ? rows : undefined;
+    });
+    o.skillsPlaceholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || '');
+    await page.keyboard.press('Escape');
+    // Show Portability of the current skill.
+    await openFile('.agh/skills/code-review/SKILL.md');
+    await palette('Skill LS: Show Portability');
+    o.portability = await waitFor('the portability table', async () => {
+      const t = await editorText();
+      return /^Portability of/.test(t) ? t : undefined;
+    });
+    // Show Skill Shadows on a skill AGH does not read: answered under the runtime that reads it.
+    await openFile('.agents/skills/summarize/SKILL.md');
+    await palette('Skill LS: Show Skill Shadows');
+    o.shadows = await waitFor('the declarations quick pick', async () => {
+      const rows = await quickPickRows();
+      return rows.length && !rows.some((r) => /Show Skill Shadows/.test(r)) ? rows : undefined;
+    });
+    o.shadowsPlaceholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || '');
+    await page.keyboard.press('Escape');
+    // Show Output: the channel, saying which interpreter runs the server.
+    await palette('Skill LS: Show Output');
+    o.output = await waitFor('the Skill LS output', async () => {
+      const t = await page.$$eval('.part.panel .monaco-editor .view-lines', (els) => els.filter((e) => e.checkVisibility())
+        .map((e) => [...e.querySelectorAll('.view-line')].map((l) => l.innerText.replace(/\u00a0/g, ' ')).join('\n')).join('\n'));
+      return /Starting: /.test(t) ? t : undefined;
+    });
+    await palette('View: Hide Panel');
+    await closeAllEditors();
+  });
+
+  await flow('completion', async (o) => {
+    // Type `allowed-t` on a new frontmatter line and accept the suggestion: the whole word is
+    // replaced (VS Code's word stops at `-`; without a range it inserted `allowed-allowed-tools`).
+    await openFile('.agh/skills/code-review/SKILL.md');
+    await goTo(2, 1);
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('allowed-t');
+    await sleep(300);
+    await page.keyboard.press('Control+Space');
+    o.suggestions = await waitFor('the suggest widget', async () => {
+      const rows = await page.$$eval('.editor-widget.suggest-widget .monaco-list-row', (els) =>
+        els.filter((e) => e.checkVisibility()).map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
+      return rows.some((r) => /allowed-tools/.test(r)) ? rows : undefined;
+    });
+    const idx = o.suggestions.findIndex((r) => /^allowed-tools/.test(r));
+    for (let i = 0; i < idx; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    o.line = await waitFor('the accepted suggestion in the text', async () => {
+      const line = (await editorText()).split('\n')[2];
+      return /tools/.test(line) ? line : undefined;
+    });
+    await palette('File: Revert File');
     await closeAllEditors();
   });
 
@@ -687,6 +870,47 @@ async function demoFlows(port) {
       await rename(to, from, 'back');
     });
   }
+
+  await flow('server_killed', async (o) => {
+    // The server process killed (kill -9): the extension starts it again by itself and the panel
+    // equals `skill-ls check` again. Killed four more times within the restart window: a notification
+    // says it will not be restarted; Restart Server starts it and the notification goes away.
+    const waitNewPid = async (old) => waitFor('a new server process', async () => {
+      const now = serverPids().filter((p) => !old.includes(p));
+      return now.length ? now : undefined;
+    });
+    // A normal restart first (the server exits with code 0: information, not an error, in the output).
+    const running = serverPids();
+    await palette('Skill LS: Restart Server');
+    await waitNewPid(running);
+    await waitFor('the status bar to count skills again', async () => /\d+ skills?/.test(await skillStatus()));
+    const first = serverPids();
+    o.pidsBefore = first;
+    if (!first.length) throw new Error('no bundled server process found');
+    process.kill(first[0], 'SIGKILL');
+    o.pidsAfter = await waitNewPid(first);
+    await waitFor('the status bar to count skills again', async () => /\d+ skills?/.test(await skillStatus()));
+    const check = checkNow();
+    o.problems = await settledProblems('the Problems panel to equal skill-ls check after the restart', (rows) => sameRows(rows, check));
+    let pids = o.pidsAfter;
+    for (let kill = 2; kill <= 5; kill++) {
+      process.kill(pids[0], 'SIGKILL');
+      if (kill < 5) {
+        pids = await waitNewPid(pids);
+        await waitFor('the status bar to count skills again', async () => /\d+ skills?/.test(await skillStatus()));
+      }
+    }
+    o.crashToast = await waitFor('the crashed-repeatedly notification', async () =>
+      (await toasts()).find((t) => /crashed repeatedly/.test(t.text)));
+    o.statusAfterCrash = await skillStatus();
+    await palette('Skill LS: Restart Server');
+    await waitNewPid(pids);
+    await waitFor('the status bar to count skills again', async () => /\d+ skills?/.test(await skillStatus()));
+    o.toastsAfterRestart = await waitFor('the crashed-repeatedly notification to go away', async () => {
+      const t = await toasts();
+      return t.some((x) => /crashed repeatedly/.test(x.text)) ? undefined : t;
+    }, 20000);
+  });
 }
 
 /**

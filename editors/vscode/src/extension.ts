@@ -14,6 +14,11 @@ import * as L from './logic';
 const OPEN_SETTINGS = 'Open Settings';
 const COPY_INSTALL = 'Copy Install Command';
 const SHOW_OUTPUT = 'Show Output';
+const USE_BUNDLED = 'Use Bundled Server';
+const INSTALL_PYTHON = 'Install Python';
+const SELECT_INTERPRETER = 'Select Interpreter';
+const RETRY = 'Retry';
+const PYTHON_EXTENSION = 'ms-python.python';
 
 type Exec = (command: string, arg: object) => Promise<unknown>;
 
@@ -30,11 +35,40 @@ class SkillLanguageClient extends LanguageClient {
     return result;
   }
 
+  /** A server that exits with code 0 stopped as asked (a restart, a window closing): not an error. */
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = 'force'): void {
+    if (/^Server process exited with code 0\.?$/.test(message)) {
+      this.info(message);
+      return;
+    }
+    super.error(message, data, showNotification);
+  }
+
   override stop(timeout?: number): Promise<void> {
     return super.stop(timeout).catch((err: unknown) => {
       if (!this.isRunning() && /not running/i.test(L.errorMessage(err))) return;
       throw err;
     });
+  }
+}
+
+/** Read-only documents of the palette commands (`skill-ls-doc:`): their text is set before they open. */
+class DocProvider implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+
+  set(uri: vscode.Uri, text: string): void {
+    this.texts.set(uri.toString(), text);
+    this.emitter.fire(uri);
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
   }
 }
 
@@ -72,9 +106,15 @@ export class SkillLsExtension implements vscode.Disposable {
   readonly output: vscode.OutputChannel;
   readonly status: vscode.StatusBarItem;
   readonly catalog: CatalogProvider;
+  readonly docs = new DocProvider();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor() {
+  /** Resolves the "crashed repeatedly" notification (it closes once the server runs again). */
+  private dismissCrash: (() => void) | undefined;
+  /** How the running server was started (its interpreter and where that came from). */
+  lastCommand: L.ServerCommand | undefined;
+
+  constructor(private readonly extensionPath: string = path.join(__dirname, '..')) {
     this.output = vscode.window.createOutputChannel('Skill LS');
     this.status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
     this.status.name = 'Skill LS';
@@ -88,6 +128,12 @@ export class SkillLsExtension implements vscode.Disposable {
       vscode.commands.registerCommand(L.CLIENT_COMMANDS.showShadows, (arg?: unknown) => this.showShadows(arg)),
       vscode.commands.registerCommand(L.CLIENT_COMMANDS.restartServer, () => this.restart()),
       vscode.commands.registerCommand(L.CLIENT_COMMANDS.reindexWorkspace, () => this.reindex()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.showOutput, () => this.output.show()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.listSkills, () => this.listSkills()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.showPortability, () => this.showPortability()),
+      vscode.commands.registerCommand(L.CLIENT_COMMANDS.explainRule, (code?: unknown) => this.explainRule(code)),
+      this.docs,
+      vscode.workspace.registerTextDocumentContentProvider(L.DOC_SCHEME, this.docs),
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
     );
   }
@@ -113,12 +159,54 @@ export class SkillLsExtension implements vscode.Disposable {
     return undefined;
   }
 
-  serverCommand(): L.ServerCommand {
+  private serverSettingsOf(): L.ServerSettings {
     const cfg = this.config();
-    return L.buildServerCommand(
-      { command: cfg.get('server.command'), pythonPath: cfg.get('server.pythonPath') },
-      { workspaceFolder: this.firstFolder(), home: os.homedir() },
-    );
+    return { command: cfg.get('server.command'), pythonPath: cfg.get('server.pythonPath'), importStrategy: cfg.get('server.importStrategy') };
+  }
+
+  /** The command from the settings alone (`default`: the bundled server, or PATH without a bundle). */
+  serverCommand(): L.ServerCommand {
+    return L.buildServerCommand(this.serverSettingsOf(), { workspaceFolder: this.firstFolder(), home: os.homedir() });
+  }
+
+  /** The launcher of the server this extension carries, when this build carries one. */
+  bundledLauncher(): string | undefined {
+    const launcher = path.join(this.extensionPath, ...L.BUNDLED_LAUNCHER);
+    return isFile(launcher) && isFile(path.join(this.extensionPath, ...L.BUNDLED_PACKAGE)) ? launcher : undefined;
+  }
+
+  /**
+   * What to start: a `skillLs.server.command`, or `-m skill_ls serve` with importStrategy
+   * fromEnvironment, as configured; otherwise the bundled server with the first interpreter >= 3.10
+   * of: skillLs.server.pythonPath, the Python extension's, a workspace .venv, $VIRTUAL_ENV, PATH.
+   * undefined: no interpreter (the user was told what to do).
+   */
+  async resolveServerCommand(): Promise<L.ServerCommand | undefined> {
+    const cmd = this.serverCommand();
+    const launcher = this.bundledLauncher();
+    if (cmd.source !== 'default' || launcher === undefined) return cmd;
+    const ctx = { workspaceFolder: this.firstFolder(), home: os.homedir() };
+    const configured = L.configuredPython(this.serverSettingsOf(), ctx);
+    const candidates: L.PythonCandidate[] = configured
+      ? [{ path: configured, origin: 'skillLs.server.pythonPath' }]
+      : L.pythonCandidates({
+          selected: await pythonExtensionInterpreter(vscode.workspace.workspaceFolders?.[0]?.uri),
+          virtualEnv: process.env.VIRTUAL_ENV,
+          folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+          platform: process.platform,
+          pathEnv: process.env.PATH ?? process.env.Path,
+          pathExt: process.env.PATHEXT,
+          isFile,
+        });
+    const tried: string[] = [];
+    for (const c of candidates) {
+      const version = await pythonVersion(c.path);
+      tried.push(L.describeCandidate(c, version));
+      this.output.appendLine(`Python: ${tried[tried.length - 1]}`);
+      if (L.pythonVersionOk(version)) return L.bundledServerCommand(c.path, launcher, c.origin);
+    }
+    this.reportNoPython(tried, configured !== undefined);
+    return undefined;
   }
 
   /** Start the client if it is not running; resolves to undefined when it cannot start. */
@@ -146,10 +234,12 @@ export class SkillLsExtension implements vscode.Disposable {
   }
 
   private async start(): Promise<LanguageClient | undefined> {
-    const cmd = this.serverCommand();
     const cwd = this.firstFolder();
     this.setStatus('$(sync~spin) skill-ls', 'skill-ls: starting the language server', L.CLIENT_COMMANDS.restartServer);
-    this.output.appendLine(`Starting: ${L.formatCommandLine(cmd)}`);
+    const cmd = await this.resolveServerCommand();
+    if (cmd === undefined) return undefined;
+    this.lastCommand = cmd;
+    this.output.appendLine(`Starting: ${L.formatCommandLine(cmd)}${cmd.origin ? ` (the bundled server; Python from ${cmd.origin})` : ''}`);
 
     const found = L.findExecutable(cmd.command, {
       pathEnv: process.env.PATH ?? process.env.Path,
@@ -186,9 +276,9 @@ export class SkillLsExtension implements vscode.Disposable {
         error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
         closed: () => {
           if (!everRunning) return { action: CloseAction.DoNotRestart, handled: true };
-          return restarts.shouldRestart(true)
-            ? { action: CloseAction.Restart }
-            : { action: CloseAction.DoNotRestart, message: L.CRASH_MESSAGE };
+          if (restarts.shouldRestart(true)) return { action: CloseAction.Restart };
+          this.showCrashed();
+          return { action: CloseAction.DoNotRestart, handled: true };
         },
       },
       initializationOptions: this.serverSettings(),
@@ -227,7 +317,10 @@ export class SkillLsExtension implements vscode.Disposable {
       const self = client;
       client.onNotification(L.INDEX_CHANGED_NOTIFICATION, (payload: unknown) => this.onIndexChanged(payload));
       client.onDidChangeState((e) => {
-        if (e.newState === State.Running) everRunning = true;
+        if (e.newState === State.Running) {
+          everRunning = true;
+          this.clearCrashed();
+        }
         if (e.newState === State.Stopped && this.client === self) {
           this.setStatus('$(circle-slash) skill-ls', 'skill-ls: the language server stopped. Click to restart.', L.CLIENT_COMMANDS.restartServer);
         }
@@ -244,12 +337,13 @@ export class SkillLsExtension implements vscode.Disposable {
         this.setStatus('$(error) skill-ls', 'skill-ls: the language server failed to start. Click to restart.', L.CLIENT_COMMANDS.restartServer);
         void vscode.window.showErrorMessage(message, SHOW_OUTPUT, OPEN_SETTINGS).then(async (choice) => {
           if (choice === SHOW_OUTPUT) this.output.show();
-          else if (choice === OPEN_SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', 'skillLs.server');
+          else if (choice === OPEN_SETTINGS) await openServerSettings();
         });
       }
       return undefined;
     }
     this.client = client;
+    this.clearCrashed();
     this.setStatus('$(book) skill-ls', 'skill-ls: indexing', L.CLIENT_COMMANDS.previewCatalog);
     try {
       this.onIndexChanged(await this.sendCommand(client, L.SERVER_COMMANDS.status, {}));
@@ -261,14 +355,61 @@ export class SkillLsExtension implements vscode.Disposable {
 
   private reportMissing(cmd: L.ServerCommand, message: string): void {
     this.output.appendLine(message);
-    this.setStatus('$(warning) skill-ls', `skill-ls: language server not found. Install it with \`${L.installHint(cmd)}\`.`, L.CLIENT_COMMANDS.restartServer);
-    void vscode.window.showErrorMessage(message, OPEN_SETTINGS, COPY_INSTALL).then(async (choice) => {
+    this.setStatus('$(warning) skill-ls', 'skill-ls: the configured language server was not found. Click to retry.', L.CLIENT_COMMANDS.restartServer);
+    const buttons = this.bundledLauncher() ? [USE_BUNDLED, OPEN_SETTINGS] : [OPEN_SETTINGS, COPY_INSTALL];
+    void vscode.window.showErrorMessage(message, ...buttons).then(async (choice) => {
       if (choice === OPEN_SETTINGS) {
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'skillLs.server');
+        await openServerSettings();
       } else if (choice === COPY_INSTALL) {
         await vscode.env.clipboard.writeText(L.installHint(cmd));
+      } else if (choice === USE_BUNDLED) {
+        await clearServerSettings();
       }
     });
+  }
+
+  /** No interpreter for the bundled server: say what is needed, with buttons that do it here or remotely. */
+  private reportNoPython(tried: string[], configured: boolean): void {
+    const remote = vscode.env.remoteName;
+    const message = configured
+      ? `Skill LS: the interpreter in skillLs.server.pythonPath cannot run the bundled server (needs Python ${L.MIN_PYTHON.join('.')} or newer): ${tried.join('; ')}.`
+      : L.noPythonMessage(remote);
+    this.output.appendLine(message);
+    this.setStatus('$(warning) skill-ls', `skill-ls: needs Python ${L.MIN_PYTHON.join('.')} or newer. Click to retry.`, L.CLIENT_COMMANDS.restartServer);
+    const hasPythonExtension = vscode.extensions.getExtension(PYTHON_EXTENSION) !== undefined;
+    const buttons = [INSTALL_PYTHON, hasPythonExtension ? SELECT_INTERPRETER : OPEN_SETTINGS, RETRY];
+    void vscode.window.showErrorMessage(message, ...buttons).then(async (choice) => {
+      if (choice === INSTALL_PYTHON) {
+        // Opens on the user's own machine, also from a remote window; the message says where to install.
+        await vscode.env.openExternal(vscode.Uri.parse(L.PYTHON_DOWNLOAD_URL));
+      } else if (choice === SELECT_INTERPRETER) {
+        await vscode.commands.executeCommand('python.setInterpreter');
+      } else if (choice === OPEN_SETTINGS) {
+        await openServerSettings('skillLs.server.pythonPath');
+      } else if (choice === RETRY) {
+        await this.restart();
+      }
+    });
+  }
+
+  /** The server died too often and is not restarted: a notification that goes away once it runs again. */
+  private showCrashed(): void {
+    this.clearCrashed();
+    this.output.appendLine(L.CRASH_MESSAGE);
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: L.CRASH_MESSAGE, cancellable: true },
+      (_progress, token) =>
+        new Promise<void>((resolve) => {
+          this.dismissCrash = resolve;
+          token.onCancellationRequested(() => resolve());
+        }),
+    );
+  }
+
+  private clearCrashed(): void {
+    const dismiss = this.dismissCrash;
+    this.dismissCrash = undefined;
+    if (dismiss) dismiss();
   }
 
   async stop(): Promise<void> {
@@ -407,7 +548,9 @@ export class SkillLsExtension implements vscode.Disposable {
     }
     const workspace = await this.commandFolder();
     if (workspace === null) return;
-    await this.showWhere(workspace ? { name, workspace } : { name });
+    // The active skill file answers for itself (its runtime and agent, as its code lens does).
+    const file = doc && doc.uri.scheme === 'file' && L.isSkillFile(doc.uri.fsPath) ? doc.uri.fsPath : undefined;
+    await this.showWhere(L.paletteWhereArg(name, file, workspace));
   }
 
   /** `skillLs.where` with `arg`, as a quick pick (winner first); choosing a declaration opens it. */
@@ -432,7 +575,96 @@ export class SkillLsExtension implements vscode.Disposable {
       matchOnDetail: true,
     });
     if (!pick) return;
+    if (pick.value === undefined) {
+      void vscode.window.showInformationMessage(L.builtinMessage(where));
+      return;
+    }
     await vscode.window.showTextDocument(vscode.Uri.file(pick.value));
+  }
+
+  /** Open a read-only document of a palette command (Markdown for a rule, plain text for a table). */
+  private async openDoc(name: string, text: string, language: string): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: L.DOC_SCHEME, path: `/${name}` });
+    this.docs.set(uri, text);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(doc, language);
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+
+  /** List Skills: the effective set of the active folder's default runtime; choosing one opens it. */
+  async listSkills(): Promise<void> {
+    if (!(await this.ensureClient())) return;
+    const workspace = await this.commandFolder();
+    if (workspace === null) return;
+    let list: ReturnType<typeof L.parseListSkills>;
+    try {
+      list = L.parseListSkills(await this.executeServerCommand(L.SERVER_COMMANDS.listSkills, workspace ? { workspace } : {}));
+    } catch (err) {
+      this.showCommandError('could not list skills', err);
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(L.skillItems(list.skills, (p) => this.relative(p)), {
+      title: `Skill LS: Skills (${list.runtime ?? 'default runtime'})`,
+      placeHolder: `${list.skills.length} skills the runtime loads, in catalog order`,
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    if (!pick) return;
+    if (pick.value === undefined) {
+      void vscode.window.showInformationMessage(`Skill LS: ${pick.label.replace('$(book) ', '')} is built into ${list.runtime ?? 'the runtime'}: there is no file to open.`);
+      return;
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(pick.value));
+  }
+
+  /** Show Portability: which runtime loads the active skill (or every skill of the folder), and why not. */
+  async showPortability(): Promise<void> {
+    if (!(await this.ensureClient())) return;
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const file = active && active.scheme === 'file' && L.isSkillFile(active.fsPath) ? active.fsPath : undefined;
+    const workspace = file ? undefined : await this.commandFolder();
+    if (workspace === null) return;
+    const arg = file ? { path: file, workspace: file } : workspace ? { workspace } : {};
+    try {
+      const result = await this.executeServerCommand(L.SERVER_COMMANDS.portability, arg);
+      const what = file ? this.relative(file) : 'the workspace';
+      await this.openDoc(`Portability - ${file ? path.basename(path.dirname(file)) : 'workspace'}`, L.portabilityText(result, what), 'plaintext');
+    } catch (err) {
+      this.showCommandError('portability failed', err);
+    }
+  }
+
+  /** Explain Rule: a rule's documentation (the codes under the cursor first). */
+  async explainRule(arg?: unknown): Promise<void> {
+    if (!(await this.ensureClient())) return;
+    let code = typeof arg === 'string' ? arg : undefined;
+    if (!code) {
+      let rules: L.RuleSummary[];
+      try {
+        rules = L.parseRuleList(await this.executeServerCommand(L.SERVER_COMMANDS.explain, {}));
+      } catch (err) {
+        this.showCommandError('could not list the rules', err);
+        return;
+      }
+      const editor = vscode.window.activeTextEditor;
+      const here = editor
+        ? L.codesAt(vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.range.contains(editor.selection.active)))
+        : [];
+      const pick = await vscode.window.showQuickPick(L.ruleItems(rules, here), {
+        title: 'Skill LS: Explain Rule',
+        placeHolder: 'Rule code (the findings under the cursor first)',
+        matchOnDescription: true,
+        matchOnDetail: true,
+      });
+      if (!pick) return;
+      code = pick.value;
+    }
+    try {
+      const result = await this.executeServerCommand(L.SERVER_COMMANDS.explain, { code });
+      await this.openDoc(`${code.toUpperCase()}.md`, L.explainText(result), 'markdown');
+    } catch (err) {
+      this.showCommandError(`could not explain ${code}`, err);
+    }
   }
 
   async reindex(): Promise<void> {
@@ -475,6 +707,76 @@ export class SkillLsExtension implements vscode.Disposable {
   }
 }
 
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** `<python> -c 'print version'`: [major, minor], or undefined when it does not run. */
+function pythonVersion(python: string): Promise<[number, number] | undefined> {
+  return new Promise((resolve) => {
+    cp.execFile(python, ['-c', L.PYTHON_VERSION_SCRIPT], { timeout: 15000 }, (err, stdout) => {
+      resolve(err ? undefined : L.parsePythonVersion(String(stdout)));
+    });
+  });
+}
+
+/** The Python extension's interpreter for `resource`, when that extension is installed (its API or the older one). */
+async function pythonExtensionInterpreter(resource: vscode.Uri | undefined): Promise<string | undefined> {
+  const ext = vscode.extensions.getExtension(PYTHON_EXTENSION);
+  if (!ext) return undefined;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const api: any = ext.isActive ? ext.exports : await ext.activate();
+    const envs = api?.environments;
+    if (envs?.getActiveEnvironmentPath) {
+      const active = envs.getActiveEnvironmentPath(resource);
+      const resolved = envs.resolveEnvironment ? await envs.resolveEnvironment(active) : undefined;
+      const exe = resolved?.executable?.uri?.fsPath ?? active?.path;
+      return typeof exe === 'string' && exe !== '' ? exe : undefined;
+    }
+    const exec = api?.settings?.getExecutionDetails?.(resource)?.execCommand;
+    return Array.isArray(exec) && typeof exec[0] === 'string' ? exec[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The server settings in the Settings editor. They are machine-overridable: in a remote window
+ * (Remote-SSH, WSL, Codespaces, code-server) they live on the Remote tab, where the User tab
+ * said "No Settings Found" — open the remote settings there.
+ */
+async function openServerSettings(query = 'skillLs.server'): Promise<void> {
+  if (vscode.env.remoteName) {
+    try {
+      await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query });
+      return;
+    } catch {
+      // an older VS Code: the user settings below
+    }
+  }
+  await vscode.commands.executeCommand('workbench.action.openSettings', query);
+}
+
+/** "Use Bundled Server": clear skillLs.server.command / importStrategy wherever they are set. */
+async function clearServerSettings(): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration(L.CONFIG_SECTION);
+  for (const key of ['server.command', 'server.importStrategy']) {
+    const info = cfg.inspect(key);
+    if (info?.workspaceFolderValue !== undefined) {
+      for (const f of vscode.workspace.workspaceFolders ?? []) {
+        await vscode.workspace.getConfiguration(L.CONFIG_SECTION, f.uri).update(key, undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+      }
+    }
+    if (info?.workspaceValue !== undefined) await cfg.update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    if (info?.globalValue !== undefined) await cfg.update(key, undefined, vscode.ConfigurationTarget.Global);
+  }
+}
+
 function isDirectory(p: string): boolean {
   try {
     return fs.statSync(p).isDirectory();
@@ -497,7 +799,7 @@ function pythonHasModule(python: string, cwd: string | undefined): Promise<boole
 let extension: SkillLsExtension | undefined;
 
 export function activate(context: vscode.ExtensionContext): SkillLsExtension {
-  extension = new SkillLsExtension();
+  extension = new SkillLsExtension(context.extensionPath);
   context.subscriptions.push(extension);
   // Do not block activation on the server: commands work (and start it) meanwhile.
   void extension.startWhenRelevant();

@@ -15,6 +15,9 @@ export const SERVER_COMMANDS = {
   reindex: 'skillLs.reindex',
   status: 'skillLs.status',
   listAgents: 'skillLs.listAgents',
+  listSkills: 'skillLs.listSkills',
+  portability: 'skillLs.portability',
+  explain: 'skillLs.explain',
 } as const;
 
 /** Client-side (command palette) command IDs. They must never equal a server command ID. */
@@ -23,13 +26,31 @@ export const CLIENT_COMMANDS = {
   showShadows: 'skillLs.showShadows',
   restartServer: 'skillLs.restartServer',
   reindexWorkspace: 'skillLs.reindexWorkspace',
+  showOutput: 'skillLs.showOutput',
+  listSkills: 'skillLs.showSkills',
+  showPortability: 'skillLs.showPortability',
+  explainRule: 'skillLs.explainRule',
 } as const;
 
 export const INDEX_CHANGED_NOTIFICATION = 'skillLs/indexChanged';
 export const CONFIG_SECTION = 'skillLs';
 export const CATALOG_SCHEME = 'skill-ls-catalog';
+/** Read-only documents the palette commands open (a rule's documentation, a portability table). */
+export const DOC_SCHEME = 'skill-ls-doc';
 export const DEFAULT_SERVER_EXECUTABLE = 'skill-language-server';
-export const INSTALL_COMMAND = 'pip install skill-ls';
+/**
+ * How to install the server by hand (only needed with `skillLs.server.importStrategy: fromEnvironment`
+ * or a `skillLs.server.command` of one's own: the extension carries the server). skill-ls is not on
+ * PyPI yet: the command that works is a checkout's (`pipx install .` in a clone of the repository).
+ */
+export const INSTALL_COMMAND = 'pipx install .';
+export const INSTALL_WHERE = 'in a checkout of https://github.com/skill-ls/skill-ls';
+/** The oldest Python the server runs on (pyproject's requires-python). */
+export const MIN_PYTHON: readonly [number, number] = [3, 10];
+/** The launcher of the server carried in the extension, relative to the extension's directory. */
+export const BUNDLED_LAUNCHER = ['bundled', 'tool', 'skill_ls_bundled.py'] as const;
+export const BUNDLED_PACKAGE = ['bundled', 'libs', 'skill_ls', '__init__.py'] as const;
+export const PYTHON_DOWNLOAD_URL = 'https://www.python.org/downloads/';
 
 // ---------------------------------------------------------------------------------------------
 // Document selector
@@ -83,17 +104,28 @@ export function documentSelector(): DocumentFilter[] {
 // Server command line
 
 export interface ServerSettings {
-  /** `skillLs.server.command`: argv, empty = `skill-language-server`. */
+  /** `skillLs.server.command`: argv; empty = the bundled server (or `skill-language-server` without one). */
   command?: unknown;
-  /** `skillLs.server.pythonPath`: if set, run `<python> -m skill_ls serve`. */
+  /** `skillLs.server.pythonPath`: the interpreter to run the server with. */
   pythonPath?: unknown;
+  /** `skillLs.server.importStrategy`: `useBundled` (default) or `fromEnvironment` (`<python> -m skill_ls serve`). */
+  importStrategy?: unknown;
 }
+
+/** Where the interpreter that runs the bundled server came from (said in the output and in messages). */
+export type PythonOrigin = 'skillLs.server.pythonPath' | 'Python extension' | 'workspace virtual environment' | 'VIRTUAL_ENV' | 'PATH';
 
 export interface ServerCommand {
   command: string;
   args: string[];
-  /** Which setting produced it: used to word errors and install hints. */
-  source: 'command' | 'pythonPath' | 'default';
+  /**
+   * Which setting produced it: used to word errors and install hints. `bundled`: the server the
+   * extension carries, run by a discovered (or configured) interpreter; `default`: no bundle in this
+   * build of the extension, `skill-language-server` from PATH.
+   */
+  source: 'command' | 'pythonPath' | 'default' | 'bundled';
+  /** For `bundled`: where the interpreter came from. */
+  origin?: PythonOrigin;
 }
 
 export interface ExpandContext {
@@ -130,10 +162,98 @@ export function buildServerCommand(settings: ServerSettings, ctx: ExpandContext 
     return { command: argv[0], args: argv.slice(1), source: 'command' };
   }
   const python = typeof settings.pythonPath === 'string' ? settings.pythonPath.trim() : '';
-  if (python !== '') {
+  if (python !== '' && settings.importStrategy === 'fromEnvironment') {
     return { command: expandVariables(python, ctx), args: ['-m', 'skill_ls', 'serve'], source: 'pythonPath' };
   }
   return { command: DEFAULT_SERVER_EXECUTABLE, args: [], source: 'default' };
+}
+
+/** The configured interpreter for the bundled server (`skillLs.server.pythonPath`), expanded, or undefined. */
+export function configuredPython(settings: ServerSettings, ctx: ExpandContext = {}): string | undefined {
+  const python = typeof settings.pythonPath === 'string' ? settings.pythonPath.trim() : '';
+  return python !== '' ? expandVariables(python, ctx) : undefined;
+}
+
+/** The bundled server run by `python`: `<python> <extension>/bundled/tool/skill_ls_bundled.py serve`. */
+export function bundledServerCommand(python: string, launcher: string, origin: PythonOrigin): ServerCommand {
+  return { command: python, args: [launcher, 'serve'], source: 'bundled', origin };
+}
+
+export interface PythonCandidate {
+  path: string;
+  origin: PythonOrigin;
+}
+
+export interface PythonSearch {
+  /** The Python extension's interpreter for the workspace, when that extension is installed. */
+  selected?: string;
+  /** `$VIRTUAL_ENV` of the extension host (a venv activated in the shell VS Code was started from). */
+  virtualEnv?: string;
+  /** The workspace folders on this machine, first first. */
+  folders: string[];
+  platform: string;
+  pathEnv?: string;
+  pathExt?: string;
+  isFile: (p: string) => boolean;
+}
+
+/**
+ * The interpreters to try for the bundled server, best first: the Python extension's choice, a `.venv`
+ * (or `venv`) of a workspace folder, the venv the editor was started from, then `python3`/`python` on
+ * PATH. Each is then asked its version (>= MIN_PYTHON wins); duplicates are dropped.
+ */
+export function pythonCandidates(search: PythonSearch): PythonCandidate[] {
+  const win = search.platform === 'win32';
+  const join = (...parts: string[]) => parts.join(win ? '\\' : '/');
+  const inVenv = (venv: string) => (win ? join(venv, 'Scripts', 'python.exe') : join(venv, 'bin', 'python'));
+  const out: PythonCandidate[] = [];
+  const add = (p: string | undefined, origin: PythonOrigin) => {
+    if (p && !out.some((c) => c.path === p)) out.push({ path: p, origin });
+  };
+  if (search.selected) add(search.selected, 'Python extension');
+  for (const folder of search.folders) {
+    for (const name of ['.venv', 'venv']) {
+      const p = inVenv(join(folder, name));
+      if (search.isFile(p)) add(p, 'workspace virtual environment');
+    }
+  }
+  if (search.virtualEnv && search.isFile(inVenv(search.virtualEnv))) add(inVenv(search.virtualEnv), 'VIRTUAL_ENV');
+  for (const name of win ? ['python', 'python3', 'py'] : ['python3', 'python']) {
+    add(findExecutable(name, { pathEnv: search.pathEnv, pathExt: search.pathExt, platform: search.platform, isFile: search.isFile }), 'PATH');
+  }
+  return out;
+}
+
+/** The script that prints an interpreter's version (`3.11`). */
+export const PYTHON_VERSION_SCRIPT = 'import sys; print("%d.%d" % sys.version_info[:2])';
+
+/** `3.11` -> [3, 11]; undefined for anything else. */
+export function parsePythonVersion(out: string): [number, number] | undefined {
+  const m = /^(\d+)\.(\d+)\s*$/.exec(out.trim());
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+export function pythonVersionOk(v: [number, number] | undefined): boolean {
+  return v !== undefined && (v[0] > MIN_PYTHON[0] || (v[0] === MIN_PYTHON[0] && v[1] >= MIN_PYTHON[1]));
+}
+
+/** What the output channel says about the interpreters tried. */
+export function describeCandidate(c: PythonCandidate, version: [number, number] | undefined): string {
+  return `${c.path} (${c.origin}): ${version ? `Python ${version[0]}.${version[1]}${pythonVersionOk(version) ? '' : ' — too old'}` : 'does not run'}`;
+}
+
+/**
+ * The notification when no interpreter >= 3.10 was found for the bundled server. `remote` is
+ * `vscode.env.remoteName` (the interpreter must be on that machine).
+ */
+export function noPythonMessage(remote?: string, tried: string[] = []): string {
+  const where = remote ? ` on the remote machine (${remote})` : '';
+  const seen = tried.length ? ` Tried: ${tried.join('; ')}.` : '';
+  return (
+    `Skill LS carries its language server but needs Python ${MIN_PYTHON.join('.')} or newer to run it, and found none${where}: ` +
+    `no interpreter selected in the Python extension, no .venv in the workspace, no python3 on PATH.${seen} ` +
+    `Install Python${where}, then click Retry; or set skillLs.server.pythonPath to an interpreter.`
+  );
 }
 
 function shellQuote(s: string): string {
@@ -148,7 +268,7 @@ export function formatCommandLine(cmd: ServerCommand): string {
 /** The install command to suggest for this way of starting the server. */
 export function installHint(cmd: ServerCommand): string {
   if (cmd.source === 'pythonPath') {
-    return `${shellQuote(cmd.command)} -m ${INSTALL_COMMAND}`;
+    return `${shellQuote(cmd.command)} -m pip install .`;
   }
   return INSTALL_COMMAND;
 }
@@ -182,7 +302,7 @@ export function missingServerMessage(cmd: ServerCommand): string {
         : `"${DEFAULT_SERVER_EXECUTABLE}"`;
   return (
     `Skill LS: could not start the language server: ${what} was not found. ` +
-    `Install it with \`${installHint(cmd)}\`, or set skillLs.server.command / skillLs.server.pythonPath.`
+    `Clear the setting to use the server this extension carries, or install skill-ls (\`${installHint(cmd)}\` ${INSTALL_WHERE}).`
   );
 }
 
@@ -190,7 +310,8 @@ export function missingServerMessage(cmd: ServerCommand): string {
 export function startFailedMessage(cmd: ServerCommand, err: unknown): string {
   return (
     `Skill LS: the language server (${formatCommandLine(cmd)}) failed to start: ${errorMessage(err)}. ` +
-    `Its output is in the "Skill LS" output channel. Is skill-ls installed and up to date? \`${installHint(cmd)}\``
+    `Its output is in the "Skill LS" output channel.` +
+    (cmd.source === 'bundled' ? '' : ` Is skill-ls installed and up to date? \`${installHint(cmd)}\` ${INSTALL_WHERE}.`)
   );
 }
 
@@ -222,8 +343,8 @@ export const CRASH_MESSAGE =
 /** The notification shown when the interpreter runs but has no `skill_ls` module. */
 export function missingModuleMessage(cmd: ServerCommand): string {
   return (
-    `Skill LS: the Python interpreter "${cmd.command}" (skillLs.server.pythonPath) cannot import skill_ls. ` +
-    `Install it with \`${installHint(cmd)}\`.`
+    `Skill LS: the Python interpreter "${cmd.command}" (skillLs.server.pythonPath, importStrategy fromEnvironment) cannot import skill_ls. ` +
+    `Install it with \`${installHint(cmd)}\` ${INSTALL_WHERE}, or set skillLs.server.importStrategy to useBundled.`
   );
 }
 
@@ -290,7 +411,7 @@ export const CONFIG_KEYS: ConfigKey[] = [
 ];
 
 /** Editor-only settings: never sent to the server as analysis configuration. */
-export const EDITOR_ONLY_KEYS = ['server.command', 'server.pythonPath', 'trace.server'];
+export const EDITOR_ONLY_KEYS = ['server.command', 'server.pythonPath', 'server.importStrategy', 'trace.server'];
 
 const SEVERITIES = new Set(['error', 'warning', 'information', 'hint']);
 const DRAFT_FIELDS = new Set(['error', 'warning', 'ignore']);
@@ -501,6 +622,8 @@ export function runtimePickItems(list: AgentList, choice: AgentChoice): PickItem
 export interface WhereEntry {
   tier: string;
   path: string;
+  /** A copy built into the runtime: there is no file to open. */
+  builtin: boolean;
   winner: boolean;
   blocked: boolean;
   /** The server's label: winner, shadowed, blocked, not discovered, also loaded or overridden. */
@@ -536,6 +659,7 @@ export function parseWhere(result: unknown): WhereResult {
       entries.push({
         tier: typeof o.tier === 'string' ? o.tier : '?',
         path: o.path,
+        builtin: o.builtin === true || /^\(built-in /.test(o.path),
         winner,
         blocked: o.blocked === true,
         // A server older than labels: say only what the fields state.
@@ -559,17 +683,121 @@ const WHERE_ICONS: Record<string, string> = {
   'not discovered': '$(eye-closed)',
 };
 
-/** Quick-pick items for `skillLs.where` entries (the server's labels); choosing one opens `value` (a path). */
-export function whereItems(where: WhereResult, relative: (p: string) => string = (p) => p): PickItem<string>[] {
+/**
+ * Quick-pick items for `skillLs.where` entries (the server's labels); choosing one opens `value` (a
+ * path). A built-in copy has no file: its `value` is undefined and its detail says where it lives.
+ */
+export function whereItems(where: WhereResult, relative: (p: string) => string = (p) => p): PickItem<string | undefined>[] {
   return where.entries.map((e) => {
     const icon = WHERE_ICONS[e.label] ?? '$(debug-step-over)';
     return {
       label: `${icon} ${e.tier}`,
       description: e.summary ?? e.label,
-      detail: relative(e.path),
-      value: e.path,
+      detail: e.builtin ? `built into ${where.runtime ?? 'the runtime'} (no file)` : relative(e.path),
+      value: e.builtin ? undefined : e.path,
     };
   });
+}
+
+/** What choosing a built-in copy says (there is nothing to open). */
+export function builtinMessage(where: WhereResult): string {
+  return `Skill LS: "${where.name}" is built into ${where.runtime ?? 'the runtime'}: there is no file to open.`;
+}
+
+/** The `skillLs.where` argument of Show Skill Shadows from the palette: the active file answers for itself. */
+export function paletteWhereArg(name: string, file: string | undefined, workspace: string | undefined): WhereArg & { path?: string } {
+  const out: WhereArg & { path?: string } = { name };
+  if (workspace) out.workspace = workspace;
+  if (file) out.path = file;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// List Skills, Show Portability, Explain Rule
+
+export interface SkillRow {
+  name: string;
+  tier: string;
+  path?: string;
+  builtin: boolean;
+  disabled: boolean;
+  description?: string;
+}
+
+/** Parse a `skillLs.listSkills` result. */
+export function parseListSkills(result: unknown): { runtime?: string; skills: SkillRow[] } {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  const skills: SkillRow[] = [];
+  for (const s of Array.isArray(r.skills) ? r.skills : []) {
+    if (typeof s !== 'object' || s === null || typeof (s as { name?: unknown }).name !== 'string') continue;
+    const o = s as Record<string, unknown>;
+    skills.push({
+      name: o.name as string,
+      tier: typeof o.tier === 'string' ? o.tier : '?',
+      path: typeof o.path === 'string' ? o.path : undefined,
+      builtin: o.builtin === true,
+      disabled: o.disabled === true,
+      description: typeof o.description === 'string' ? o.description : undefined,
+    });
+  }
+  return { runtime: typeof r.runtime === 'string' ? r.runtime : undefined, skills };
+}
+
+/** List Skills items: name, tier (and disabled), description; choosing one opens its file. */
+export function skillItems(skills: SkillRow[], relative: (p: string) => string = (p) => p): PickItem<string | undefined>[] {
+  return skills.map((s) => ({
+    label: `$(book) ${s.name}`,
+    description: `${s.tier}${s.disabled ? ' · disabled' : ''}${s.builtin ? ' · built-in' : ''}`,
+    detail: [s.description, s.path ? relative(s.path) : undefined].filter(Boolean).join(' — '),
+    value: s.path,
+  }));
+}
+
+export interface RuleSummary {
+  code: string;
+  name: string;
+  severity: string;
+  summary: string;
+}
+
+export function parseRuleList(result: unknown): RuleSummary[] {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  return (Array.isArray(r.rules) ? r.rules : [])
+    .filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && typeof (x as { code?: unknown }).code === 'string')
+    .map((x) => ({
+      code: x.code as string,
+      name: typeof x.name === 'string' ? x.name : '',
+      severity: typeof x.severity === 'string' ? x.severity : '',
+      summary: typeof x.summary === 'string' ? x.summary : '',
+    }));
+}
+
+/** The rule codes of the diagnostics under the cursor (offered first by Explain Rule). */
+export function codesAt(diagnostics: { code?: unknown; source?: string }[]): string[] {
+  const out: string[] = [];
+  for (const d of diagnostics) {
+    const code = typeof d.code === 'object' && d.code !== null ? (d.code as { value?: unknown }).value : d.code;
+    if (d.source === 'skill-ls' && typeof code === 'string' && !out.includes(code)) out.push(code);
+  }
+  return out;
+}
+
+export function ruleItems(rules: RuleSummary[], first: string[] = []): PickItem<string>[] {
+  const sorted = [...rules].sort((a, b) => Number(!first.includes(a.code)) - Number(!first.includes(b.code)) || a.code.localeCompare(b.code));
+  return sorted.map((r) => ({ label: r.code, description: `${r.name} · ${r.severity}`, detail: r.summary, value: r.code }));
+}
+
+/** The text of a read-only `skill-ls-doc:` document: a rule's Markdown, or a portability table. */
+export function explainText(result: unknown): string {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  const md = typeof r.markdown === 'string' ? r.markdown : 'skill-ls: the server returned no documentation.\n';
+  return typeof r.url === 'string' ? `${md}\n[Online: ${r.url}](${r.url})\n` : md;
+}
+
+export function portabilityText(result: unknown, what: string): string {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  const text = typeof r.text === 'string' ? r.text : 'skill-ls: the server returned no table.\n';
+  return `Portability of ${what}: which runtime loads each skill (skill-ls portability)\n\n${text}`;
 }
 
 /** The `skillLs.where` argument of a code lens or a caller: which declarations to list, and where. */

@@ -108,7 +108,7 @@ describe('dist/extension.js when the server dies during startup', { skip: !built
       const ours = vs.errors.filter((m) => m.message.startsWith('Skill LS: the language server'));
       assert.equal(ours.length, 1);
       assert.match(ours[0].message, /failed to start/);
-      assert.match(ours[0].message, /pip install skill-ls/);
+      assert.match(ours[0].message, /pipx install \./);
       assert.equal(vs.status.text, '$(error) skill-ls');
       assert.ok(vs.output.join('\n').includes('ImportError: no skill_ls.server'), 'server stderr reaches the output channel');
       assert.equal(e.client, undefined);

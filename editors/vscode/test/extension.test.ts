@@ -140,8 +140,15 @@ describe('language client', () => {
     const { errorHandler } = lc.last.clientOptions;
     const actions = [1, 2, 3, 4, 5].map(() => errorHandler.closed());
     assert.deepEqual(actions.slice(0, 4).map((a: any) => a.action), [2, 2, 2, 2]); // CloseAction.Restart
-    assert.equal(actions[4].action, 1); // CloseAction.DoNotRestart
-    assert.match(actions[4].message, /will not be restarted/);
+    assert.deepEqual(actions[4], { action: 1, handled: true }); // CloseAction.DoNotRestart, told by us:
+    // a notification that goes away once the server runs again (issue 22: the toast stayed)
+    assert.equal(vs.progress.length, 1);
+    assert.match(vs.progress[0].title, /will not be restarted/);
+    await flush();
+    assert.equal(vs.progress[0].open, true);
+    await vs.registered.get('skillLs.restartServer')!();
+    await flush();
+    assert.equal(vs.progress[0].open, false);
     assert.equal(errorHandler.error(new Error('x'), undefined, 1).action, 1); // ErrorAction.Continue
     assert.equal(errorHandler.error(new Error('x'), undefined, 4).action, 2); // ErrorAction.Shutdown
 
@@ -197,7 +204,7 @@ describe('missing server', () => {
     assert.equal(lc.clients.length, 0);
     assert.equal(vs.errors.length, 1);
     assert.match(vs.errors[0].message, /skill-language-server/);
-    assert.match(vs.errors[0].message, /pip install skill-ls/);
+    assert.match(vs.errors[0].message, /`pipx install \.` in a checkout of/);
     assert.deepEqual(vs.errors[0].items, ['Open Settings', 'Copy Install Command']);
     await flush();
     assert.deepEqual(vs.executed.at(-1), { id: 'workbench.action.openSettings', args: ['skillLs.server'] });
@@ -213,9 +220,9 @@ describe('missing server', () => {
     const e = new ext.SkillLsExtension();
     assert.equal(await e.ensureClient(), undefined);
     assert.equal(e.client, undefined);
-    assert.match(vs.errors[0].message, /pip install skill-ls/);
+    assert.match(vs.errors[0].message, /pipx install \./);
     await flush();
-    assert.equal(vs.clipboard, 'pip install skill-ls');
+    assert.equal(vs.clipboard, 'pipx install .');
     e.dispose();
   });
 
@@ -235,7 +242,7 @@ describe('missing server', () => {
     const e = new ext.SkillLsExtension();
     await vs.registered.get('skillLs.previewCatalog')!();
     assert.equal(vs.quickPicks.length, 0);
-    assert.match(vs.errors[0].message, /pip install skill-ls/);
+    assert.match(vs.errors[0].message, /pipx install \./);
     e.dispose();
   });
 });
@@ -363,7 +370,11 @@ describe('Show Skill Shadows', () => {
     vs.quickPickChoosers.push((items) => items[1]);
     await vs.registered.get('skillLs.showShadows')!();
     assert.equal(vs.inputBoxes.length, 0);
-    assert.deepEqual(lc.last.requests.at(-1)!.params, { command: 'skillLs.where', arguments: [{ name: 'pdf-tools' }] });
+    // the active file is named: the server answers under its runtime (issue 22: .claude/skills got AGH's)
+    assert.deepEqual(lc.last.requests.at(-1)!.params, {
+      command: 'skillLs.where',
+      arguments: [{ name: 'pdf-tools', path: '/w/.agh/skills/pdf/SKILL.md' }],
+    });
     assert.deepEqual(vs.quickPicks[0].items.map((i: any) => i.description), ['winner · workspace — shadows 1',
       'shadowed · user — by workspace']);
     assert.match(vs.quickPicks[0].options.placeHolder, /2 declarations of "pdf-tools"/);
@@ -439,6 +450,155 @@ describe('Re-index Workspace', () => {
     assert.equal(lc.last.requests.at(-1)!.params.command, 'skillLs.reindex');
     assert.equal(vs.status.text, '$(book) 9 skills');
     assert.match(vs.infos[0], /re-indexed 9 skills/);
+    e.dispose();
+  });
+});
+
+describe('bundled server (issue 22: install the .vsix, open a folder, it works)', () => {
+  let savedPath: string | undefined;
+  let savedVenv: string | undefined;
+  let tmp: string;
+  let extDir: string;
+  let bin: string;
+  const launcher = () => path.join(extDir, 'bundled', 'tool', 'skill_ls_bundled.py');
+
+  /** An executable that prints a Python version, standing in for an interpreter. */
+  function fakePython(dir: string, name: string, version: string): string {
+    fs.mkdirSync(dir, { recursive: true });
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, `#!/bin/sh\necho ${version}\n`, { mode: 0o755 });
+    return p;
+  }
+
+  beforeEach(() => {
+    savedPath = process.env.PATH;
+    savedVenv = process.env.VIRTUAL_ENV;
+    delete process.env.VIRTUAL_ENV;
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skill-ls-bundle-'));
+    extDir = path.join(tmp, 'ext');
+    fs.mkdirSync(path.join(extDir, 'bundled', 'tool'), { recursive: true });
+    fs.mkdirSync(path.join(extDir, 'bundled', 'libs', 'skill_ls'), { recursive: true });
+    fs.writeFileSync(launcher(), '');
+    fs.writeFileSync(path.join(extDir, 'bundled', 'libs', 'skill_ls', '__init__.py'), '');
+    bin = path.join(tmp, 'bin');
+    fs.mkdirSync(bin);
+    process.env.PATH = bin;
+  });
+  afterEach(() => {
+    process.env.PATH = savedPath;
+    if (savedVenv !== undefined) process.env.VIRTUAL_ENV = savedVenv;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('runs the bundled server with python3 from PATH, no setting and nothing installed', async () => {
+    const python = fakePython(bin, 'python3', '3.11');
+    const e = new ext.SkillLsExtension(extDir);
+    assert.ok(await e.ensureClient());
+    assert.deepEqual(lc.last.serverOptions.command, python);
+    assert.deepEqual(lc.last.serverOptions.args, [launcher(), 'serve']);
+    assert.equal(vs.errors.length, 0);
+    assert.ok(vs.output.some((l) => /Starting: .*skill_ls_bundled\.py serve \(the bundled server; Python from PATH\)/.test(l)), vs.output.join('\n'));
+    e.dispose();
+  });
+
+  it('prefers the Python extension, then a workspace .venv, over PATH; skips interpreters older than 3.10', async () => {
+    fakePython(bin, 'python3', '3.12');
+    const venv = fakePython(path.join(tmp, 'ws', '.venv', 'bin'), 'python', '3.8');
+    vs.workspaceFolders = [{ uri: Uri.file(path.join(tmp, 'ws')), name: 'ws', index: 0 }];
+    let e = new ext.SkillLsExtension(extDir);
+    await e.ensureClient();
+    assert.equal(lc.last.serverOptions.command, path.join(bin, 'python3')); // the .venv's 3.8 is too old
+    assert.ok(vs.output.some((l) => l.includes(`${venv} (workspace virtual environment): Python 3.8 — too old`)));
+    await e.stop();
+    e.dispose();
+    fs.writeFileSync(venv, '#!/bin/sh\necho 3.10\n');
+    e = new ext.SkillLsExtension(extDir);
+    await e.ensureClient();
+    assert.equal(lc.last.serverOptions.command, venv);
+    await e.stop();
+    e.dispose();
+    const selected = fakePython(path.join(tmp, 'sel'), 'python', '3.13');
+    vs.extensions['ms-python.python'] = {
+      isActive: true,
+      exports: { environments: { getActiveEnvironmentPath: () => ({ path: selected }), resolveEnvironment: async () => ({ executable: { uri: Uri.file(selected) } }) } },
+    };
+    e = new ext.SkillLsExtension(extDir);
+    await e.ensureClient();
+    assert.equal(lc.last.serverOptions.command, selected);
+    assert.equal(e.lastCommand?.origin, 'Python extension');
+    e.dispose();
+  });
+
+  it('a venv activated in the shell the editor started from is used ($VIRTUAL_ENV)', async () => {
+    const venvPython = fakePython(path.join(tmp, 'venv', 'bin'), 'python', '3.11');
+    process.env.VIRTUAL_ENV = path.join(tmp, 'venv');
+    const e = new ext.SkillLsExtension(extDir);
+    await e.ensureClient();
+    assert.equal(lc.last.serverOptions.command, venvPython);
+    e.dispose();
+  });
+
+  it('without any Python, says what it needs with buttons that work locally and remotely', async () => {
+    fakePython(bin, 'python3', '3.9');
+    vs.errorChoice = 'Install Python';
+    let e = new ext.SkillLsExtension(extDir);
+    assert.equal(await e.ensureClient(), undefined);
+    assert.equal(lc.clients.length, 0);
+    assert.match(vs.errors[0].message, /needs Python 3\.10 or newer to run it, and found none/);
+    assert.deepEqual(vs.errors[0].items, ['Install Python', 'Open Settings', 'Retry']);
+    await flush();
+    assert.deepEqual(vs.opened, ['https://www.python.org/downloads/']);
+    assert.equal(vs.status.command, 'skillLs.restartServer');
+    e.dispose();
+    // in a remote window the message says where, and Open Settings opens the Remote tab
+    vs.reset();
+    vs.remoteName = 'ssh-remote';
+    vs.errorChoice = 'Open Settings';
+    e = new ext.SkillLsExtension(extDir);
+    await e.ensureClient();
+    assert.match(vs.errors[0].message, /on the remote machine \(ssh-remote\)/);
+    await flush();
+    assert.deepEqual(vs.executed.at(-1), { id: 'workbench.action.openRemoteSettings', args: [{ query: 'skillLs.server.pythonPath' }] });
+    e.dispose();
+    // with the Python extension installed, the button selects an interpreter; Retry starts once one exists
+    vs.reset();
+    vs.extensions['ms-python.python'] = { isActive: true, exports: {} };
+    vs.errorChoice = 'Retry';
+    e = new ext.SkillLsExtension(extDir);
+    const python = fakePython(bin, 'python3', '3.11');
+    fs.writeFileSync(python, '#!/bin/sh\necho 3.9\n');
+    await e.ensureClient();
+    assert.deepEqual(vs.errors[0].items, ['Install Python', 'Select Interpreter', 'Retry']);
+    fs.writeFileSync(python, '#!/bin/sh\necho 3.11\n');
+    vs.errorChoice = undefined;
+    for (let i = 0; i < 20 && lc.clients.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(lc.clients.length, 1);
+    e.dispose();
+  });
+
+  it('a configured command that is missing offers the bundled server', async () => {
+    fakePython(bin, 'python3', '3.11');
+    vs.config['server.command'] = ['/nowhere/skill-language-server'];
+    vs.errorChoice = 'Use Bundled Server';
+    const e = new ext.SkillLsExtension(extDir);
+    assert.equal(await e.ensureClient(), undefined);
+    assert.deepEqual(vs.errors[0].items, ['Use Bundled Server', 'Open Settings']);
+    await flush();
+    await flush();
+    assert.deepEqual(vs.updates, [{ key: 'server.command', value: undefined, target: 1 }]);
+    e.dispose();
+  });
+
+  it('logs a server that exits with code 0 (a restart) as information, not as an error', async () => {
+    fakePython(bin, 'python3', '3.11');
+    const e = new ext.SkillLsExtension(extDir);
+    const client: any = await e.ensureClient();
+    client.error('Server process exited with code 0.');
+    client.error('Server process exited with code 1.');
+    assert.deepEqual(client.logged, [
+      { level: 'info', message: 'Server process exited with code 0.' },
+      { level: 'error', message: 'Server process exited with code 1.' },
+    ]);
     e.dispose();
   });
 });

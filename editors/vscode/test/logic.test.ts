@@ -19,8 +19,11 @@ describe('buildServerCommand', () => {
     assert.equal(L.buildServerCommand({}).command, 'skill-language-server');
   });
 
-  it('runs <python> -m skill_ls serve when pythonPath is set', () => {
-    assert.deepEqual(L.buildServerCommand({ command: [], pythonPath: ' /venv/bin/python ' }), {
+  it('runs <python> -m skill_ls serve when pythonPath is set with importStrategy fromEnvironment', () => {
+    // useBundled (the default): the interpreter runs the bundled server (resolved by the extension)
+    assert.equal(L.buildServerCommand({ command: [], pythonPath: '/venv/bin/python' }).source, 'default');
+    assert.equal(L.configuredPython({ pythonPath: ' /venv/bin/python ' }), '/venv/bin/python');
+    assert.deepEqual(L.buildServerCommand({ command: [], pythonPath: ' /venv/bin/python ', importStrategy: 'fromEnvironment' }), {
       command: '/venv/bin/python',
       args: ['-m', 'skill_ls', 'serve'],
       source: 'pythonPath',
@@ -45,7 +48,8 @@ describe('buildServerCommand', () => {
       args: ['serve', '--log=~/x'],
       source: 'command',
     });
-    assert.equal(L.buildServerCommand({ pythonPath: '~/venv/bin/python' }, ctx).command, '/home/u/venv/bin/python');
+    assert.equal(L.buildServerCommand({ pythonPath: '~/venv/bin/python', importStrategy: 'fromEnvironment' }, ctx).command, '/home/u/venv/bin/python');
+    assert.equal(L.configuredPython({ pythonPath: '~/venv/bin/python' }, ctx), '/home/u/venv/bin/python');
     assert.equal(L.expandVariables('${userHome}/a', ctx), '/home/u/a');
   });
 });
@@ -60,13 +64,14 @@ describe('missing server', () => {
     assert.ok(!L.isMissingExecutableError('ENOENTISH'));
   });
 
-  it('suggests pip install skill-ls, or the interpreter own pip', () => {
+  it('suggests the install that works (a checkout: skill-ls is not on PyPI), or the interpreter own pip', () => {
     const def = L.buildServerCommand({});
-    assert.equal(L.installHint(def), 'pip install skill-ls');
+    assert.equal(L.installHint(def), 'pipx install .');
     assert.match(L.missingServerMessage(def), /"skill-language-server" was not found/);
-    assert.match(L.missingServerMessage(def), /`pip install skill-ls`/);
-    const py = L.buildServerCommand({ pythonPath: '/opt/my python/bin/python' });
-    assert.equal(L.installHint(py), '"/opt/my python/bin/python" -m pip install skill-ls');
+    assert.match(L.missingServerMessage(def), /`pipx install \.` in a checkout of https:\/\/github\.com\/skill-ls\/skill-ls/);
+    assert.doesNotMatch(L.missingServerMessage(def), /pip install skill-ls/);
+    const py = L.buildServerCommand({ pythonPath: '/opt/my python/bin/python', importStrategy: 'fromEnvironment' });
+    assert.equal(L.installHint(py), '"/opt/my python/bin/python" -m pip install .');
     assert.match(L.missingModuleMessage(py), /cannot import skill_ls/);
     assert.match(L.missingServerMessage(L.buildServerCommand({ command: ['srv'] })), /"srv" \(skillLs\.server\.command\)/);
   });
@@ -108,9 +113,93 @@ describe('restart policy', () => {
   });
 
   it('words a start failure with the command, the reason and the install hint', () => {
-    const msg = L.startFailedMessage(L.buildServerCommand({ pythonPath: '/py' }), new Error('the server process exited during startup'));
+    const msg = L.startFailedMessage(L.buildServerCommand({ pythonPath: '/py', importStrategy: 'fromEnvironment' }), new Error('the server process exited during startup'));
     assert.match(msg, /\(\/py -m skill_ls serve\) failed to start: the server process exited during startup\./);
-    assert.match(msg, /`\/py -m pip install skill-ls`/);
+    assert.match(msg, /`\/py -m pip install \.` in a checkout/);
+    // the bundled server needs no install hint
+    assert.doesNotMatch(L.startFailedMessage(L.bundledServerCommand('/usr/bin/python3', '/ext/bundled/tool/skill_ls_bundled.py', 'PATH'), 'x'), /install/);
+  });
+});
+
+describe('bundled server: finding a Python', () => {
+  const files = new Set(['/sel/bin/python', '/w/.venv/bin/python', '/v/bin/python', '/usr/bin/python3', '/usr/bin/python']);
+  const isFile = (p: string) => files.has(p);
+
+  it('tries the Python extension, a workspace .venv, $VIRTUAL_ENV, then python3/python on PATH', () => {
+    const c = L.pythonCandidates({ selected: '/sel/bin/python', virtualEnv: '/v', folders: ['/w', '/x'], platform: 'linux', pathEnv: '/usr/bin', isFile });
+    assert.deepEqual(c, [
+      { path: '/sel/bin/python', origin: 'Python extension' },
+      { path: '/w/.venv/bin/python', origin: 'workspace virtual environment' },
+      { path: '/v/bin/python', origin: 'VIRTUAL_ENV' },
+      { path: '/usr/bin/python3', origin: 'PATH' },
+      { path: '/usr/bin/python', origin: 'PATH' },
+    ]);
+    assert.deepEqual(L.pythonCandidates({ folders: [], platform: 'linux', pathEnv: '/nowhere', isFile }), []);
+  });
+
+  it('on Windows looks in Scripts\\python.exe and for python.exe on PATH', () => {
+    const win = new Set(['C:\\w\\.venv\\Scripts\\python.exe', 'C:\\Py\\python.EXE']);
+    const c = L.pythonCandidates({ folders: ['C:\\w'], platform: 'win32', pathEnv: 'C:\\Py', pathExt: '.EXE', isFile: (p) => win.has(p) });
+    assert.deepEqual(c.map((x) => x.path), ['C:\\w\\.venv\\Scripts\\python.exe', 'C:\\Py\\python.EXE']);
+  });
+
+  it('accepts 3.10 and newer', () => {
+    assert.deepEqual(L.parsePythonVersion('3.11\n'), [3, 11]);
+    assert.equal(L.parsePythonVersion('Python 3.11'), undefined);
+    assert.ok(L.pythonVersionOk([3, 10]) && L.pythonVersionOk([3, 13]) && L.pythonVersionOk([4, 0]));
+    assert.ok(!L.pythonVersionOk([3, 9]) && !L.pythonVersionOk([2, 7]) && !L.pythonVersionOk(undefined));
+    assert.match(L.describeCandidate({ path: '/usr/bin/python3', origin: 'PATH' }, [3, 8]), /Python 3\.8 — too old/);
+  });
+
+  it('runs the bundled launcher with the interpreter found', () => {
+    assert.deepEqual(L.bundledServerCommand('/usr/bin/python3', '/ext/bundled/tool/skill_ls_bundled.py', 'PATH'), {
+      command: '/usr/bin/python3', args: ['/ext/bundled/tool/skill_ls_bundled.py', 'serve'], source: 'bundled', origin: 'PATH',
+    });
+  });
+
+  it('says what it needs, and where in a remote window', () => {
+    const local = L.noPythonMessage();
+    assert.match(local, /needs Python 3\.10 or newer/);
+    assert.match(local, /no python3 on PATH/);
+    assert.match(L.noPythonMessage('ssh-remote'), /on the remote machine \(ssh-remote\)/);
+  });
+});
+
+describe('palette commands', () => {
+  it('lists skills with their tier and opens the file; a built-in has none', () => {
+    const list = L.parseListSkills({ runtime: 'amp', skills: [
+      { name: 'pdf', tier: 'workspace', path: '/w/.agents/skills/pdf/SKILL.md', description: 'PDFs.' },
+      { name: 'code-review', tier: 'builtin', path: null, builtin: true },
+      { name: 'off', tier: 'user', path: '/h/off/SKILL.md', disabled: true },
+    ] });
+    const items = L.skillItems(list.skills);
+    assert.deepEqual(items.map((i) => [i.label, i.description, i.value]), [
+      ['$(book) pdf', 'workspace', '/w/.agents/skills/pdf/SKILL.md'],
+      ['$(book) code-review', 'builtin · built-in', undefined],
+      ['$(book) off', 'user · disabled', '/h/off/SKILL.md'],
+    ]);
+    assert.equal(items[0].detail, 'PDFs. — /w/.agents/skills/pdf/SKILL.md');
+  });
+
+  it('a built-in declaration in Show Skill Shadows opens nothing', () => {
+    const where = L.parseWhere({ name: 'code-review', runtime: 'amp', entries: [
+      { tier: 'builtin', path: '(built-in code-review)', builtin: true, resolved_to_winner: true, label: 'winner' },
+      { tier: 'workspace', path: '/w/.agents/skills/code-review/SKILL.md', label: 'shadowed' },
+    ] });
+    const items = L.whereItems(where);
+    assert.equal(items[0].value, undefined);
+    assert.equal(items[0].detail, 'built into amp (no file)');
+    assert.equal(items[1].value, '/w/.agents/skills/code-review/SKILL.md');
+    assert.match(L.builtinMessage(where), /built into amp: there is no file to open/);
+  });
+
+  it('offers the codes under the cursor first when explaining a rule', () => {
+    const rules = L.parseRuleList({ rules: [{ code: 'AG001', name: 'a', severity: 'error', summary: 's' },
+      { code: 'SK007', name: 'unknown-field', severity: 'warning', summary: 'u' }] });
+    const here = L.codesAt([{ code: 'SK007', source: 'skill-ls' }, { code: { value: 'SK007' }, source: 'skill-ls' }, { code: 'E1', source: 'other' }]);
+    assert.deepEqual(here, ['SK007']);
+    assert.deepEqual(L.ruleItems(rules, here).map((r) => r.value), ['SK007', 'AG001']);
+    assert.match(L.explainText({ markdown: '# SK007\n', url: 'https://x/docs/rules.md#sk007' }), /\[Online: https:\/\/x\/docs\/rules\.md#sk007\]/);
   });
 });
 

@@ -39,12 +39,16 @@ export class Uri {
   static from(c: { scheme: string; path?: string; query?: string }): Uri {
     return new Uri(c.scheme, c.path ?? '', c.query ?? '');
   }
+  authority = '';
   static parse(s: string): Uri {
-    const m = /^([a-z][a-z0-9+.-]*):(?:\/\/[^/]*)?([^?#]*)(?:\?([^#]*))?/i.exec(s);
-    return m ? new Uri(m[1], decodeURIComponent(m[2]), m[3] ?? '') : new Uri('file', s);
+    const m = /^([a-z][a-z0-9+.-]*):(?:\/\/([^/]*))?([^?#]*)(?:\?([^#]*))?/i.exec(s);
+    if (!m) return new Uri('file', s);
+    const u = new Uri(m[1], decodeURIComponent(m[3]), m[4] ?? '');
+    u.authority = m[2] ?? '';
+    return u;
   }
   toString(): string {
-    return `${this.scheme}:${this.path}${this.query ? '?' + this.query : ''}`;
+    return `${this.scheme}:${this.authority ? '//' + this.authority : ''}${this.path}${this.query ? '?' + this.query : ''}`;
   }
 }
 
@@ -106,7 +110,22 @@ export const vs = {
   openListeners: [] as Listener<FakeDoc>[],
   status: { text: '', tooltip: '' as any, command: undefined as any, visible: false, name: '' },
   output: [] as string[],
+  /** Progress notifications shown (withProgress at Notification): `open` until their task resolves. */
+  progress: [] as { title: string; open: boolean }[],
+  remoteName: undefined as string | undefined,
+  extensions: {} as Record<string, any>,
+  opened: [] as string[],
+  languageOf: new Map<string, string>(),
+  diagnostics: [] as any[],
+  updates: [] as { key: string; value: unknown; target: unknown }[],
   reset(): void {
+    this.updates = [];
+    this.progress = [];
+    this.remoteName = undefined;
+    this.extensions = {};
+    this.opened = [];
+    this.languageOf = new Map();
+    this.diagnostics = [];
     this.config = {};
     this.errors = [];
     this.infos = [];
@@ -150,7 +169,21 @@ export const vscodeStub = {
   Uri,
   EventEmitter,
   StatusBarAlignment: { Left: 1, Right: 2 },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
+  extensions: {
+    getExtension: (id: string) => vs.extensions[id],
+  },
   window: {
+    withProgress: async (options: any, task: (p: any, token: any) => Promise<unknown>) => {
+      const entry = { title: options.title, open: true };
+      vs.progress.push(entry);
+      try {
+        return await task({ report: () => undefined }, { onCancellationRequested: () => disposable, isCancellationRequested: false });
+      } finally {
+        entry.open = false;
+      }
+    },
     createOutputChannel: () => ({
       appendLine: (l: string) => vs.output.push(l),
       append: (l: string) => vs.output.push(l),
@@ -206,7 +239,16 @@ export const vscodeStub = {
   workspace: {
     getConfiguration: (section: string) => {
       if (section !== 'skillLs') throw new Error(`unexpected section ${section}`);
-      return { get: (key: string) => (key in vs.config ? vs.config[key] : vs.defaults[key]) };
+      return {
+        get: (key: string) => (key in vs.config ? vs.config[key] : vs.defaults[key]),
+        // every setting of a test is a user (global) setting
+        inspect: (key: string) => ({ key, defaultValue: vs.defaults[key], globalValue: vs.config[key] }),
+        update: async (key: string, value: unknown, target: unknown) => {
+          vs.updates.push({ key, value, target });
+          if (value === undefined) delete vs.config[key];
+          else vs.config[key] = value;
+        },
+      };
     },
     registerTextDocumentContentProvider: (scheme: string, provider: any) => {
       vs.providers.set(scheme, provider);
@@ -261,10 +303,22 @@ export const vscodeStub = {
     },
   },
   languages: {
+    setTextDocumentLanguage: async (doc: FakeDoc, language: string) => {
+      vs.languageOf.set(doc.uri.toString(), language);
+      return doc;
+    },
+    getDiagnostics: () => vs.diagnostics,
     match: (selector: { scheme: string; pattern: string }[], doc: FakeDoc) =>
       selector.some((f) => f.scheme === doc.uri.scheme && globToRegExp(f.pattern).test(doc.uri.path)) ? 10 : 0,
   },
   env: {
+    get remoteName() {
+      return vs.remoteName;
+    },
+    openExternal: async (uri: Uri) => {
+      vs.opened.push(uri.toString());
+      return true;
+    },
     clipboard: {
       writeText: async (t: string) => {
         vs.clipboard = t;
@@ -358,6 +412,13 @@ export class FakeLanguageClient {
   }
   executeCommands(): string[] {
     return this.requests.map((r) => r.params.command);
+  }
+  readonly logged: { level: string; message: string }[] = [];
+  error(message: string): void {
+    this.logged.push({ level: 'error', message });
+  }
+  info(message: string): void {
+    this.logged.push({ level: 'info', message });
   }
 }
 

@@ -3,7 +3,7 @@ and tombstones (`skills.disabled`), and AGH ToolIDs in `tools` / `deny_tools`.""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from skill_ls.analysis.navigation import BUILTIN_TOOL_IDS, enclosing_key, in_frontmatter
@@ -11,11 +11,15 @@ from skill_ls.analysis.queries.scope import agent_of, document, index_of, is_age
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.index import Document
 from skill_ls.core.resolve import effective_names
-from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, RUNTIMES, STANDARD_FIELDS
+from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, RUNTIMES, STANDARD_FIELDS, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 
 _KEY_PREFIX = re.compile(r"^([A-Za-z0-9_.-]*)$")
 _KEY_VALUE = re.compile(r"^(\s*)([A-Za-z0-9_.-]+)\s*:\s*(.*)$")
+# What an item replaces around the cursor: a key, a value, a skill name or a ToolID, `-` included
+# (VS Code's word ends at `-`: without a range, `disable-m` + `disable-model-invocation` gave
+# `disable-disable-model-invocation`); never `:` nor the space of `- item`.
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_.\-*\[\]@/]")
 NAME_LISTS = ("skills", "disabled", "skills.disabled")
 TOOL_LISTS = ("tools", "deny_tools")
 
@@ -29,12 +33,34 @@ class CompletionItem:
     detail: str | None = None
     documentation: str | None = None
     insert_text: str | None = None
+    # The code point columns (start, end) of the cursor's line the item replaces: the word typed.
+    replace: tuple[int, int] | None = None
 
 
 def completions(state: WorkspaceState, path: str, line: int, col: int) -> list[CompletionItem]:
     """What may be written at (line, col): a key at the start of a frontmatter line, else a value of
-    the key (or of the list under the key) the cursor is in."""
+    the key (or of the list under the key) the cursor is in. Each item replaces the word around the
+    cursor (`replace`)."""
     doc = document(state, path)
+    items = _completions(state, path, doc, line, col)
+    if not items or doc is None:
+        return items
+    span = word_span(doc.src.line_text(line), col)
+    return [replace(i, replace=span) for i in items]
+
+
+def word_span(text: str, col: int) -> tuple[int, int]:
+    """The code point columns of the word around `col` that a completion replaces (`_WORD_CHAR`)."""
+    start = col
+    while start > 0 and _WORD_CHAR.match(text[start - 1]):
+        start -= 1
+    end = col
+    while end < len(text) and _WORD_CHAR.match(text[end]):
+        end += 1
+    return start, end
+
+
+def _completions(state: WorkspaceState, path: str, doc: Document | None, line: int, col: int) -> list[CompletionItem]:
     if doc is None or not in_frontmatter(doc, line):
         return []
     text = doc.src.line_text(line)
@@ -93,11 +119,16 @@ def _enum_items(state: WorkspaceState, path: str, key: str) -> list[CompletionIt
         family = AGENT_FAMILIES[agent.family if agent else DEFAULT_AGENT_FAMILY]
         spec = family.documented_fields().get(key)
         values.update(spec.enum if spec else ())
+        rid = runtime_for_family(family.id)
+        if spec is not None and spec.suggest and rid in RUNTIMES:  # e.g. the model aliases the rules accept
+            values.update(getattr(RUNTIMES[rid].vocabulary, spec.suggest, ()))
     else:
         for rid in state.runtimes_for(path) or list(RUNTIMES):
             field = RUNTIMES[rid].fields.get(key)
             if field is not None:
                 values.update(field.enum)
+                if field.suggest:
+                    values.update(getattr(RUNTIMES[rid].vocabulary, field.suggest, ()))
                 if field.kind == "bool":
                     values.update(("true", "false"))
     return [CompletionItem(v, "value") for v in sorted(values)]

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 
 from skill_ls.analysis.navigation import key_at
-from skill_ls.analysis.queries.scope import (agent_of, document, index_of, ref_under, resolutions,
+from skill_ls.analysis.queries.scope import (agent_of, document, index_of, name_scope, ref_under, resolutions,
                                              runtime_title)
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.config import Config
@@ -30,7 +30,7 @@ def hover(state: WorkspaceState, path: str, line: int, col: int) -> Hover | None
         return _plugin_file_hover(state, path, line, col)
     ref = ref_under(state, path, line, col)
     if ref is not None:
-        return Hover(skill_hover(state, ref.name, path), ref.span)
+        return Hover(skill_hover(state, ref.name, path, ref.kind), ref.span)
     doc = document(state, path)
     if doc is not None and line == 0:
         from skill_ls.core.plugins import command_name, plugin_file_for
@@ -85,12 +85,19 @@ def catalog_cost_line(decl: SkillDecl, config: Config) -> str | None:
     return text
 
 
-def skill_hover(state: WorkspaceState, name: str, path: str) -> str:
-    """Every copy of `name` per active runtime that declares it, with its label, and what turns it off."""
+def skill_hover(state: WorkspaceState, name: str, path: str, kind: str | None = None) -> str:
+    """Every copy of `name` per active runtime that declares it, with its label, and what turns it off.
+    `kind` is how the name is written there (`SkillRef.kind`): a name in an agent's `skills.disabled`
+    (a tombstone) is not in that agent's catalog, so its catalog line says so instead of a cost."""
     from skill_ls.analysis.effective import skills_off
     from skill_ls.core.own_settings import disabled_names
 
     index = index_of(state)
+    tombstoned_by = None
+    if kind == "tombstone":
+        holder = agent_of(state, path)
+        scope = name_scope(state, path)
+        tombstoned_by = (holder.name, scope.runtimes[0]) if holder is not None and scope.runtimes else None
     lines = [f"**skill `{name}`**", ""]
     found = False
     for res in resolutions(state, name, path):
@@ -109,7 +116,9 @@ def skill_hover(state: WorkspaceState, name: str, path: str) -> str:
             lines.append("- no loadable copy: the runtime loads nothing under this name")
         if res.ambiguous:
             lines.append("- ambiguous: several copies in one tier")
-        if res.winner is not None and not res.winner.builtin:
+        if tombstoned_by is not None and res.runtime == tombstoned_by[1]:
+            lines.append(f"- catalog: not in agent `{tombstoned_by[0]}`'s catalog: its `skills.disabled` removes it")
+        elif res.winner is not None and not res.winner.builtin:
             cost = catalog_cost_line(res.winner, state.config)
             if cost:
                 lines.append(f"- catalog: {cost}")

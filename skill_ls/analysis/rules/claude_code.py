@@ -10,12 +10,12 @@ import re
 from typing import Any, Callable
 
 
-from skill_ls.analysis.rules import rule
+from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.analysis.values import list_or_tokens, map_child, node_span, seq_items
 from skill_ls.core.body import body_lines, lines_containing
 from skill_ls.core.index import Document
-from skill_ls.core.model import Severity, Span
+from skill_ls.core.model import Fix, Severity, Span
 from skill_ls.core.parse.data import regex_problem
 from skill_ls.core.parse.frontmatter import Frontmatter
 from skill_ls.core.runtimes import Runtime
@@ -34,6 +34,42 @@ def _fm(ctx: RuntimeContext) -> Frontmatter | None:
 
 def _close(value: str, choices: tuple[str, ...]) -> str | None:
     return closest(value, choices)
+
+
+def suggestion_fix(doc: Document, span: Span, written: str, replacement: str) -> Fix | None:
+    """Replace `written` (what the span holds, perhaps quoted) with `replacement`: the fix of a
+    "did you mean" finding. None when the span does not hold exactly that text (a token the parser
+    could not place inside its scalar): the fix must never touch anything else. Unsafe: the value
+    starts to mean something (a model is used, a tool is granted)."""
+    if span.start_line != span.end_line:
+        return None
+    text = doc.src.line_text(span.start_line)[span.start_col:span.end_col]
+    start = span.start_col
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text, start = text[1:-1], start + 1
+    if text != written or written == replacement:
+        return None
+    return replace_fix(f"Replace '{written}' with '{replacement}'", doc.path,
+                       Span(span.start_line, start, span.start_line, start + len(written)), replacement, safe=False)
+
+
+def model_hint(value: Any, vocab: Vocabulary) -> str | None:
+    """The alias a model value that is not accepted most likely meant (`model_problem`'s suggestion)."""
+    if not isinstance(value, str) or model_problem(value, vocab) is None:
+        return None
+    return _close(value, vocab.model_aliases)
+
+
+def tool_hint(token: str, vocab: Vocabulary) -> str | None:
+    """What an unknown tool entry most likely meant, scoped pattern kept (`bash(git *)` -> `Bash(git *)`)."""
+    if token.startswith("mcp__") or tool_problem(token, vocab) is None:
+        return None
+    scoped = _SCOPED.match(token)
+    name = scoped.group(1) if scoped else token
+    if scoped is None and ("(" in token or ")" in token) or name in vocab.builtin_tools:
+        return None
+    hint = _close(name, vocab.builtin_tools)
+    return hint + token[len(name):] if hint else None
 
 
 def model_problem(value: Any, vocab: Vocabulary) -> str | None:
@@ -83,7 +119,7 @@ def substitutes_arguments(runtime: Runtime) -> bool:
     return runtime.vocabulary.substitutes_arguments
 
 
-@rule("CC001", Severity.WARNING, "runtime", runtimes=knows_models)
+@rule("CC001", Severity.WARNING, "runtime", runtimes=knows_models, fix="unsafe")
 def unknown_model(ctx: RuntimeContext) -> None:
     """`model` names no model Claude Code knows.
 
@@ -103,6 +139,10 @@ def unknown_model(ctx: RuntimeContext) -> None:
     ```
     Use instead: `model: sonnet`.
 
+    ## Fix safety
+    Unsafe: the value is replaced with the suggested alias (`Sonnet` -> `sonnet`), after which the
+    skill runs on that model; offered only when there is a suggestion.
+
     ## Source
     https://code.claude.com/docs/en/skills (frontmatter `model`), https://code.claude.com/docs/en/model-config.
     """
@@ -115,7 +155,9 @@ def unknown_model(ctx: RuntimeContext) -> None:
         return
     problem = model_problem(entry.value, vocab)
     if problem:
-        ctx.out.report(entry.value_span, problem)
+        hint = model_hint(entry.value, vocab)
+        fix = suggestion_fix(ctx.doc, entry.value_span, entry.value, hint) if hint else None
+        ctx.out.report(entry.value_span, problem, fix=fix)
 
 
 def known_subagents(ctx_index: Any, family: str | None) -> set[str]:
@@ -194,16 +236,17 @@ def tool_problem(token: str, vocab: Vocabulary) -> str | None:
     return None
 
 
-def check_tool_list(doc: Document, entry: Any, vocab: Vocabulary, report: Callable[[Span, str], None]) -> None:
+def check_tool_list(doc: Document, entry: Any, vocab: Vocabulary, report: Callable[[Span, str, Fix | None], None]) -> None:
     for token, span in list_or_tokens(doc, entry):
         if not token:
             continue
         problem = tool_problem(token, vocab)
         if problem:
-            report(span, problem)
+            hint = tool_hint(token, vocab)
+            report(span, problem, suggestion_fix(doc, span, token, hint) if hint else None)
 
 
-@rule("CC003", Severity.WARNING, "runtime", runtimes=knows_tools)
+@rule("CC003", Severity.WARNING, "runtime", runtimes=knows_tools, fix="unsafe")
 def unknown_tool(ctx: RuntimeContext) -> None:
     """An `allowed-tools` or `disallowed-tools` entry is not a Claude Code tool.
 
@@ -223,6 +266,11 @@ def unknown_tool(ctx: RuntimeContext) -> None:
     ```
     Use instead: `allowed-tools: Read, Grep, Bash(git diff *)`.
 
+    ## Fix safety
+    Unsafe: the entry is replaced with the suggested tool, its pattern kept (`bash(git *)` ->
+    `Bash(git *)`), which grants (or denies) that tool from then on; offered only when there is a
+    suggestion and the entry can be placed exactly in the text.
+
     ## Source
     https://code.claude.com/docs/en/settings#tools-available-to-claude,
     https://code.claude.com/docs/en/permissions (rule syntax), https://code.claude.com/docs/en/skills.
@@ -234,7 +282,7 @@ def unknown_tool(ctx: RuntimeContext) -> None:
     for key in ("allowed-tools", "disallowed-tools"):
         entry = fm.fields.get(key)
         if entry is not None and key in ctx.runtime.fields:
-            check_tool_list(ctx.doc, entry, vocab, lambda span, msg: ctx.out.report(span, msg))
+            check_tool_list(ctx.doc, entry, vocab, lambda span, msg, fix: ctx.out.report(span, msg, fix=fix))
 
 
 def check_hooks(doc: Document, entry: Any, vocab: Vocabulary, report: Callable[[Span, str], None]) -> None:

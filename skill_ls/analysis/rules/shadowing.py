@@ -26,6 +26,16 @@ def describe(decl: SkillDecl) -> str:
     return where
 
 
+def _other(other: SkillDecl, decl: SkillDecl, index: Index | None) -> str:
+    """`describe(other)` as read from `decl`'s message: when both are in one tier (a runtime that
+    ranks the directories of a tier, e.g. Gemini CLI's `.agents/skills` before `.gemini/skills`),
+    the tier alone would read "the project copy shadows the project copy", so the directory is named."""
+    text = describe(other)
+    if not other.builtin and not other.agent and other.path and other.tier == decl.tier:
+        text += f" in {_directory(other, index)}"
+    return text
+
+
 def _directory(decl: SkillDecl, index: Index | None) -> str:
     """The copy's skill directory as a reader recognises it: relative to the workspace when inside
     it, `~/...` under the home directory, else absolute."""
@@ -89,8 +99,8 @@ def shadowed_copy(ctx: ResolutionContext) -> None:
         return  # only possible when this copy is lower than a built-in, which cannot happen
     if _tied(res, decl, winner):
         return  # one tier, neither ranked: SH003 says so (one finding per root cause)
-    ctx.out.report(_span(decl), f"'{res.name}' is shadowed by the {winner.tier_label} copy ({decl.runtime_def.title}): "
-                   "this copy is not loaded", related=_related(winner, f"winner: {winner.tier_label} copy", ctx.index),
+    ctx.out.report(_span(decl), f"'{res.name}' is shadowed by {_other(winner, decl, ctx.index)} "
+                   f"({decl.runtime_def.title}): this copy is not loaded", related=_related(winner, f"winner: {winner.tier_label} copy", ctx.index),
                    data={"winner": winner.path, "winner_tier": winner.tier})
 
 
@@ -120,7 +130,7 @@ def shadows_others(ctx: ResolutionContext) -> None:
     losers = [d for d in losers if not _tied(res, d, decl)]  # tied copies: SH003, not "shadowed"
     if not losers:
         return
-    names = ", ".join(describe(d) for d in losers)
+    names = ", ".join(_other(d, decl, ctx.index) for d in losers)
     ctx.out.report(_span(decl), f"this {decl.tier_label} copy of '{res.name}' wins and shadows {len(losers)} other "
                    f"cop{'y' if len(losers) == 1 else 'ies'} ({names})",
                    related=[r for d in losers for r in _related(d, f"shadowed: {d.tier_label} copy", ctx.index)],

@@ -7,7 +7,8 @@ Claude Code gives meaning to, from the runtime's `Vocabulary` (skill_ls/core/run
 from __future__ import annotations
 
 from skill_ls.analysis.rules import rule
-from skill_ls.analysis.rules.claude_code import _close, check_hooks, model_problem, tool_problem
+from skill_ls.analysis.rules.claude_code import (_close, check_hooks, model_hint, model_problem, suggestion_fix, tool_hint,
+                                                 tool_problem)
 from skill_ls.analysis.rules.context import AgentContext
 from skill_ls.analysis.values import list_or_tokens
 from skill_ls.core.model import Related, Severity, Span
@@ -35,7 +36,7 @@ def reads_subagents(runtime: Runtime) -> bool:
     return bool(runtime.vocabulary.builtin_tools)
 
 
-@rule("SA001", Severity.WARNING, "agent", runtimes=reads_subagents)
+@rule("SA001", Severity.WARNING, "agent", runtimes=reads_subagents, fix="unsafe")
 def subagent_unknown_model(ctx: AgentContext) -> None:
     """A subagent's `model` is not a Claude Code model.
 
@@ -50,6 +51,10 @@ def subagent_unknown_model(ctx: AgentContext) -> None:
     ## Example
     `model: Claude Sonnet 4` — use `model: sonnet`.
 
+    ## Fix safety
+    Unsafe: the value is replaced with the suggested alias, after which the subagent runs on that
+    model; offered only when there is a suggestion.
+
     ## Source
     https://code.claude.com/docs/en/sub-agents (supported frontmatter fields), https://code.claude.com/docs/en/model-config.
     """
@@ -61,7 +66,9 @@ def subagent_unknown_model(ctx: AgentContext) -> None:
     if entry is not None:
         problem = model_problem(entry.value, vocab)
         if problem:
-            ctx.out.report(entry.value_span, problem)
+            hint = model_hint(entry.value, vocab)
+            fix = suggestion_fix(ctx.agent.doc, entry.value_span, entry.value, hint) if hint else None
+            ctx.out.report(entry.value_span, problem, fix=fix)
 
 
 @rule("SA002", Severity.WARNING, "agent", runtimes=reads_subagents)
@@ -106,7 +113,7 @@ def subagent_invalid_setting(ctx: AgentContext) -> None:
         ctx.out.report(turns.value_span, "'maxTurns' must be at least 1; the subagent would stop before its first turn")
 
 
-@rule("SA003", Severity.WARNING, "agent", runtimes=reads_subagents)
+@rule("SA003", Severity.WARNING, "agent", runtimes=reads_subagents, fix="unsafe")
 def subagent_unknown_tool(ctx: AgentContext) -> None:
     """A subagent's `tools` or `disallowedTools` names no Claude Code tool.
 
@@ -119,6 +126,11 @@ def subagent_unknown_tool(ctx: AgentContext) -> None:
 
     ## Example
     `tools: Read, Grep, Glob, bash` — use `Bash`.
+
+    ## Fix safety
+    Unsafe: the entry is replaced with the suggested tool, its pattern kept, which grants (or
+    denies) that tool from then on; offered only when there is a suggestion and the entry can be
+    placed exactly in the text.
 
     ## Source
     https://code.claude.com/docs/en/sub-agents, https://code.claude.com/docs/en/settings#tools-available-to-claude.
@@ -136,7 +148,8 @@ def subagent_unknown_tool(ctx: AgentContext) -> None:
             if token and token != "*":
                 problem = tool_problem(token, vocab)
                 if problem:
-                    ctx.out.report(span, problem)
+                    hint = tool_hint(token, vocab)
+                    ctx.out.report(span, problem, fix=suggestion_fix(doc, span, token, hint) if hint else None)
 
 
 def _tool_name(token: str) -> str:

@@ -19,6 +19,9 @@ from skill_ls.core.parse import tomllib_module
 # 14,000 bits is about 4,214 digits: below the limit, far above any real value.
 MAX_INT_BITS = 14_000
 MAX_INT_DIGITS = 4_000
+# Deeper values are refused, as YAML's (frontmatter.MAX_NESTING) and the JSON-with-positions reader's
+# (jsonpos.MAX_DEPTH): every consumer may walk a value recursively.
+MAX_DEPTH = 200
 _POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
@@ -40,13 +43,32 @@ def json_int(text: str) -> int | float:
 def json_value(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
     """`json.loads(text)` that raises only `DataError` (one line, with a position)."""
     try:
-        return json.loads(text, parse_int=json_int, object_pairs_hook=object_pairs_hook)
+        value = json.loads(text, parse_int=json_int, object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError as exc:
         raise DataError(f"not valid JSON: {exc.msg}", exc.lineno - 1, exc.colno - 1) from None
     except RecursionError:
         raise DataError("not readable: nested too deeply") from None
     except (ValueError, TypeError, MemoryError, OverflowError) as exc:
         raise DataError(f"not readable: {_one_line(exc)}") from None
+    if too_deep(value):
+        raise DataError(f"not readable: nested more than {MAX_DEPTH} levels deep")
+    return value
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether containers nest more than `limit` levels (iterative: any depth is fine to ask)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            if depth >= limit:
+                return True
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            if depth >= limit:
+                return True
+            stack.extend((v, depth + 1) for v in item)
+    return False
 
 
 def toml_value(text: str) -> dict[str, Any]:
@@ -54,6 +76,7 @@ def toml_value(text: str) -> dict[str, Any]:
     tomllib = tomllib_module()
     try:
         tamed = tame(tomllib.loads(text))
+        deep = too_deep(tamed)
     except tomllib.TOMLDecodeError as exc:
         m = _POSITION.search(str(exc))
         line, col = (int(m.group(1)) - 1, int(m.group(2)) - 1) if m else (0, 0)
@@ -62,6 +85,8 @@ def toml_value(text: str) -> dict[str, Any]:
         raise DataError("invalid TOML: nested too deeply") from None
     except (ValueError, TypeError, MemoryError, OverflowError) as exc:
         raise DataError(f"invalid TOML: {_one_line(exc)}") from None
+    if deep:
+        raise DataError(f"invalid TOML: nested more than {MAX_DEPTH} levels deep")
     return tamed if isinstance(tamed, dict) else {}
 
 

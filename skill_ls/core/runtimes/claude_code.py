@@ -114,7 +114,7 @@ CLAUDE_FIELDS: dict[str, FieldSpec] = {
     "user-invocable": FieldSpec("bool", "Whether the skill appears as a slash command."),
     "allowed-tools": FieldSpec("str_or_list", "Tools the skill may use without asking."),
     "disallowed-tools": FieldSpec("str_or_list", "Tools the skill may not use."),
-    "model": FieldSpec("str", "Model to use while the skill is active."),
+    "model": FieldSpec("str", "Model to use while the skill is active.", suggest="model_aliases"),
     "effort": FieldSpec("str", "Reasoning effort.", enum=("low", "medium", "high", "xhigh", "max")),
     "context": FieldSpec("str", "Run in a forked context.", enum=("fork",)),
     "agent": FieldSpec("str", "Subagent type for a forked context."),

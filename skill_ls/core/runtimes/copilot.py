@@ -9,8 +9,13 @@ https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-ski
 (field limits), and the skill reference VS Code ships to its own agent,
 https://github.com/microsoft/vscode/blob/main/extensions/copilot/assets/prompts/skills/agent-customization/references/skills.md
 (`argument-hint`, `user-invocable`, `disable-model-invocation`). docs/fidelity.md quotes each one.
-Not documented: which of a project's three directories wins for one name (same tier: ambiguous,
-SH003), the catalog text, a prompt budget.
+Not documented: which of a project's three directories wins for one name; VS Code's source answers it
+(`.github/skills`, then `.agents/skills`, then `.claude/skills`, the first copy found wins and the others
+are skipped as duplicates: DEFAULT_SKILL_SOURCE_FOLDERS in
+https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/chat/common/promptSyntax/config/promptFileLocations.ts
+and "Skipping duplicate agent skill name" in
+https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/chat/common/promptSyntax/service/promptsServiceImpl.ts).
+Not documented either: the catalog text, a prompt budget.
 """
 from __future__ import annotations
 
@@ -35,13 +40,16 @@ COPILOT = Runtime(
     # Reading: the documentation names project and personal skills without saying which wins for one
     # name; a project copy wins, as in every other runtime that has both.
     tiers=("personal", "project"),
+    # Within a tier, VS Code's order of DEFAULT_SKILL_SOURCE_FOLDERS: the first copy of a name wins and
+    # later ones are skipped as duplicates (see the module docstring; ordered=True: the earlier root wins).
     roots=(
-        RootSpec("project", "{workspace}/.github/skills"),
-        RootSpec("project", "{workspace}/.claude/skills", guest_of="claude-code", activates=False),
-        RootSpec("project", "{workspace}/.agents/skills", activates=False),
-        RootSpec("personal", "{home}/.copilot/skills", origin="user"),
-        RootSpec("personal", "{home}/.claude/skills", origin="user", guest_of="claude-code", activates=False),
-        RootSpec("personal", "{home}/.agents/skills", origin="user", activates=False),
+        RootSpec("project", "{workspace}/.github/skills", ordered=True),
+        RootSpec("project", "{workspace}/.agents/skills", ordered=True, activates=False),
+        RootSpec("project", "{workspace}/.claude/skills", ordered=True, guest_of="claude-code", activates=False),
+        RootSpec("personal", "{home}/.copilot/skills", origin="user", ordered=True),
+        RootSpec("personal", "{home}/.agents/skills", origin="user", ordered=True, activates=False),
+        RootSpec("personal", "{home}/.claude/skills", origin="user", ordered=True, guest_of="claude-code",
+                 activates=False),
     ),
     fields=COPILOT_FIELDS,
     # "name (required): A unique identifier for the skill. This must be lowercase, using hyphens for

@@ -45,6 +45,9 @@ class FieldSpec:
     # A field the runtime loads without but works worse: what is lost when it is missing or empty
     # (reported by SK005 as a warning instead of "will not load").
     recommended: str | None = None
+    # The attribute of the runtime's `Vocabulary` whose values completion offers for this field
+    # (`model_aliases`): values the rules accept without being a closed enum.
+    suggest: str | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,5 +1,5 @@
 """Commands (docs/lsp-protocol.md): skillLs.renderCatalog, skillLs.where, skillLs.preview, skillLs.reindex,
-skillLs.status, skillLs.listAgents. Each takes one object as its single argument (`workspace`: the
+skillLs.status, skillLs.listAgents, skillLs.listSkills, skillLs.portability, skillLs.explain. Each takes one object as its single argument (`workspace`: the
 folder it is about, a path or file URI, or any path inside the folder; default the first folder) and
 returns the same JSON objects as the CLI; a failure is a JSON-RPC error carrying the CLI's one-line reason."""
 from __future__ import annotations
@@ -120,12 +120,30 @@ def register(server) -> None:
 
     @server.command("skillLs.where")
     async def where_command(ls, *args):
+        """{name, runtime?, agent?, workspace?, path?}: `path` (a file, path or URI) answers under that
+        file's runtime and agent when `runtime` is not given."""
         arg = _arg(args)
         name = _str_opt(arg, "name")
         if name is None:
             raise CommandError("skillLs.where needs {\"name\": ...}")
+        file = _str_opt(arg, "path")
+        if file is not None and "://" in file:
+            file = path_of(file)
+        if file is not None and _str_opt(arg, "workspace") is None:
+            arg = {**arg, "workspace": file}
         index = await _index_for(ls, arg)
-        return where(index, _runtime(index, arg), name, _str_opt(arg, "agent"))
+        runtime = _runtime(index, arg)
+        agent = _str_opt(arg, "agent")
+        if file is not None and _str_opt(arg, "runtime") in (None, "auto"):
+            # Asked about a file (Show Skill Shadows on the active editor): its own runtime and agent,
+            # as its code lens and hover answer, not the folder's default runtime.
+            from skill_ls.analysis.queries.scope import name_scope
+
+            state = await _state_for(ls, arg)
+            scope = name_scope(state, os.path.abspath(file))
+            runtime = scope.runtimes[0] if scope.runtimes else runtime
+            agent = agent or scope.agent
+        return where(index, runtime, name, agent)
 
     @server.command("skillLs.preview")
     async def preview_command(ls, *args):
@@ -177,3 +195,64 @@ def register(server) -> None:
                   for a in index.agents if a.winner and (runtime in (None, "auto") or
                                                          runtime_for_family(a.family) == runtime)]
         return {"runtimes": index.active, "default_runtime": state.default_runtime(), "agents": agents}
+
+    @server.command("skillLs.listSkills")
+    async def list_skills(ls, *args):
+        """{runtime?, agent?, workspace?} -> the effective set (`skill-ls list --format json`):
+        {runtime, agent, skills: [{name, tier, runtime, path, disabled, description}]}."""
+        arg = _arg(args)
+        index = await _index_for(ls, arg)
+        runtime = _runtime(index, arg)
+        agent = _str_opt(arg, "agent")
+        if agent and index.agent(agent) is None:
+            raise _no_agent(index, agent)
+        from skill_ls.analysis.effective import EffectiveSetError, resolve_effective_set
+
+        try:
+            eff = resolve_effective_set(index, runtime, agent)
+        except EffectiveSetError as exc:
+            raise CommandError(str(exc)) from None
+        skills = []
+        for s in eff.skills:
+            description = s.field("description")
+            skills.append({"name": s.name, "tier": s.tier, "runtime": runtime,
+                           "path": None if s.decl.builtin else s.path, "builtin": s.decl.builtin,
+                           "disabled": s.disabled, "description": description if isinstance(description, str) else None})
+        return {"runtime": runtime, "agent": agent, "skills": skills}
+
+    @server.command("skillLs.portability")
+    async def portability(ls, *args):
+        """{path?, workspace?} -> `skill-ls portability --format json` of one skill file or directory
+        (default: the folder), plus `text` (the command's text table)."""
+        arg = _arg(args)
+        state = await _state_for(ls, arg)
+        index = _index_for_state(state)
+        path = _str_opt(arg, "path")
+        if path is not None and "://" in path:
+            path = path_of(path)
+        target = os.path.abspath(path) if path else state.workspace
+        if not os.path.exists(target) and ls.document(target) is None:
+            raise CommandError(f"path does not exist: {target}")
+        from skill_ls.analysis.portability import as_json, as_text, matrix
+
+        rows = await asyncio.to_thread(matrix, index, [target])
+        return {**as_json(rows, index.display_path), "text": as_text(rows, index.display_path)}
+
+    @server.command("skillLs.explain")
+    async def explain(ls, *args):
+        """{code?} -> one rule's documentation ({code, name, severity, fix, summary, url, markdown}),
+        or, without a code, {rules: [{code, name, severity, summary}]}."""
+        arg = _arg(args)
+        from skill_ls.analysis.rule_docs import doc_url, rule_markdown
+        from skill_ls.analysis.rules import all_rules
+
+        rules = all_rules()
+        code = _str_opt(arg, "code")
+        if code is None:
+            return {"rules": [{"code": r.code, "name": r.name, "severity": r.severity.label, "summary": r.summary}
+                              for r in rules.values()]}
+        r = rules.get(code.upper())
+        if r is None:
+            raise CommandError(f"unknown rule code '{code}' (see 'skill-ls rules')")
+        return {"code": r.code, "name": r.name, "severity": r.severity.label, "fix": r.fix, "summary": r.summary,
+                "url": doc_url(r.code), "markdown": rule_markdown(r, level=1)}

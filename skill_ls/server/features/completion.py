@@ -13,4 +13,5 @@ def register(server) -> None:
                    types.CompletionOptions(trigger_characters=[":", " ", "-", "[", ","]))
     def completion(ls, params: types.CompletionParams, cur: Cursor):
         items = completions(cur.state, cur.path, cur.line, cur.col)
-        return types.CompletionList(is_incomplete=False, items=[ls.converter.completion_item(i) for i in items])
+        return types.CompletionList(is_incomplete=False,
+                                    items=[ls.converter.completion_item(i, cur.doc.src, cur.line) for i in items])

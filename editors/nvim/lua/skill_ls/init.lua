@@ -665,6 +665,11 @@ function M.refresh_codelens(bufnr)
   end, 150)
 end
 
+--- Whether a code lens refresh is waiting for its debounce (a test waits for none instead of sleeping).
+function M.codelens_pending()
+  return not vim.tbl_isempty(lens_timers)
+end
+
 --- Running a code lens (vim.lsp.codelens.run()): show the declarations it names, winner first, in the
 --- quickfix list, as :SkillWhere does (the server's answer would otherwise be dropped silently).
 function M.run_where_lens(command, ctx)

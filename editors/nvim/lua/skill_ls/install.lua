@@ -3,8 +3,12 @@
 -- into the system Python, and the server's version is the plugin's.
 --
 --   <stdpath('data')>/skill-ls/venv        (vim.g.skill_ls_venv overrides it)
---   python3 -m venv <venv>
---   <venv>/bin/python -m pip install --upgrade <checkout>
+--   python3 -m venv [g:skill_ls_venv_args] <venv>
+--   <venv>/bin/python -m pip install --upgrade [g:skill_ls_pip_args] <checkout>
+--
+-- g:skill_ls_venv_args / g:skill_ls_pip_args (lists of strings) are passed to those two commands as
+-- they are: an offline or mirrored install (`{'--no-index', '--find-links', '/wheels'}`, `{'--index-url',
+-- url}`), or a venv that reuses the system's packages (`{'--system-site-packages'}`).
 --
 -- lsp/skill_ls.lua runs <venv>/bin/skill-language-server when it exists, else
 -- `skill-language-server` from PATH. lazy.nvim runs the repository's build.lua (this install) after
@@ -69,6 +73,20 @@ local function say(msg, level)
   vim.notify('skill-ls: ' .. msg, level or vim.log.levels.INFO, { title = 'skill-ls' })
 end
 
+--- vim.g[name] as a list of strings (nil/unset: empty); nil when it is something else.
+---@param name string
+---@return string[]?
+function M.extra_args(name)
+  local v = vim.g[name]
+  if v == nil then
+    return {}
+  end
+  if type(v) ~= 'table' or not vim.iter(v):all(function(x) return type(x) == 'string' end) then
+    return nil
+  end
+  return vim.deepcopy(v)
+end
+
 --- The steps, each an argv.
 ---@return string[][]? steps, string? why
 function M.steps()
@@ -80,12 +98,17 @@ function M.steps()
   if not python then
     return nil, why
   end
+  local venv_args, pip_args = M.extra_args('skill_ls_venv_args'), M.extra_args('skill_ls_pip_args')
+  if not venv_args or not pip_args then
+    return nil, ('g:%s must be a list of strings'):format(venv_args and 'skill_ls_pip_args' or 'skill_ls_venv_args')
+  end
   local venv_python = M.venv_bin('python')
   local steps = {}
   if vim.fn.executable(venv_python) ~= 1 then
-    steps[#steps + 1] = { python, '-m', 'venv', M.venv_dir() }
+    steps[#steps + 1] = vim.list_extend(vim.list_extend({ python, '-m', 'venv' }, venv_args), { M.venv_dir() })
   end
-  steps[#steps + 1] = { venv_python, '-m', 'pip', 'install', '--disable-pip-version-check', '--upgrade', root }
+  local pip = { venv_python, '-m', 'pip', 'install', '--disable-pip-version-check', '--upgrade' }
+  steps[#steps + 1] = vim.list_extend(vim.list_extend(pip, pip_args), { root })
   return steps
 end
 
