@@ -149,3 +149,13 @@ def test_a_frontmatter_claude_code_cannot_read_is_ignored_there(workspace, priva
     assert not [d for d in diags_for(res, dup, "SK004") if "ignores" in d.message]
     skills = {s["name"]: s["description"] for s in catalog_object(res.index, "claude-code")["skills"]}
     assert skills["broken"] == "Broken skill" and skills["listy"] == "A list, not a mapping."
+
+
+def test_claude_code_catalog_leaves_out_what_the_model_may_not_invoke(workspace, private_home):
+    """Claude Code's skill tool lists only skills the model may invoke: `disable-model-invocation`
+    read as Claude Code reads a flag (`"true"`, `yes`, `On`...)."""
+    root = workspace / ".claude" / "skills"
+    skill(root, "manual", extra='disable-model-invocation: "yes"\n')
+    skill(root, "auto", extra="disable-model-invocation: false\n")
+    index = check_tree(workspace, runtimes=["claude-code"]).index
+    assert [s["name"] for s in catalog_object(index, "claude-code")["skills"]] == ["auto"]

@@ -28,6 +28,7 @@ from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.parse.yaml12 import js_truthy
 from skill_ls.core.resolve import NameResolution, effective_names, resolve_name
 from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family, scoping_for_family
+from skill_ls.core.runtimes.spec import flag_word
 
 
 class EffectiveSetError(Exception):
@@ -206,7 +207,8 @@ def hidden(runtime: Runtime, s: EffectiveSkill) -> bool:
     field read as the runtime reads it (its YAML dialect and its truthiness)."""
     for key, value in runtime.catalog_hides:
         raw = s.field_in(runtime.yaml_dialect, key)
-        flag = js_truthy(raw) if runtime.truthiness == "javascript" else raw if isinstance(raw, bool) else None
+        flag = js_truthy(raw) if runtime.truthiness == "javascript" else flag_word(raw) \
+            if runtime.truthiness == "words" else raw if isinstance(raw, bool) else None
         if flag is value:
             return True
     return False

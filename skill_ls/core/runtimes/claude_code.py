@@ -157,5 +157,7 @@ CLAUDE_CODE = Runtime(
     truthiness="words", frontmatter_optional=True, repairs_unquoted_values=True, description_from_body=True,
     ignores_unreadable_frontmatter=True,
     vocabulary=CLAUDE_VOCABULARY,  # !`cmd` lines run before the model sees the skill (executes_shell_lines)
+    # Its skill tool lists only what the model may invoke (2.1.332: `disable-model-invocation` read as a flag word).
     catalog_format="reference", catalog_order="name", catalog_cut=1536, catalog_appends=("when_to_use",),
+    catalog_hides=(("disable-model-invocation", True),),
 )
