@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "editors" / "vscode" / "package.
 PROPERTIES: dict[str, dict] = json.loads(PACKAGE.read_text(encoding="utf-8"))["contributes"]["configuration"]["properties"]
 SETTINGS = sorted(k.removeprefix("skillLs.") for k in PROPERTIES if k.startswith("skillLs."))
 
-EDITOR_ONLY = {"server.command", "server.pythonPath", "trace.server"}
+EDITOR_ONLY = {"server.command", "server.pythonPath", "server.importStrategy", "trace.server"}
 # Keys of .skill-ls.toml that are not editor settings (machine-wide roots belong in the project file):
 # the descriptors say which (`Setting.editor=False`).
 FILE_ONLY = file_only()
@@ -45,6 +45,7 @@ TYPICAL: dict[str, object] = {
     "agentcy.maxPromptChars": 8000,
     "server.command": ["/opt/venv/bin/skill-language-server"],
     "server.pythonPath": "/usr/bin/python3",
+    "server.importStrategy": "fromEnvironment",
     "trace.server": "verbose",
 }
 
