@@ -316,12 +316,13 @@ class Runtime:
     # "words" (Claude Code: a boolean, or a string or number that reads 1/true/yes/on or 0/false/no/off
     # in any case, trimmed; anything else is ignored: `flag_word`).
     truthiness: Truthiness = "strict"
-    # Whether the runtime loads a skill file that has no frontmatter at all (Claude Code: its first
-    # paragraph becomes the description, with a warning), so SK001 is a warning where it alone reads it.
+    # Whether the runtime loads a skill file that has no frontmatter at all (Claude Code: named after
+    # its directory, described by its body, with a warning): SK001 is a warning where it alone reads
+    # it, and the copy is not blocked there (`core.index.frontmatter_as_read`).
     frontmatter_optional: bool = False
     # Whether the runtime retries a frontmatter that is not valid YAML after quoting the values that
     # need it (`core.parse.frontmatter.quote_repair`; Claude Code): SK003 is then a warning where it
-    # alone reads the file and the repaired block parses.
+    # alone reads the file and the repaired block parses, and the copy loads there with the repaired values.
     repairs_unquoted_values: bool = False
     # Whether a skill without a description (none, blank, or not a string or number) is described by
     # its body (Claude Code 2.1.332: the first non-blank line, a heading's `#` marks dropped, cut at
