@@ -381,11 +381,12 @@ def _where(args: argparse.Namespace) -> int:
 
 
 def _print_where_entries(obj: dict[str, Any], indent: str) -> None:
+    width = max([12] + [len(e.get("tier_label", e["tier"])) for e in obj["entries"]])
     for e in obj["entries"]:  # the label is core/labels.py's, as in the JSON, hover and code lens
         extra = f" ({e['not_discovered']})" if e.get("not_discovered") else (f" ({e['reason']})" if e.get("reason") else "")
         if not extra and "ambiguous:" in e.get("summary", ""):  # a copy the runtime does not rank
             extra = " (" + e["summary"].split("— ", 1)[-1] + ")"
-        print(safe_text(f"{indent}{e['label']:<15} {e['tier']:<12} {e['path']}{extra}"))
+        print(safe_text(f"{indent}{e['label']:<15} {e.get('tier_label', e['tier']):<{width}} {e['path']}{extra}"))
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -408,7 +409,7 @@ def _list(args: argparse.Namespace) -> int:
             row["provenance"] = provenance(resolve_name(index, runtime, str(row["name"]), resolution_agent))
         print(json_text({"runtime": runtime, "agent": agent, "skills": rows}))
         return EXIT_OK
-    for r in rows:
+    for r in rows:  # tab-separated for scripts: the tier id, as in the JSON
         flag = "  disabled" if r["disabled"] else ""
         print("\t".join(safe_text(str(v)) for v in (r["name"], r["tier"], r["runtime"], r["path"])) + flag)
     return EXIT_OK

@@ -93,7 +93,7 @@ def test_missing_frontmatter_is_a_warning_where_claude_code_reads_it(workspace):
     f = write(workspace / ".claude" / "skills" / "nofm" / "SKILL.md", "First paragraph.\n\nMore.\n")
     res = check_tree(workspace)
     [d] = diags_for(res, f, "SK001")
-    assert d.severity == Severity.WARNING and "first paragraph" in d.message and "Amp does not load it" in d.message
+    assert d.severity == Severity.WARNING and "first line" in d.message and "Amp does not load it" in d.message
     assert not diags_for(res, f, "SK013")  # no '---' at all: SK001 says it once
     g = write(workspace / ".agents" / "skills" / "nofm" / "SKILL.md", "Text.\n")
     [d] = diags_for(check_tree(workspace), g, "SK001")

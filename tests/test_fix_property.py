@@ -127,7 +127,14 @@ corpus_only = pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not 
 @pytest.fixture
 def corpus_copy(tmp_path) -> Path:
     dst = tmp_path / "corpus"
-    shutil.copytree(CORPUS, dst, symlinks=True)
+    # A working copy the author can edit: the corpus is stored read-only, and `--fix` never rewrites
+    # a read-only file (it says so instead).
+    shutil.copytree(CORPUS, dst, symlinks=True, copy_function=shutil.copyfile)
+    for d, _, files in os.walk(dst):
+        os.chmod(d, 0o755)
+        for f in files:
+            if not os.path.islink(os.path.join(d, f)):
+                os.chmod(os.path.join(d, f), 0o644)
     return dst
 
 

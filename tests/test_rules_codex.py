@@ -162,3 +162,59 @@ def test_bg002_an_edit_recosts_only_the_edited_entry(workspace, monkeypatch):
     diags = state.diagnostics([str(files[-1])])[str(files[-1])]
     assert any(d.code == "BG002" for d in diags)
     assert calls.count(str(files[5])) >= 1 and set(calls) == {str(files[5])}
+
+
+def test_bg002_claude_code_listing_holds_commands(workspace, private_home):
+    """Claude Code's skill tool lists `.claude/commands` (project and personal) beside the skills, each
+    `- name: description` (its description, or its first line), unless `disable-model-invocation`."""
+    from skill_ls.analysis.rules.codex import listing
+
+    root = workspace / ".claude" / "skills"
+    files = [skill(root, f"s{i:02d}", description="d" * 1000) for i in range(7)]
+    res = check_tree(workspace, runtimes=["claude-code"])
+    assert not [d for f in files for d in diags_for(res, f, "BG002")]  # 7 x 1,007 + 6 = 7,055: fits
+    cmd = write(workspace / ".claude" / "commands" / "ops" / "deploy.md", "---\ndescription: " + "c" * 1000 + "\n---\nGo.\n")
+    bare = write(private_home / ".claude" / "commands" / "notes.md", "# Take notes\n\nWrite them down.\n")
+    hidden = write(workspace / ".claude" / "commands" / "secret.md",
+                   "---\ndescription: " + "h" * 3000 + "\ndisable-model-invocation: true\n---\nGo.\n")
+    res = check_tree(workspace, runtimes=["claude-code"])
+    found = listing(res.index, "claude-code")
+    names = [decl.name for decl, _, _ in found.entries]
+    assert names[-2:] == ["notes", "ops:deploy"] and "secret" not in names
+    costs = {decl.name: cost for decl, cost, _ in found.entries}
+    assert costs["ops:deploy"] == len("- ops:deploy: ") + 1000 and costs["notes"] == len("- notes: Take notes")
+    # 7 skills + 2 commands = 8,089 > 8,000: one entry loses its description; findings stay on skills.
+    ds = [d for f in files for d in diags_for(res, f, "BG002")]
+    assert ds and all("of 9 skills and commands are listed by name only" in d.message for d in ds)
+    assert not diags_for(res, cmd, "BG002") and not diags_for(res, hidden, "BG002") and not diags_for(res, bare)
+    # A command a skill's name holds is that skill's entry, listed once.
+    write(workspace / ".claude" / "commands" / "s00.md", "---\ndescription: dup\n---\n")
+    names = [decl.name for decl, _, _ in listing(check_tree(workspace, runtimes=["claude-code"]).index,
+                                                 "claude-code").entries]
+    assert names.count("s00") == 1
+    # --no-user-roots leaves the personal commands out.
+    names = [decl.name for decl, _, _ in listing(check_tree(workspace, runtimes=["claude-code"], no_user_roots=True)
+                                                 .index, "claude-code").entries]
+    assert "notes" not in names
+
+
+def test_bg002_follows_a_command_written_on_disk(workspace):
+    """In the editor: a new `.claude/commands` file moves Claude Code's listing over its budget, and the
+    skills BG002 then reports on are republished."""
+    import os
+
+    from skill_ls.analysis.workspace import WorkspaceState
+
+    root = workspace / ".claude" / "skills"
+    files = [skill(root, f"s{i:02d}", description="d" * 1000) for i in range(7)]
+    (workspace / ".skill-ls.toml").write_text('runtimes = ["claude-code"]\n')
+    state = WorkspaceState(str(workspace), environ=dict(os.environ))
+    state.load_config()
+    state.install(state.build_index())
+    assert not [d for ds in state.diagnostics([str(f) for f in files]).values() for d in ds if d.code == "BG002"]
+    cmd = write(workspace / ".claude" / "commands" / "deploy.md", "---\ndescription: " + "c" * 1500 + "\n---\nGo.\n")
+    touched = state.file_changed(str(cmd))
+    assert touched is not None and ("claude-code", "@listing") in touched
+    affected = state.affected_paths(touched)
+    flagged = {p for p, ds in state.diagnostics([str(f) for f in files]).items() for d in ds if d.code == "BG002"}
+    assert flagged and flagged <= affected

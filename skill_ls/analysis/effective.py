@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, cast
 
 from skill_ls.core.agents import AgentDefinition, SkillRef, definition_key, parse_agent
-from skill_ls.core.index import AgentDecl, Index, SkillDecl
+from skill_ls.core.index import AgentDecl, Index, SkillDecl, description_as_read, frontmatter_as_read
 from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.parse.yaml12 import js_truthy
 from skill_ls.core.resolve import NameResolution, effective_names, resolve_name
 from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family, scoping_for_family
+from skill_ls.core.runtimes.spec import flag_word
 
 
 class EffectiveSetError(Exception):
@@ -57,17 +58,28 @@ class EffectiveSkill:
         return self.decl.path
 
     def field(self, key: str, default: Any = None) -> Any:
+        """A field of the winning copy as its runtime reads it (`frontmatter_as_read`: Claude Code
+        reads a file without frontmatter and repairs unquoted values; its description falls back to
+        the body's first line, `description_as_read`)."""
         doc = self.decl.doc
-        if doc is None or doc.fm is None or not doc.fm.ok:
+        runtime = RUNTIMES.get(self.decl.runtime)
+        fm = frontmatter_as_read(doc, runtime) if doc is not None and runtime is not None else None
+        if fm is None or doc is None or runtime is None:
             return self._builtin_field(key, default)
-        return doc.fm.value(key, default)
+        if key == "description" and runtime.description_from_body:
+            return description_as_read(doc, runtime, fm)
+        return fm.value(key, default)
 
     def field_in(self, dialect: str, key: str, default: Any = None) -> Any:
         """`field` as a reader of the YAML `dialect` sees it ("1.2": Amp)."""
         doc = self.decl.doc
-        if doc is None or doc.fm is None or not doc.fm.ok:
+        runtime = RUNTIMES.get(self.decl.runtime)
+        fm = frontmatter_as_read(doc, runtime) if doc is not None and runtime is not None else None
+        if fm is None or doc is None or runtime is None:
             return self._builtin_field(key, default)
-        return doc.fm.value_in(dialect, key, default)
+        if key == "description" and runtime.description_from_body:
+            return description_as_read(doc, runtime, fm)
+        return fm.value_in(dialect, key, default)
 
     def _builtin_field(self, key: str, default: Any) -> Any:
         """A compiled-in skill has a name and a description, nothing else."""
@@ -195,7 +207,8 @@ def hidden(runtime: Runtime, s: EffectiveSkill) -> bool:
     field read as the runtime reads it (its YAML dialect and its truthiness)."""
     for key, value in runtime.catalog_hides:
         raw = s.field_in(runtime.yaml_dialect, key)
-        flag = js_truthy(raw) if runtime.truthiness == "javascript" else raw if isinstance(raw, bool) else None
+        flag = js_truthy(raw) if runtime.truthiness == "javascript" else flag_word(raw) \
+            if runtime.truthiness == "words" else raw if isinstance(raw, bool) else None
         if flag is value:
             return True
     return False

@@ -7,16 +7,18 @@ Documents are parsed lazily and cached by path; nothing here knows about rules o
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.config import Config
 from skill_ls.core.files import read_inside as read_inside, read_json as read_json
 from skill_ls.core.discovery import SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes, \
+    expand_template, \
     agent_dirs
 from skill_ls.core.model import Span
 from skill_ls.core.paths import NEVER_ENTER
-from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter
+from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter, quote_repair
 from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
 from skill_ls.core.disk import Disk
@@ -243,15 +245,110 @@ class AgentDecl:
     winner: bool = True
 
 
+_NO_FRONTMATTER = Frontmatter(status="ok", body_start_line=0)  # what a runtime that loads such a file reads
+
+
+def repaired_frontmatter(doc: Document) -> Frontmatter | None:
+    """The frontmatter after the quoting repair of a runtime that retries a block that is not valid
+    YAML (`quote_repair`, Claude Code), parsed at the same lines (the repair keeps one line per line);
+    None when the block parses as it is, or does not parse after the repair either (computed once
+    per parse)."""
+    cache = doc.cache
+    if "repaired_fm" in cache:
+        hit: Frontmatter | None = cache["repaired_fm"]
+        return hit
+    fm, out = doc.fm, None
+    if fm is not None and fm.status == "invalid" and fm.open_line is not None and fm.close_line is not None \
+            and any(p.kind == "syntax" for p in fm.problems):
+        src = doc.src
+        block = "\n".join(src.line_text(n) for n in range(fm.open_line + 1, fm.close_line))
+        repaired = quote_repair(block)
+        if repaired is not None:
+            lines = [src.line_text(n) for n in range(fm.open_line + 1)] + repaired.split("\n") + \
+                    [src.line_text(n) for n in range(fm.close_line, src.line_count)]
+            parsed = parse_frontmatter(SourceText.from_str("\n".join(lines)))
+            out = parsed if parsed.ok else None
+    cache["repaired_fm"] = out
+    return out
+
+
+def frontmatter_as_read(doc: Document, runtime: Runtime) -> Frontmatter | None:
+    """The frontmatter as `runtime` reads it, or None when it reads none (the copy is blocked there):
+    the parsed block when it is valid; for a runtime that loads a file without frontmatter
+    (`Runtime.frontmatter_optional`, Claude Code) an empty one; for a runtime that repairs unquoted
+    values (`Runtime.repairs_unquoted_values`) the block as that repair reads it; for a runtime that
+    ignores a block it cannot read (`ignores_unreadable_frontmatter`) an empty one."""
+    fm = doc.fm
+    if fm is None or doc.read_error:
+        return None
+    if fm.ok:
+        return fm
+    if fm.status == "missing" and runtime.frontmatter_optional:
+        return _NO_FRONTMATTER
+    read = repaired_frontmatter(doc) if runtime.repairs_unquoted_values else None
+    if read is None and runtime.ignores_unreadable_frontmatter:
+        read = ignored_frontmatter(doc)
+    return read
+
+
+def ignored_frontmatter(doc: Document) -> Frontmatter | None:
+    """What a runtime that ignores a frontmatter it cannot read (`ignores_unreadable_frontmatter`)
+    reads of this file: no fields, the body after the block; None when the block is not of that kind
+    (it parses, or is unterminated, repeats a key or trips the nesting guards)."""
+    fm = doc.fm
+    if fm is None or fm.status not in ("invalid", "not_mapping") or fm.close_line is None \
+            or any(p.kind not in ("syntax", "not_mapping") for p in fm.problems):
+        return None
+    hit = doc.cache.get("ignored_fm")
+    if not isinstance(hit, Frontmatter):
+        hit = doc.cache["ignored_fm"] = Frontmatter(status="ok", open_line=fm.open_line, close_line=fm.close_line,
+                                                    body_start_line=fm.body_start_line)
+    return hit
+
+
+def first_line_description(doc: Document, start: int, fallback: str) -> str:
+    """Claude Code's description of a skill or command that has none: the first non-blank line of the
+    body from line `start`, a heading's `#` marks dropped, cut at 100 characters (97 and "...");
+    `fallback` when the body is blank (Claude Code 2.1.332)."""
+    src = doc.src
+    for n in range(start, src.line_count):
+        text = src.line_text(n).strip()
+        if text:
+            heading = _HEADING.match(text)
+            line = heading.group(1) if heading else text
+            return line[:97] + "..." if len(line) > 100 else line
+    return fallback
+
+
+_HEADING = re.compile(r"^#+\s+(\S.*)$")
+
+
+def description_as_read(doc: Document, runtime: Runtime, fm: Frontmatter, fallback: str = "Skill") -> Any:
+    """The description `runtime` gives this copy: the field (in its YAML dialect); where the runtime
+    describes a skill without one by its body (`Runtime.description_from_body`), a string or number
+    (trimmed; blank is none), else the body's first line (`first_line_description`)."""
+    value = fm.value_in(runtime.yaml_dialect, "description")
+    if not runtime.description_from_body:
+        return value
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_string(value)
+    return first_line_description(doc, fm.body_start_line, fallback)
+
+
 def skill_name_for(doc: Document, runtime: Runtime) -> str:
     """The identity a runtime files this copy under: its `identity_key` (Agentcy: the slug) when set,
     else the name (frontmatter or directory, per the runtime's name rule)."""
-    if runtime.identity_key != "name" and doc.fm and doc.fm.ok:
-        identity = doc.fm.value_in(runtime.yaml_dialect, runtime.identity_key)
+    fm = frontmatter_as_read(doc, runtime)
+    if runtime.identity_key != "name" and fm is not None:
+        identity = fm.value_in(runtime.yaml_dialect, runtime.identity_key)
         if isinstance(identity, str) and identity.strip():
             return identity.strip()
     rule = runtime.name_rule
-    declared = doc.fm.value_in(runtime.yaml_dialect, "name") if doc.fm and doc.fm.ok else None
+    declared = fm.value_in(runtime.yaml_dialect, "name") if fm is not None else None
     if rule.source == "directory":
         return doc.dir_name
     if isinstance(declared, str) and declared.strip():
@@ -277,19 +374,20 @@ def blocked_reason(doc: Document, runtime: Runtime) -> str | None:
     """Why a runtime would refuse to load this copy, or None."""
     if doc.read_error:
         return doc.read_error
-    fm = doc.fm
-    if fm is None or fm.status == "missing":
-        return "no frontmatter"
-    if fm.status == "unterminated":
-        return "unterminated frontmatter"
-    if fm.status != "ok":
+    fm = frontmatter_as_read(doc, runtime)
+    if fm is None:
+        fm = doc.fm
+        if fm is None or fm.status == "missing":
+            return "no frontmatter"
+        if fm.status == "unterminated":
+            return "unterminated frontmatter"
         return fm.problems[0].message if fm.problems else "invalid frontmatter"
     if any(p.kind == "duplicate_key" for p in fm.problems):
         return "duplicate key in frontmatter"
     for key in runtime.required_fields:
         if required_value_missing(runtime, fm.value_in(runtime.yaml_dialect, key)):
             return f"required field '{key}' is missing or empty"
-    refused = name_refusal(doc, runtime)
+    refused = name_refusal(doc, runtime, fm)
     if refused is not None:
         return refused
     if runtime.file_shape is not None:
@@ -299,13 +397,14 @@ def blocked_reason(doc: Document, runtime: Runtime) -> str | None:
     return None
 
 
-def name_refusal(doc: Document, runtime: Runtime) -> str | None:
+def name_refusal(doc: Document, runtime: Runtime, fm: Frontmatter | None = None) -> str | None:
     """Why a runtime that refuses names outside its rule (`NameRule.refuses`) does not load this
     copy, naming the rule (SK008 for the pattern, SK010 for the length, SK009 for the directory), or None."""
     rule = runtime.name_rule
-    if not rule.refuses or doc.fm is None:
+    fm = fm if fm is not None else doc.fm
+    if not rule.refuses or fm is None:
         return None
-    value = doc.fm.value_in(runtime.yaml_dialect, "name")
+    value = fm.value_in(runtime.yaml_dialect, "name")
     if not isinstance(value, str) or not value:
         return None  # a missing name is the required-field refusal
     if rule.max_len is not None and len(value) > rule.max_len:
@@ -348,6 +447,48 @@ class Index:
         # text (e.g. a runtime's effective set): also kept across an in-place document swap (a
         # keystroke that keeps the name), dropped with the other derived caches.
         self.derived_from_names: dict[Any, Any] = {}
+
+    def listed_commands(self, runtime: Runtime) -> list[tuple[str, Document]]:
+        """The command files a runtime's listing holds beside its skills
+        (`Vocabulary.listing_command_dirs`), as (name, document) by name: each `**/*.md` of those
+        directories, named by its path below it (`frontend/review.md` is `frontend:review`); the
+        first directory that holds a name keeps it. Directories under `$HOME` are left out with
+        `--no-user-roots`. Computed once per index state (`derived`)."""
+        key = ("listed_commands", runtime.id)
+        hit = self.derived.get(key)
+        if isinstance(hit, list):
+            return hit
+        found: dict[str, Document] = {}
+        for template in runtime.vocabulary.listing_command_dirs:
+            if self.config.no_user_roots and template.startswith("{home}"):
+                continue
+            for base in expand_template(template, self.workspace, self.env, self.config):
+                for path, parts in self._command_files(base, (), 0):
+                    name = ":".join(parts)
+                    if name not in found:
+                        found[name] = self.store.get(path)
+        out = self.derived[key] = sorted(found.items())
+        return out
+
+    def _lists_command(self, runtime: Runtime, path: str) -> bool:
+        """Whether `path` lies in one of the runtime's listed command directories."""
+        for template in runtime.vocabulary.listing_command_dirs:
+            for base in expand_template(template, self.workspace, self.env, self.config):
+                if path.startswith(base.rstrip(os.sep) + os.sep):
+                    return True
+        return False
+
+    def _command_files(self, directory: str, parts: tuple[str, ...], depth: int) -> list[tuple[str, tuple[str, ...]]]:
+        """`*.md` files below `directory` with the path parts naming them (folders, then the stem)."""
+        names = self.disk.listdir(directory)
+        out: list[tuple[str, tuple[str, ...]]] = []
+        for name in names or ():
+            full = os.path.join(directory, name)
+            if name.endswith(".md") and self.disk.is_file(full):
+                out.append((full, parts + (name[:-3],)))
+            elif depth < 8 and not name.startswith(".") and name not in NEVER_ENTER and self.disk.is_dir(full):
+                out += self._command_files(full, parts + (name,), depth + 1)
+        return out
 
     # -- building -------------------------------------------------------------------------------
     def forget_disk(self) -> None:
@@ -583,6 +724,8 @@ class Index:
         if base == AGENT_FILE or path in self._agent_at:
             return self._rebuild_all_names()
         if base != SKILL_FILE and base != META_FILE:
+            if base.endswith(".md"):  # a command a runtime's listing holds: that listing may move (BG002)
+                touched.update((rid, "@listing") for rid in self.decls if self._lists_command(RUNTIMES[rid], path))
             return touched
         skill_md = path if base == SKILL_FILE else os.path.join(os.path.dirname(path), SKILL_FILE)
         self.store.invalidate(skill_md)

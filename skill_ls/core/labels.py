@@ -144,6 +144,7 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
         d = lab.decl
         entries.append({
             "tier": d.tier,
+            "tier_label": d.tier_label,  # the runtime's own words (what the text output prints)
             "path": d.path or f"(built-in {name})",
             **({"builtin": True} if d.builtin else {}),
             "resolved_to_winner": d is res.winner,

@@ -72,7 +72,7 @@ def catalog_cost_line(decl: SkillDecl, config: Config) -> str | None:
     """The catalog cost line, computed by the same code that renders the catalog."""
     from skill_ls.analysis.catalog import catalog_cost
 
-    if decl.doc is None or decl.doc.fm is None or not decl.doc.fm.ok:
+    if decl.doc is None or decl.blocked is not None or decl.builtin:
         return None
     cost = catalog_cost(decl)
     setting = RUNTIMES[decl.runtime].prompt_budget_setting

@@ -26,6 +26,7 @@ which. Each `Fix` value carries its own `safe` flag (ruff's model).
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 
@@ -94,21 +95,6 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
-def _cleandoc(doc: str | None) -> str:
-    """inspect.cleandoc without importing inspect (it costs the command line ~5 ms at start-up)."""
-    if not doc:
-        return ""
-    lines = doc.expandtabs().splitlines()
-    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
-    margin = min(indents) if indents else 0
-    out = [lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]]
-    while out and not out[-1]:
-        out.pop()
-    while out and not out[0]:
-        out.pop(0)
-    return "\n".join(out)
-
-
 # Further implementations of an already documented code in another scope (e.g. SK013's Amp part).
 _PARTS: list[Rule] = []
 
@@ -136,7 +122,7 @@ def rule(code: str, severity: Severity, scope: str, *, runtimes: RuntimePredicat
                          f"are not given to the {scope} scope")
 
     def register(func: _F) -> _F:
-        entry = Rule(code, func.__name__.replace("_", "-"), severity, scope, func, _cleandoc(func.__doc__), fix,
+        entry = Rule(code, func.__name__.replace("_", "-"), severity, scope, func, inspect.cleandoc(func.__doc__ or ""), fix,
                      runtimes, kinds)
         if part:
             _PARTS.append(entry)

@@ -15,7 +15,10 @@ import yaml
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
-from skill_ls.core.index import Index, SkillDecl, read_bytes
+from skill_ls.core.index import Index, SkillDecl, description_as_read, frontmatter_as_read, read_bytes
+from skill_ls.core.parse.frontmatter import Frontmatter
+from skill_ls.core.plugins import COMMAND_TIER
+from skill_ls.core.runtimes.spec import flag_word
 from skill_ls.core.suggest import did_you_mean
 from skill_ls.core.listing_budget import BudgetInputs, budget_inputs
 from skill_ls.core.model import Related, Severity, Span
@@ -42,8 +45,10 @@ class Listing:
         for i, row in enumerate(entries, 1):
             self.by_path.setdefault(row[0].path, (i, row))
         cut_set = set(self.cut)
+        # Findings go on skill files (a command is no declaration a rule runs on); commands count in
+        # the total and among what is cut.
         ranked = sorted(((cost, row[0].path in cut_set, i) for i, row in enumerate(entries, 1)
-                         for cost in (row[1],)), reverse=True) if self.cut else []
+                         for cost in (row[1],) if row[0].root is not None), reverse=True) if self.cut else []
         self.reported: dict[str, int] = {}
         for cost, _, i in ranked:
             path = entries[i - 1][0].path
@@ -60,15 +65,16 @@ def _entry_costs(decl: SkillDecl, runtime: Runtime, cap: int | None) -> tuple[in
     from skill_ls.analysis.catalog import catalog_cost
 
     doc = decl.doc
-    assert doc is not None and doc.fm is not None
+    assert doc is not None
     costs = doc.cache.setdefault("listing_costs", {})
     key = (decl.runtime, decl.name, decl.path, decl.tier, cap)
     hit: tuple[int, int] | None = costs.get(key)
     if hit is None:
         if runtime.vocabulary.listing_overflow == "names_only":
-            description = doc.fm.value("description")
+            fm = _read_for_listing(decl, runtime)
+            description = description_as_read(doc, runtime, fm, "Custom command" if decl.root is None else "Skill")
             text = str(description) if isinstance(description, (str, int, float)) else ""
-            when = doc.fm.value("when_to_use")
+            when = fm.value("when_to_use")
             if isinstance(when, (str, int, float)) and str(when):
                 text = f"{text} - {when}"
             if cap is not None and len(text) > cap:
@@ -80,6 +86,28 @@ def _entry_costs(decl: SkillDecl, runtime: Runtime, cap: int | None) -> tuple[in
             hit = (full, full)
         costs[key] = hit
     return hit
+
+
+def _read_for_listing(decl: SkillDecl, runtime: Runtime) -> Frontmatter:
+    """The frontmatter the runtime lists an entry by: as it reads it (`frontmatter_as_read`); a
+    command whose block does not parse even after the repair is listed with none (Claude Code
+    ignores such a block and loads the command)."""
+    doc = decl.doc
+    assert doc is not None
+    fm = frontmatter_as_read(doc, runtime)
+    if fm is not None:
+        return fm
+    start = doc.fm.body_start_line if doc.fm is not None and doc.fm.status == "invalid" else 0
+    return Frontmatter(status="ok", body_start_line=start)
+
+
+def _model_invocable(decl: SkillDecl, runtime: Runtime) -> bool:
+    """False when `disable-model-invocation` (read with the runtime's truthiness) keeps the entry out
+    of the model's listing (Claude Code lists only what the model may invoke)."""
+    if decl.doc is None or runtime.truthiness != "words":
+        return True
+    value = _read_for_listing(decl, runtime).value("disable-model-invocation")
+    return flag_word(value) is not True
 
 
 def listing(index: Index, runtime: str) -> Listing:
@@ -106,9 +134,15 @@ def listing(index: Index, runtime: str) -> Listing:
     out: list[tuple[SkillDecl, int, int]] = []
     short: list[int] = []
     total = 0
-    for decl in order:
+    commands = [SkillDecl(doc.path, runtime, None, COMMAND_TIER, name, doc=doc)
+                for name, doc in index.listed_commands(rt)]
+    if commands:  # a command whose name a skill holds is that skill's (the first of a name is listed)
+        taken = {d.name for d in order}
+        commands = [d for d in commands if d.name not in taken]
+    for decl in [*order, *commands]:
         doc = decl.doc
-        if doc is None or doc.fm is None or not doc.fm.ok:
+        if doc is None or (decl.root is not None and frontmatter_as_read(doc, rt) is None) \
+                or not _model_invocable(decl, rt):
             continue
         full, name_only = _entry_costs(decl, rt, cap)
         total += full + (1 if out and rt.vocabulary.listing_overflow == "names_only" else 0)
@@ -162,8 +196,14 @@ def over_listing_budget(ctx: RuntimeContext) -> None:
     characters for a 200,000-token context, 40,000 for 1M); each entry is `- name: description` with
     the description (plus ` - ` and `when_to_use`) cut at `skillListingMaxDescChars` (1,536). Over the
     budget every skill keeps its name, and descriptions are given back, most-invoked skill first,
-    while they fit: the others are listed by name only (information). **Codex** keeps about 8,000
-    characters: skills past that point fall out of the listing (warning).
+    while they fit: the others are listed by name only (information). Claude Code's listing holds
+    its commands too: every `.claude/commands/**/*.md` of the project (and its parent directories)
+    and of `~/.claude/commands`, named by its path (`frontend/review.md` is `frontend:review`),
+    described by its `description` or its first line; skills and commands with
+    `disable-model-invocation` are not listed. Installed plugins (whose skills and commands Claude
+    Code lists too, a plugin command only when it has a `description` or `when_to_use`) are not
+    modelled. **Codex** keeps about 8,000 characters: skills past that point fall out of the
+    listing (warning).
 
     One over-budget listing gives at most five findings, on the longest entries (shortening them helps
     most), each saying how many skills lose their description or fall out, with those skills as
@@ -190,7 +230,9 @@ def over_listing_budget(ctx: RuntimeContext) -> None:
     ## Source
     https://code.claude.com/docs/en/skills ("Claude doesn't see all my skills": the skill listing budget,
     `SLASH_COMMAND_TOOL_CHAR_BUDGET`), https://code.claude.com/docs/en/settings (`skillListingBudgetFraction`,
-    `skillListingMaxDescChars`); Claude Code 2.1.332's skill listing;
+    `skillListingMaxDescChars`), https://code.claude.com/docs/en/skills ("Custom commands have been
+    merged into skills"); Claude Code 2.1.332's skill listing (its skill tool lists every prompt
+    command the model may invoke from `.claude/commands`);
     https://developers.openai.com/codex/skills (Codex listing).
     """
     if ctx.index is None or ctx.decl.root is None:
@@ -208,16 +250,17 @@ def over_listing_budget(ctx: RuntimeContext) -> None:
                        "names_only" else "falls out of the listing")
                for p in cut[:20] if p != ctx.decl.path]
     mine = ctx.decl.path in set(cut)
+    kinds = "skills and commands" if any(row[0].root is None for row in found.entries) else "skills"
     if ctx.runtime.vocabulary.listing_overflow == "names_only":
         ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is {found.total:,} characters, over its budget "
-                       f"({where}): {len(cut)} of {n} skills are listed by name only, without their description"
+                       f"({where}): {len(cut)} of {n} {kinds} are listed by name only, without their description"
                        + (", this one among them" if mine else "")
                        + f". This entry is {cost:,} characters, the {_ordinal(rank)} longest: shorten the longest "
                        "descriptions or disable skills to bring the listing under the budget",
                        severity=Severity.INFORMATION, related=related)
     else:
         ctx.out.report(span, f"{ctx.runtime.title}'s skill listing is over its budget of about {where}: {len(cut)} of "
-                       f"{n} skills fall out of the listing and the model never sees them"
+                       f"{n} {kinds} fall out of the listing and the model never sees them"
                        + (f", this one among them (entry {i})" if mine else "")
                        + f". This entry is {cost:,} characters, the {_ordinal(rank)} longest: shorten the longest "
                        "descriptions or disable skills", related=related)

@@ -5,7 +5,7 @@ import os
 
 import re
 
-from skill_ls.core.index import Document
+from skill_ls.core.index import Document, ignored_frontmatter
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.parse.frontmatter import Problem, quote_repair
 from skill_ls.core.parse.text import MAX_READ_BYTES
@@ -40,8 +40,12 @@ def missing_frontmatter(ctx: FileContext) -> None:
     ## Why is this bad?
     Every runtime reads the skill's `name` and `description` from the frontmatter. Without it the
     skill is not loaded at all (it is *blocked*), and nothing tells the author. Claude Code is the
-    exception: it loads the file with its first paragraph as the description (and warns), so where
-    only Claude Code reads the file (`.claude/skills`, plugins) this is a warning.
+    exception: it loads the file, named after its directory, with no other settings (and warns), so
+    where only Claude Code reads the file (`.claude/skills`, plugins) this is a warning, and `where`,
+    hover and the catalog list that copy as loaded there. Its documentation says the description is
+    the first paragraph; Claude Code 2.1.332 takes the first non-blank line (a heading's `#` marks
+    dropped, cut at 100 characters), and skill-ls follows the behaviour
+    (https://code.claude.com/docs/en/skills, frontmatter reference).
 
     ## Example
     ```markdown
@@ -73,10 +77,10 @@ def missing_frontmatter(ctx: FileContext) -> None:
     readers = readers_of(ctx.readers)
     hosts = [RUNTIMES[r.runtime] for r in readers if r.host is None]
     if hosts and all(rt.frontmatter_optional for rt in hosts):
-        # Claude Code loads it (its first paragraph as the description) and warns; guests may not.
+        # Claude Code loads it (its first line as the description) and warns; guests may not.
         refusing = [RUNTIMES[r.runtime].title for r in readers if not RUNTIMES[r.runtime].frontmatter_optional]
         titles = ", ".join(rt.title for rt in hosts)
-        message += (f"; {titles} loads it with its first paragraph as the description and no other settings"
+        message += (f"; {titles} loads it with its first line as the description and no other settings"
                     + (f", but {', '.join(refusing)} does not load it" if refusing else ""))
         ctx.out.report(header_span(ctx.doc), message, fix=fix, severity=Severity.WARNING)
         return
@@ -119,10 +123,12 @@ def yaml_syntax_error(ctx: FileContext) -> None:
     value (`description: Use when: the user asks`).
 
     ## Why is this bad?
-    A runtime that cannot parse the frontmatter does not load the skill. Claude Code retries a block
+    A runtime that cannot parse the frontmatter does not load the skill; Claude Code loads it with the
+    whole frontmatter ignored (none of its settings; the message says so). Claude Code retries a block
     that does not parse after quoting each top-level value that needs it (a value holding `: ` or
     one of `{}[]*&#!|>%@`), so where only Claude Code reads the file (plugins, commands) and that
-    repair parses, this is a warning: the file loads there, but no other tool reads it.
+    repair parses, this is a warning: the file loads there (with the repaired values; `where`, hover
+    and the catalog list that copy as loaded), but no other tool reads it.
 
     ## Example
     ```yaml
@@ -146,12 +152,15 @@ def yaml_syntax_error(ctx: FileContext) -> None:
                        f"file is not valid UTF-8 (first bad byte at offset {doc.src.invalid_utf8_at}); "
                        "save it as UTF-8")
     repaired_by = _repairing_readers(ctx) if _problems(ctx, "syntax") else None
+    ignored_by = _ignoring_readers(ctx) if repaired_by is None and _problems(ctx, "syntax") else None
     for p in _problems(ctx, "syntax", "too_complex"):
         if repaired_by is not None and p.kind == "syntax":
             titles, refusing = repaired_by
             p = Problem(p.kind, p.span, p.message + f"; {titles} quotes such values itself and loads the file"
                         + (f", but {refusing} does not" if refusing else ""),
                         p.fix_title, p.fix_span, p.fix_text)
+        elif ignored_by is not None and p.kind == "syntax":
+            p = Problem(p.kind, p.span, p.message + ignored_by, p.fix_title, p.fix_span, p.fix_text)
         fix = None
         if p.fix_text is not None and p.fix_span is not None and not _repeats_a_top_level_key(doc):
             fix = _split_fix(doc, p.fix_span) or replace_fix(p.fix_title or "Quote the value", doc.path, p.fix_span,
@@ -161,6 +170,22 @@ def yaml_syntax_error(ctx: FileContext) -> None:
             message = message.replace("; quote the value", "; a line break seems lost before the next key")
         ctx.out.report(p.span, message, fix=fix,
                        severity=Severity.WARNING if repaired_by is not None and p.kind == "syntax" else None)
+
+
+def _ignoring_readers(ctx: FileContext) -> str | None:
+    """When every runtime that reads the file as its own loads it with a frontmatter it cannot read
+    ignored (`ignores_unreadable_frontmatter`, Claude Code): the words that say so; else None."""
+    if ignored_frontmatter(ctx.doc) is None:
+        return None
+    readers = readers_of(ctx.readers)
+    hosts = [RUNTIMES[r.runtime] for r in readers if r.host is None] or (
+        [RUNTIMES[PLUGIN_RUNTIME]] if ctx.kind == "command" else [])
+    if not hosts or not all(rt.ignores_unreadable_frontmatter for rt in hosts):
+        return None
+    refusing = [RUNTIMES[r.runtime].title for r in readers if not RUNTIMES[r.runtime].ignores_unreadable_frontmatter]
+    return (f"; {', '.join(rt.title for rt in hosts)} ignores the whole frontmatter and loads the file with none of "
+            "its settings (named after its directory, its first line as the description)"
+            + (f", and {', '.join(refusing)} does not load it" if refusing else ""))
 
 
 def _repairing_readers(ctx: FileContext) -> tuple[str, str] | None:
@@ -247,7 +272,9 @@ def frontmatter_shape(ctx: FileContext) -> None:
 
     ## Why is this bad?
     PyYAML silently keeps the last duplicate; other runtimes keep the first or refuse the file, so
-    different tools disagree on what the skill says. skill-ls treats the skill as blocked.
+    different tools disagree on what the skill says. skill-ls treats the skill as blocked. A
+    frontmatter that is not a mapping is ignored by Claude Code, which loads the file with none of
+    its settings (the message says so).
 
     ## Example
     ```yaml
@@ -257,8 +284,9 @@ def frontmatter_shape(ctx: FileContext) -> None:
     ```
     Use instead: keep one `description`.
     """
+    ignored_by = _ignoring_readers(ctx) if _problems(ctx, "not_mapping") else None
     for p in _problems(ctx, "not_mapping", "duplicate_key"):
-        ctx.out.report(p.span, p.message)
+        ctx.out.report(p.span, p.message + (ignored_by if ignored_by is not None and p.kind == "not_mapping" else ""))
 
 
 @rule("SK012", Severity.WARNING, "file")

@@ -393,16 +393,12 @@ def claude_mcp_config_invalid(ctx: SidecarContext) -> None:
     https://code.claude.com/docs/en/mcp ("Project scope", "Environment variable expansion in .mcp.json"),
     https://code.claude.com/docs/en/plugins-reference ("MCP servers", `${CLAUDE_PLUGIN_ROOT}`).
     """
-    from skill_ls.analysis.rules.plugins import json_doc
+    from skill_ls.analysis.rules.plugins import json_object
 
-    doc = json_doc(ctx)
-    if not doc.ok:
-        ctx.out.report(doc.problem_span, f".mcp.json {doc.problem}; Claude Code loads none of its servers")
+    found = json_object(ctx, ".mcp.json", "Claude Code loads none of its servers", "")
+    if found is None:
         return
-    data = doc.value
-    if not isinstance(data, dict):
-        ctx.out.report(doc.at(), ".mcp.json must be a JSON object")
-        return
+    doc, data = found
     base: tuple[str, ...] = ()
     if "mcpServers" in data:
         servers, base = data["mcpServers"], ("mcpServers",)

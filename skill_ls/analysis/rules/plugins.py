@@ -39,6 +39,17 @@ def _text(path: str) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def json_object(ctx: SidecarContext, what: str, unreadable: str, not_object: str) -> tuple[JsonDoc, dict[str, Any]] | None:
+    """The file's JSON object with positions, or None once it has reported why there is none: `what`
+    names the file, `unreadable` and `not_object` say what the runtime does then."""
+    doc = json_doc(ctx)
+    if not doc.ok:
+        ctx.out.report(doc.problem_span, f"{what} {doc.problem}; {unreadable}")
+        return None
+    if not isinstance(doc.value, dict):
+        ctx.out.report(doc.at(), f"{what} must be a JSON object{not_object}")
+        return None
+    return doc, doc.value
 
 
 def _reserved(name: str) -> bool:
@@ -90,14 +101,11 @@ def invalid_plugin_manifest(ctx: SidecarContext) -> None:
     https://code.claude.com/docs/en/plugins-reference ("Plugin manifest schema"); `claude plugin
     validate` (docs/claude-code-validator.md).
     """
-    doc = json_doc(ctx)
-    if not doc.ok:
-        ctx.out.report(doc.problem_span, f"plugin.json {doc.problem}; Claude Code cannot load this plugin")
+    found = json_object(ctx, "plugin.json", "Claude Code cannot load this plugin",
+                        "; Claude Code cannot load this plugin")
+    if found is None:
         return
-    data = doc.value
-    if not isinstance(data, dict):
-        ctx.out.report(doc.at(), "plugin.json must be a JSON object; Claude Code cannot load this plugin")
-        return
+    doc, data = found
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         ctx.out.report(doc.key("name") if "name" in data else Span(0, 0, 0, 1),
@@ -294,14 +302,10 @@ def invalid_marketplace(ctx: SidecarContext) -> None:
     https://code.claude.com/docs/en/plugin-marketplaces ("Marketplace schema", "Plugin sources");
     `claude plugin validate` (Claude Code 2.1.332).
     """
-    doc = json_doc(ctx)
-    if not doc.ok:
-        ctx.out.report(doc.problem_span, f"marketplace.json {doc.problem}; Claude Code cannot add this marketplace")
+    found = json_object(ctx, "marketplace.json", "Claude Code cannot add this marketplace", "")
+    if found is None:
         return
-    data = doc.value
-    if not isinstance(data, dict):
-        ctx.out.report(doc.at(), "marketplace.json must be a JSON object")
-        return
+    doc, data = found
     problem = _id_problem("the marketplace", data.get("name"))
     if problem:
         ctx.out.report(doc.at("name") if "name" in data else Span(0, 0, 0, 1), problem)

@@ -95,6 +95,10 @@ CLAUDE_VOCABULARY = Vocabulary(
     listing_settings=("skillListingBudgetFraction", "skillListingMaxDescChars"),
     listing_settings_files=("{home}/.claude/settings.json", "{workspace}/.claude/settings.json",
                             "{workspace}/.claude/settings.local.json"),
+    # Commands are listed too (2.1.332's skill tool takes every prompt command of `.claude/commands`,
+    # personal and project, that the model may invoke; https://code.claude.com/docs/en/skills: "Custom
+    # commands have been merged into skills").
+    listing_command_dirs=("{home}/.claude/commands", "{ancestors}/.claude/commands"),
 )
 
 CLAUDE_FIELDS: dict[str, FieldSpec] = {
@@ -150,7 +154,10 @@ CLAUDE_CODE = Runtime(
     default_extra_tier="project",
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),
-    truthiness="words", frontmatter_optional=True, repairs_unquoted_values=True,
+    truthiness="words", frontmatter_optional=True, repairs_unquoted_values=True, description_from_body=True,
+    ignores_unreadable_frontmatter=True,
     vocabulary=CLAUDE_VOCABULARY,  # !`cmd` lines run before the model sees the skill (executes_shell_lines)
+    # Its skill tool lists only what the model may invoke (2.1.332: `disable-model-invocation` read as a flag word).
     catalog_format="reference", catalog_order="name", catalog_cut=1536, catalog_appends=("when_to_use",),
+    catalog_hides=(("disable-model-invocation", True),),
 )

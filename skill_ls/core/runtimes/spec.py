@@ -144,6 +144,10 @@ class Vocabulary:
     listing_description_cap: int | None = None
     listing_settings: tuple[str, str] | None = None  # (fraction key, description cap key)
     listing_settings_files: tuple[str, ...] = ()  # templates: {home}, {workspace}
+    # Directories of command files the listing holds beside the skills (Claude Code: `.claude/commands`
+    # of the workspace and its ancestors, `~/.claude/commands`; templates as `RootSpec.template`): each
+    # `**/*.md` below is an entry named by its path (`frontend/review.md` is `frontend:review`).
+    listing_command_dirs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -312,13 +316,24 @@ class Runtime:
     # "words" (Claude Code: a boolean, or a string or number that reads 1/true/yes/on or 0/false/no/off
     # in any case, trimmed; anything else is ignored: `flag_word`).
     truthiness: Truthiness = "strict"
-    # Whether the runtime loads a skill file that has no frontmatter at all (Claude Code: its first
-    # paragraph becomes the description, with a warning), so SK001 is a warning where it alone reads it.
+    # Whether the runtime loads a skill file that has no frontmatter at all (Claude Code: named after
+    # its directory, described by its body, with a warning): SK001 is a warning where it alone reads
+    # it, and the copy is not blocked there (`core.index.frontmatter_as_read`).
     frontmatter_optional: bool = False
     # Whether the runtime retries a frontmatter that is not valid YAML after quoting the values that
     # need it (`core.parse.frontmatter.quote_repair`; Claude Code): SK003 is then a warning where it
-    # alone reads the file and the repaired block parses.
+    # alone reads the file and the repaired block parses, and the copy loads there with the repaired values.
     repairs_unquoted_values: bool = False
+    # Whether a skill without a description (none, blank, or not a string or number) is described by
+    # its body (Claude Code 2.1.332: the first non-blank line, a heading's `#` marks dropped, cut at
+    # 100 characters as 97 and "..."; `core.index.description_as_read`).
+    description_from_body: bool = False
+    # Whether the runtime still loads a file whose frontmatter does not parse (after its repair, where
+    # it repairs) or is not a mapping, with the frontmatter ignored: named after its directory,
+    # described by its body, none of its settings applied (Claude Code 2.1.332: "[skills] YAML
+    # frontmatter in … failed to parse and was ignored"). An unterminated block, a repeated key or a
+    # block past the nesting guards stays blocked.
+    ignores_unreadable_frontmatter: bool = False
     unknown_field_severity: Literal["warning", "information"] = "warning"
     file_limits: dict[str, int] = field(default_factory=dict)  # files, file_bytes, skill_bytes
     prompt_budget_setting: str | None = None  # Config attribute: the budget on enabled content
