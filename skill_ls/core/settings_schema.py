@@ -74,8 +74,6 @@ def client_settings() -> dict[str, dict[str, Any]]:
             continue
         prop = {**_KINDS[kind], "default": _default(attr, kind)}
         out[setting_key(section, key)] = prop
-        _DOCS[setting_key(section, key)] = (setting.doc if setting is not None and setting.doc else
-                                            f"`{key}` in `[{section}]` of `.skill-ls.toml` (see the README's Configuration).")
     out["skillLs.rules.severity"] = {"type": "object", "default": {},
                                      "additionalProperties": {"type": "string", "enum": [s.label for s in Severity]}}
     return out
@@ -129,11 +127,15 @@ def updated_properties(properties: dict[str, dict[str, Any]]) -> dict[str, dict[
     return {**analysis, **editor}
 
 
-_DOCS: dict[str, str] = {}  # a new setting's description, from its descriptor (client_settings fills it)
-
-
 def _description(key: str) -> str:
-    return _DOCS.get(key, "")
+    """A new setting's description: its descriptor's `Setting.doc`, else where the key lives in the file."""
+    for (section, name), _ in cfg.schema_entries():
+        if setting_key(section, name) == key:
+            setting = RUNTIMES[section].settings.get(name) if section in RUNTIMES else None
+            if setting is not None and setting.doc:
+                return setting.doc
+            return f"`{name}` in `[{section}]` of `.skill-ls.toml` (see the README's Configuration)."
+    return ""
 
 
 def package_json_path(root: Path) -> Path:
