@@ -52,6 +52,7 @@ class PublishingServer(FolderServer):
         self.pull = False  # diagnostics by pull: the client pulls and can be asked to re-pull (refresh)
         self.pushed: dict[str, int] = {}  # path -> hash of the diagnostics last pushed (non-empty only)
         self.pull_reported: set[str] = set()  # paths in the last workspace/diagnostic answer (pull)
+        self.document_pulled: set[str] = set()  # paths answered by a document pull since (pull)
         self._doc_tasks: dict[str, asyncio.Task[None]] = {}
         self._push_pending: dict[str, None] = {}  # ordered set of paths to (re)publish
         self._push_task: asyncio.Task[None] | None = None

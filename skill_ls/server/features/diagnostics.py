@@ -63,9 +63,14 @@ def register(server) -> None:
         path = ls.path(params.text_document.uri)
         items: list[types.Diagnostic] = []
         # A document that is neither open (nor released: see _release_vanished_buffers) nor on disk has
-        # nothing to check: no findings, as in `skill-ls check` (not "cannot read file").
-        if path is not None and await ls.wait_ready(path) and (path in ls.open_docs or os.path.exists(path)):
+        # nothing to check: no findings, as in `skill-ls check` (not "cannot read file"). Nor has a
+        # closed one outside every folder's checked files (a user copy opened from Show Skill Shadows):
+        # a client pulls a document once more after closing it and then leaves it to the workspace
+        # reports, which never name it, so findings answered here would stay on screen for ever.
+        if path is not None and await ls.wait_ready(path) and (
+                path in ls.open_docs or (os.path.exists(path) and path in ls.workspace_files())):
             items = ls.lsp_diagnostics(ls.diagnostics_of([path]).get(path, []))
+            ls.document_pulled.add(path)
         return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=ls.next_result_id())
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
@@ -81,11 +86,18 @@ def register(server) -> None:
             # A client keeps what it pulled for a document until a report replaces it: a file that
             # left the workspace (its folder removed, the file deleted or excluded) gets one empty
             # report, or its old findings would stay in the Problems panel. Open documents are
-            # answered by document pulls.
-            for path in sorted(ls.pull_reported - results.keys()):
-                if path not in ls.open_docs:
+            # answered by document pulls, which win over these reports (LSP 3.17) — except a document
+            # outside the workspace (a user copy opened from Show Skill Shadows): when its tab closes,
+            # VS Code forgets what it pulled for it and leaves it to these reports, while the document
+            # stays open (didClose comes when VS Code drops the text, if ever). It gets an empty
+            # report each time until it is closed, as `skill-ls check` reports nothing for it.
+            gone = ls.pull_reported - results.keys()
+            outside = ls.document_pulled - results.keys()
+            for path in sorted(gone | outside):
+                if path in outside or path not in ls.open_docs:
                     reports.append(types.WorkspaceFullDocumentDiagnosticReport(
                         uri=uri_of(path), items=[], version=None, result_id=ls.next_result_id()))
             ls.pull_reported = set(results)
+            ls.document_pulled &= ls.open_docs.keys()
             ls.release_texts_soon()
         return types.WorkspaceDiagnosticReport(items=reports)
