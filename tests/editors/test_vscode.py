@@ -103,6 +103,8 @@ CATALOG_EDIT = {
     "to": "The reviewer agent's stricter code review procedure.",
 }
 
+# `release-notes` in the reviewer agent's `skills.disabled` list (line 9: `    - release-notes`)
+TOMBSTONE_HOVER = {"path": ".agh/agents/reviewer/AGENT.md", "line": 9, "col": 7, "name": "release-notes"}
 CODE_LENS_PICK = "shared/.agh/skills/code-review/SKILL.md"  # the declaration chosen from the code lens's pick
 # What the extension host gets as PATH: the system's, where `python3` is Debian's (no skill_ls, no
 # pygls, nothing installed) and no `skill-language-server` exists: the .vsix must bring the server.
@@ -135,7 +137,8 @@ def _multi_root(root: Path, home: Path) -> dict[str, Any]:
       under `.claude/skills` is not read (no finding); `deploy-check` misspells `allowed-tools`.
     - beta checks Claude Code only: its project `review-guide` is shadowed by the personal copy in
       ~/.claude/skills (SH001; hover: the personal copy wins); `release-plan` writes `allowed_tools`.
-    - gamma checks AGH with an additional root `shared/`, which holds a shadowed copy of `notes`.
+    - gamma checks AGH with an additional root `shared/`, which holds a shadowed copy of `notes`, and
+      Amp, whose project copy of `code-review` (`.agents/skills`) shadows Amp's built-in one.
     Under another folder's configuration each would show different findings."""
     alpha, beta, gamma = root / "alpha", root / "beta", root / "gamma"
     (alpha / ".skill-ls.toml").parent.mkdir(parents=True)
@@ -153,8 +156,9 @@ def _multi_root(root: Path, home: Path) -> dict[str, Any]:
     winner = _skill(home / ".claude/skills/review-guide", "review-guide",
                     "My personal review guide. Use when reviewing anything.")
     gamma.mkdir()
-    (gamma / ".skill-ls.toml").write_text('runtimes = ["agh"]\n\n[agh]\nadditional_roots = ["shared"]\n')
+    (gamma / ".skill-ls.toml").write_text('runtimes = ["agh", "amp"]\n\n[agh]\nadditional_roots = ["shared"]\n')
     _skill(gamma / ".agh/skills/notes", "notes", "Gamma notes. Use when taking notes.")
+    amp_copy = _skill(gamma / ".agents/skills/code-review", "code-review", "Gamma's code review. Use when reviewing gamma code.")
     _skill(gamma / "shared/.agh/skills/notes", "notes", "Shared notes. Use when taking notes.")
     workspace_file = root / "team.code-workspace"
     workspace_file.write_text(json.dumps({"folders": [{"path": str(alpha)}, {"path": str(beta)}], "settings": {}}))
@@ -165,6 +169,10 @@ def _multi_root(root: Path, home: Path) -> dict[str, Any]:
         "winner": str(winner),
         "add": {"name": "gamma", "path": str(gamma)},
         "remove": "beta",
+        # `model: ` completed on a new line after the description of beta's (Claude Code) skill
+        "modelCompletion": {"file": str(hover), "line": 3},
+        # the code lens of gamma's Amp copy: its pick holds Amp's built-in `code-review`
+        "builtin": {"file": str(amp_copy)},
     }
 
 
@@ -205,6 +213,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             "expectText": "shadows 3 other copies",
         },
         "catalogEdit": CATALOG_EDIT,
+        "tombstoneHover": TOMBSTONE_HOVER,
         "codeLensPick": CODE_LENS_PICK,
         "folderMove": {"from": str(ws / MOVED_FOLDER), "to": str(root / "moved-away" / "code-review")},
         "checkCommand": ["/usr/bin/env", f"PYTHONPATH={REPO}", sys.executable, "-m", "skill_ls", "check", "--format", "json"],
@@ -305,6 +314,8 @@ def test_starts_without_a_warning_or_error_toast(session: dict[str, Any]) -> Non
     observed = _flow(session, "startup")
     assert observed["status"].endswith("skills"), observed["status"]
     assert _skill_ls_toasts(observed["toasts"]) == [], observed["toasts"]
+    settled = _flow(session, "problems")  # read again once every startup message had time to come
+    assert _skill_ls_toasts(settled["toasts"]) == [], settled["toasts"]
     final = _flow(session, "final_toasts")
     assert _skill_ls_toasts(final["toasts"]) == [], json.dumps(final, indent=1)[:4000]
 
@@ -328,6 +339,17 @@ def test_hover_picture_shows_the_whole_card(session: dict[str, Any]) -> None:
     observed = _flow(session, "hover")
     assert observed["hoverHeight"] > 250, observed["hoverHeight"]  # taller than the 800-pixel window's hover
     assert "winner: workspace .agh/skills/code-review/SKILL.md" in observed["hover"], observed["hover"]
+
+
+def test_hover_on_a_skill_an_agent_disables_says_it_is_not_in_its_catalog(session: dict[str, Any]) -> None:
+    """Issue 22: hover on a skill listed in an agent's `skills.disabled` gave its catalog size as if it
+    were in that agent's catalog. In the reviewer agent's AGENT.md, hovered with the mouse: the card
+    says the agent's catalog leaves it out, with no catalog size; its copies are still listed."""
+    hover = _flow(session, "tombstone_hover")["hover"]
+    assert "skill release-notes" in hover, hover
+    assert "not in agent reviewer's catalog: its skills.disabled removes it" in hover, hover
+    assert "chars in the catalog" not in hover, hover
+    assert "winner: workspace" in hover, hover
 
 
 def test_code_lens_click_lists_the_declarations(session: dict[str, Any]) -> None:
@@ -426,6 +448,7 @@ def test_multi_root_problems_equal_check_for_each_folder(session: dict[str, Any]
         warnings.warn(f"multi-root window reloaded once: {json.dumps(observed['attempts'])[:2000]}", stacklevel=1)
     assert _skill_ls_toasts(observed["toasts"]) == [], observed["toasts"]
     observed = _flow(session, "multiroot_problems")
+    assert _skill_ls_toasts(observed["toasts"]) == [], observed["toasts"]
     assert observed["openEditors"] == 0
     rows = observed["problems"]
     assert {p["file"].split(" • ")[0] for p in rows} <= {"alpha", "beta"}, rows
@@ -469,6 +492,29 @@ def test_multi_root_a_copy_outside_every_folder_answers_for_the_folder_that_read
     hover = _flow(session, "multiroot_where")["winnerHover"]
     assert "Claude Code (claude-code)" in hover and "winner: personal" in hover, hover
     assert "AGH (agh)" not in hover, hover
+
+
+def test_model_completion_offers_the_aliases_the_rules_know(session: dict[str, Any]) -> None:
+    """Issue 22: `model:` completion offered nothing although the rules know Claude Code's model
+    aliases. `model: ` typed in a Claude Code skill, Ctrl+Space: the suggest widget lists them."""
+    o = _flow(session, "model_completion")
+    labels = {row.split(" ")[0] for row in o["suggestions"]}
+    assert {"sonnet", "opus", "haiku", "inherit"} <= labels, o
+
+
+def test_choosing_amps_built_in_copy_opens_no_file(session: dict[str, Any]) -> None:
+    """Issue 22: choosing Amp's built-in copy in the code lens's pick tried to open `(built-in
+    code-review)` as a file. Its row says it is built into Amp (no file); choosing it says there is
+    no file to open (information, no error) and opens no editor."""
+    o = _flow(session, "builtin_pick")
+    assert "(amp)" in o["placeholder"], o
+    row = next(r for r in o["items"] if "built" in r)
+    assert "built into amp (no file)" in row, o["items"]
+    said = [t for t in o["toasts"] if "code-review" in t["text"]]
+    assert [t["severity"] for t in said] == ["info"], o["toasts"]
+    assert "is built into amp: there is no file to open" in said[0]["text"], said
+    assert not [t for t in o["toasts"] if t["severity"] == "error"], o["toasts"]
+    assert not [t for t in o["tabs"] if "built-in" in t], o["tabs"]
 
 
 def test_multi_root_folder_added_and_removed_on_disk(session: dict[str, Any]) -> None:

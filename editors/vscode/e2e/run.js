@@ -75,12 +75,17 @@ function env(extra = {}) {
 }
 
 async function waitFor(what, fn, timeout = STEP, every = 250) {
-  const end = Date.now() + timeout;
+  const t0 = Date.now();
+  const end = t0 + timeout;
   let last;
   for (;;) {
     try {
       last = await fn();
-      if (last) return last;
+      if (last) {
+        // Where the session's time goes: every wait longer than a second, in results.log.
+        if (Date.now() - t0 > 1000) log(`  waited ${((Date.now() - t0) / 1000).toFixed(1)} s for ${what}`);
+        return last;
+      }
     } catch (err) {
       last = err;
     }
@@ -130,25 +135,43 @@ async function toasts() {
   );
 }
 
-/** The Problems panel as rows: {file, folder} headers followed by {message, code, line, col} markers. */
-async function problems(screenshot) {
-  // The panel's list is virtualized (only rows on screen exist in the DOM), and moving through it with
-  // the keyboard opens each file in a preview editor: maximize the panel to read every row at once,
-  // then restore it. Only the mouse/keyboard of the palette touches the workbench.
+/**
+ * Run `fn(read)` with the Problems panel shown and maximized. The panel's list is virtualized (only rows
+ * on screen exist in the DOM), and moving through it with the keyboard opens each file in a preview
+ * editor: maximize the panel to read every row at once (once, however many reads `fn` makes), then
+ * restore it. Only the palette touches the workbench. `read(screenshot)` gives the rows now:
+ * {file, code, line, col, severity, message}.
+ */
+async function withProblems(fn) {
   await showProblems();
-  const height = async () => (await page.locator('.part.panel').first().boundingBox()).height;
   const vh = page.viewportSize().height;
+  const height = async () => (await page.locator('.part.panel').first().boundingBox()).height;
   const toggled = (await height()) < vh * 0.6;
-  if (toggled) await palette('View: Toggle Maximized Panel');
-  await sleep(300);
+  if (toggled) {
+    await palette('View: Toggle Maximized Panel');
+    await waitFor('the Problems panel maximized', async () => (await height()) >= vh * 0.6, 10000, 50);
+  }
   try {
-    const rows = await readProblemRows();
-    if (screenshot) await shot(screenshot);
-    if (rows.length && !rows.some((r) => r.last)) throw new Error(`the Problems panel has more rows than fit on screen (${rows.length} shown)`);
-    return parseProblemRows(rows.sort((x, y) => x.index - y.index));
+    return await fn(readProblems);
   } finally {
     if (toggled) await palette('View: Toggle Maximized Panel');
   }
+}
+
+/** The Problems rows on screen now (the panel maximized: every row, or an error saying it is not). */
+async function readProblems(screenshot) {
+  const rows = await readProblemRows();
+  if (rows.length && !rows.some((r) => r.last)) throw new Error(`the Problems panel has more rows than fit on screen (${rows.length} shown)`);
+  if (screenshot) await shot(screenshot);
+  return parseProblemRows(rows.sort((x, y) => x.index - y.index));
+}
+
+/** The Problems panel as rows, read once (the list re-rendered for the maximized panel). */
+async function problems(screenshot) {
+  return withProblems(async (read) => {
+    await waitFor('every Problems row on screen', async () => (await read()) && true, 10000, 50);
+    return read(screenshot);
+  });
 }
 
 async function readProblemRows() {
@@ -232,10 +255,11 @@ async function palette(command) {
     await page.keyboard.press('F1');
     return waitFor('F1 to open the palette', paletteReady, 3000).catch(() => false);
   });
-  await page.keyboard.type(command);
-  await waitFor(`palette entry "${command}"`, async () =>
-    (await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText))).some((t) => t.includes(command)),
-  );
+  // The command's name at once (as pasted: the filter runs once, not once per key).
+  await page.keyboard.insertText(command);
+  await waitFor(`palette entry "${command}" selected`, async () =>
+    (await page.$$eval('.quick-input-widget .monaco-list-row.focused', (els) => els.map((e) => e.innerText))).some((t) => t.includes(command)),
+    STEP, 50);
   await page.keyboard.press('Enter');
 }
 
@@ -249,7 +273,8 @@ async function unmaximizePanel() {
     els.filter((e) => e.checkVisibility()).map((e) => e.getBoundingClientRect().height));
   if (boxes.some((h) => h > page.viewportSize().height * 0.5)) {
     await palette('View: Hide Panel');
-    await sleep(300);
+    await waitFor('the panel hidden', async () => !(await page.$$eval('.part.panel', (els) =>
+      els.some((e) => e.checkVisibility() && e.getBoundingClientRect().height > 0))), 10000, 50);
   }
 }
 
@@ -259,11 +284,18 @@ async function openFile(rel) {
   await unmaximizePanel();
   await page.keyboard.press('Control+P');
   await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-  await page.keyboard.type(rel);
-  await waitFor(`quick open to list ${rel}`, async () =>
-    (await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.getAttribute('aria-label') || ''))).length > 0,
-  );
-  await sleep(300);
+  await page.keyboard.insertText(rel);
+  // The list for the whole path typed: its first row names the file's folder, and stays (the list
+  // is filtered again as results come in).
+  const folder = path.basename(path.dirname(rel));
+  let listed = '';
+  await waitFor(`quick open to list ${rel}`, async () => {
+    const rows = await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.getAttribute('aria-label') || ''));
+    const now = JSON.stringify(rows);
+    const ok = rows.length > 0 && rows[0].includes(folder) && now === listed;
+    listed = now;
+    return ok;
+  }, STEP, 100);
   await page.keyboard.press('Enter');
   const base = path.basename(rel);
   await waitFor(`editor tab ${base}`, async () =>
@@ -272,27 +304,41 @@ async function openFile(rel) {
   await page.waitForSelector('.editor-group-container.active .monaco-editor .view-lines', { state: 'visible' });
   // Every tab here is called SKILL.md: wait for this file's own text (its first lines) in the editor.
   const head = fs.readFileSync(file, 'utf8').split('\n').slice(0, 2).join('\n');
-  await waitFor(`the text of ${rel}`, async () => (await editorText()).startsWith(head));
-  await sleep(300);
+  await waitFor(`the text of ${rel}`, async () => (await editorText()).startsWith(head), STEP, 100);
+  await editorFocused();
+}
+
+/** The active editor has the keyboard (it takes the focus last: keys sent before would be lost). */
+async function editorFocused() {
+  await waitFor('the editor to have the keyboard', async () =>
+    (await page.$('.editor-group-container.active .monaco-editor.focused')) !== null, 10000, 50);
 }
 
 async function goTo(line, col) {
   await page.keyboard.press('Control+G');
   await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-  await page.keyboard.type(`${line}:${col}`);
+  await page.keyboard.insertText(`${line}:${col}`);
   await page.keyboard.press('Enter');
-  await sleep(300);
+  // The cursor there: the status bar says so, and the editor has the keyboard again.
+  await waitFor(`the cursor at ${line}:${col}`, async () =>
+    (await statusBar()).some((s) => s.text.startsWith(`Ln ${line}, Col ${col}`)), 10000, 50);
+  await editorFocused();
 }
 
 /** Hover the skill name on line 2 with the mouse, as a person does; the hover's text (the one naming a winner). */
 async function hoverName(name) {
-  await goTo(2, 9);
+  return hoverWord(2, 9, name, (t) => t.includes(`skill ${name}`) && /winner/.test(t));
+}
+
+/** Hover `word` (at line:col, 1-based) with the mouse; the hover's text that `accept`s. */
+async function hoverWord(line, col, name, accept) {
+  await goTo(line, col);
   // The hover widget on screen now (an earlier one may linger hidden in the DOM); it shows the
-  // diagnostics first, then the server's hover ("skill <name>" … winner), which may come later.
+  // diagnostics first, then the server's hover, which may come later.
   const shown = async () => {
     const texts = await page.$$eval('.monaco-hover-content', (els) =>
       els.filter((e) => e.checkVisibility()).map((e) => e.innerText).filter((t) => t.trim()));
-    return texts.find((t) => t.includes(`skill ${name}`) && /winner/.test(t));
+    return texts.find(accept);
   };
   // A hover that does not come up (code-server now and then drops one that was asked for while the
   // window was still busy): as a person does, move the mouse away and back, then ask with the
@@ -352,19 +398,32 @@ async function hoverPicture(name, file) {
   } finally {
     await page.keyboard.press('Escape');
     await page.setViewportSize(VIEWPORT);
-    await sleep(500);
+    await waitFor('the editor back in the window', async () => {
+      const box = await page.locator('.editor-group-container.active .monaco-editor').first().boundingBox();
+      return box && box.y + box.height <= VIEWPORT.height;
+    }, 10000, 50);
   }
   return height;
 }
 
-/** `skill-ls check --format json` of the workspace now, as Problems rows. */
-function checkNow() {
+/**
+ * `skill-ls check --format json` of a folder (the demo workspace by default) started now, as Problems
+ * rows (paths relative to the folder); a promise, so the check runs while the window is watched.
+ */
+function checkNow(dir = config.workspace) {
   const [cmd, ...args] = config.checkCommand;
-  const r = cp.spawnSync(cmd, args, { cwd: config.workspace, env: env(), encoding: 'utf8', timeout: 120000 });
-  if (r.status !== 0 && r.status !== 1) throw new Error(`skill-ls check failed (${r.status}): ${r.stderr}`);
-  return JSON.parse(r.stdout).diagnostics.map((d) => ({
-    file: d.path, code: d.code, line: d.range.start.line + 1, col: d.range.start.character + 1, message: d.message,
-  }));
+  return new Promise((resolve, reject) => {
+    cp.execFile(cmd, args, { cwd: dir, env: env(), encoding: 'utf8', timeout: 120000, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      if (err && err.code !== 1) return reject(new Error(`skill-ls check failed (${err.code}): ${stderr}`));
+      try {
+        resolve(JSON.parse(stdout).diagnostics.map((d) => ({
+          file: d.path, code: d.code, line: d.range.start.line + 1, col: d.range.start.character + 1, message: d.message,
+        })));
+      } catch (e) {
+        reject(e);
+      }
+    });
+  });
 }
 
 /** Problems rows equal `skill-ls check` rows: file, code, position, and the message (the panel adds ` [runtime]`). */
@@ -373,6 +432,27 @@ function sameRows(panel, check) {
   const a = [...panel].sort((x, y) => key(x).localeCompare(key(y)));
   const b = [...check].sort((x, y) => key(x).localeCompare(key(y)));
   return a.length === b.length && a.every((r, i) => key(r) === key(b[i]) && r.message.startsWith(b[i].message));
+}
+
+/** The selected row of the open quick pick, or undefined. */
+async function focusedPickRow() {
+  const rows = await page.$$eval('.quick-input-widget .monaco-list-row.focused', (els) =>
+    els.filter((e) => e.checkVisibility()).map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
+  return rows[0];
+}
+
+/**
+ * After Preview Agent Catalog (or a pick of it): {tab} once a catalog preview is the active tab, or
+ * {rows} when a further quick pick asks (rows that `isPrevious` are the pick just closed, still on screen).
+ */
+async function catalogOrPick(isPrevious) {
+  return waitFor('the catalog preview or a pick', async () => {
+    const tab = (await page.$$eval('.tabs-container .tab.active', (els) => els.map((e) => e.innerText.trim()))).find((t) => /catalog/i.test(t));
+    if (tab) return { tab };
+    if (!(await quickPickOpen())) return undefined;
+    const rows = await quickPickRows();
+    return rows.length && !isPrevious(rows) ? { rows } : undefined;
+  }, STEP, 50);
 }
 
 /** The rows of the open quick pick (palette, quick open, a command's pick). */
@@ -385,22 +465,27 @@ async function quickPickOpen() {
   return Boolean(input && (await input.isVisible()));
 }
 
-/** Wait until the Problems panel has rows and stops changing (diagnostics arrive in batches). */
-async function settledProblems(what, accept = () => true) {
-  let prev = '';
-  let stable = 0;
+/**
+ * Wait until the Problems rows satisfy `accept` on two reads in a row (diagnostics arrive in batches:
+ * a state that holds once may be a step on the way). `read` is withProblems's reader.
+ */
+async function settle(read, what, accept = (rows) => rows.length > 0) {
   let last = [];
+  let held = 0;
   await waitFor(what, async () => {
-    last = await problems();
-    const now = JSON.stringify(last);
-    stable = now === prev && last.length && accept(last) ? stable + 1 : 0;
-    prev = now;
-    return stable >= 3;
-  }, STEP, 500).catch((err) => {
+    last = await read();
+    held = (await accept(last)) ? held + 1 : 0;
+    return held >= 2;
+  }, STEP, 200).catch((err) => {
     err.message += ` (last: ${JSON.stringify(last).slice(0, 2000)})`;
     throw err;
   });
   return last;
+}
+
+/** settle, with the Problems panel shown and maximized for the wait only. */
+async function settledProblems(what, accept) {
+  return withProblems((read) => settle(read, what, accept));
 }
 
 async function showProblems() {
@@ -411,7 +496,7 @@ async function showProblems() {
 
 async function closeAllEditors() {
   await palette('View: Close All Editors');
-  await sleep(500);
+  await waitFor('every editor closed', async () => (await page.$$('.tabs-container .tab')).length === 0, 10000, 50);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -607,27 +692,24 @@ async function demoFlows(port) {
       const item = (await statusBar()).find((s) => /skill-ls/i.test(s.id) && /\d+ skills?/.test(s.text));
       return item && item.text;
     });
-    await sleep(4000); // settings exchange and any startup messages
-    o.toasts = await toasts();
+    o.toasts = await toasts(); // and again once the Problems panel settled (flow problems: toasts)
     await shot('startup');
   });
 
   await flow('problems', async (o) => {
-    await showProblems();
-    // Wait until the panel stops changing (diagnostics for files never opened arrive in batches).
-    let prev = '';
-    let stable = 0;
-    await waitFor('the Problems panel to settle', async () => {
-      const now = JSON.stringify(await problems());
-      stable = now === prev && now !== '[]' ? stable + 1 : 0;
-      prev = now;
-      return stable >= 6;
-    }, 3 * STEP, 500); // six identical reads, each a palette round trip: slow on a loaded machine
-    o.problems = await problems('problems');
+    // Wait until the panel equals `skill-ls check` of the workspace (diagnostics for files never
+    // opened arrive in batches), and holds it.
+    const check = checkNow();
+    await withProblems(async (read) => {
+      o.problems = await settle(read, 'the Problems panel to equal skill-ls check', async (rows) => sameRows(rows, await check));
+      await read('problems'); // the README picture
+      // Each code is a link to its rule's documentation (codeDescription).
+      o.codeLinks = await page.$$eval('.markers-panel .monaco-list-row a', (els) => els.map((a) => ({
+        text: a.innerText.trim(), href: a.getAttribute('href') || a.getAttribute('title') || a.getAttribute('aria-label') || '' })));
+    });
     o.openEditors = await page.$$eval('.tabs-container .tab', (els) => els.length);
-    // Each code is a link to its rule's documentation (codeDescription).
-    o.codeLinks = await page.$$eval('.markers-panel .monaco-list-row a', (els) => els.map((a) => ({
-      text: a.innerText.trim(), href: a.getAttribute('href') || a.getAttribute('title') || a.getAttribute('aria-label') || '' })));
+    // Any startup notification (settings exchange, the first index) has come by now.
+    o.toasts = await toasts();
   });
 
   await flow('hover', async (o) => {
@@ -641,6 +723,16 @@ async function demoFlows(port) {
     o.hoverHeight = await hoverPicture('code-review', 'hover');
     await page.keyboard.press('Escape');
   });
+
+  if (config.tombstoneHover) {
+    await flow('tombstone_hover', async (o) => {
+      // Hover a skill name listed in an agent's `skills.disabled`: the server's skill card for it.
+      const { path: rel, line, col, name } = config.tombstoneHover;
+      await openFile(rel);
+      o.hover = await hoverWord(line, col, name, (t) => t.includes(`skill ${name}`) && /winner/.test(t));
+      await page.keyboard.press('Escape');
+    });
+  }
 
   await flow('codelens', async (o) => {
     // Click the code lens over the frontmatter with the mouse: the declarations appear in a quick pick
@@ -729,7 +821,7 @@ async function demoFlows(port) {
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await page.keyboard.type('allowed-t');
-    await sleep(300);
+    await waitFor('the typed word in the text', async () => (await editorText()).split('\n')[2] === 'allowed-t', 10000, 50);
     await page.keyboard.press('Control+Space');
     o.suggestions = await waitFor('the suggest widget', async () => {
       const rows = await page.$$eval('.editor-widget.suggest-widget .monaco-list-row', (els) =>
@@ -784,14 +876,14 @@ async function demoFlows(port) {
     );
     o.agentItems = await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
     await page.keyboard.type('reviewer');
-    await sleep(300);
+    await waitFor('the reviewer agent selected', async () => /reviewer/.test((await focusedPickRow()) || ''), 10000, 50);
     await page.keyboard.press('Enter');
-    await sleep(1000);
-    const stillPicking = await page.$('.quick-input-widget:not([style*="display: none"]) input');
-    if (stillPicking && (await stillPicking.isVisible())) {
-      o.runtimeItems = await page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
+    // The preview, or first a pick of the runtime (when the agent's runtime is not the only one).
+    const next = await catalogOrPick((rows) => rows.some((r) => /reviewer|no agent/.test(r)));
+    if (next.rows) {
+      o.runtimeItems = next.rows;
       await page.keyboard.type('agh');
-      await sleep(300);
+      await waitFor('the agh runtime selected', async () => /agh/.test((await focusedPickRow()) || ''), 10000, 50);
       await page.keyboard.press('Enter');
     }
     o.tab = await waitFor('the catalog preview tab', async () =>
@@ -804,7 +896,10 @@ async function demoFlows(port) {
     // For the picture: the whole catalog in view (no panel, long lines wrapped).
     await palette('View: Hide Panel');
     await palette('View: Toggle Word Wrap');
-    await sleep(500);
+    await waitFor('the catalog lines wrapped', () => page.$eval('.editor-group-container.active .monaco-editor', (ed) => {
+      const right = ed.getBoundingClientRect().right;
+      return [...ed.querySelectorAll('.view-line > span')].every((sp) => sp.getBoundingClientRect().right <= right + 1);
+    }), 10000, 50);
     await shot('catalog');
     await palette('View: Toggle Word Wrap');
     if (config.catalogEdit) {
@@ -827,21 +922,19 @@ async function demoFlows(port) {
 
   await flow('disk_change', async (o) => {
     await closeAllEditors();
-    await showProblems();
-    o.before = await problems();
-    const { path: file, text } = config.userCopy;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
-    // No keystroke: the workspace copy's shadow diagnostic must change in the Problems panel by itself
-    // (the user copy itself is outside the workspace: like `skill-ls check`, no row while it is not open).
-    o.after = await waitFor('the new user copy in the Problems panel', async () => {
-      const p = await problems();
-      return p.some((x) => x.code === config.userCopy.expectCode && x.message.includes(config.userCopy.expectText)) ? p : undefined;
-    }, 45000, 500).catch(async (err) => {
-      o.last = await problems();
-      throw err;
+    await withProblems(async (read) => {
+      o.before = await settle(read, 'the Problems panel');
+      const { path: file, text } = config.userCopy;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      // No keystroke: the workspace copy's shadow diagnostic must change in the Problems panel by itself
+      // (the user copy itself is outside the workspace: like `skill-ls check`, no row while it is not
+      // open), and the panel equal `skill-ls check` run now.
+      const check = checkNow();
+      o.after = await settle(read, 'the new user copy in the Problems panel', async (p) =>
+        p.some((x) => x.code === config.userCopy.expectCode && x.message.includes(config.userCopy.expectText)) && sameRows(p, await check));
+      await read('disk-change'); // a picture with every row
     });
-    await problems('disk-change'); // a picture with every row
   });
 
   if (config.folderMove) {
@@ -852,22 +945,20 @@ async function demoFlows(port) {
       // `skill-ls check`; moved back, everything returns.
       const { from, to } = config.folderMove;
       await closeAllEditors();
-      await showProblems();
-      o.before = await problems();
-      // Rename, then wait for the panel to equal `skill-ls check` run right after (o[key], o[check+key]).
-      const rename = async (src, dst, key) => {
-        fs.mkdirSync(path.dirname(dst), { recursive: true });
-        fs.renameSync(src, dst);
-        const check = (o[`check${key[0].toUpperCase()}${key.slice(1)}`] = checkNow());
-        o[key] = await settledProblems(`the Problems panel to equal skill-ls check (${key})`, (rows) => sameRows(rows, check))
-          .catch(async (err) => {
-            o[`last-${key}`] = await problems();
-            throw err;
-          });
-      };
-      await rename(from, to, 'away');
-      await problems('folder-moved');
-      await rename(to, from, 'back');
+      await withProblems(async (read) => {
+        o.before = await settle(read, 'the Problems panel');
+        // Rename, then wait for the panel to equal `skill-ls check` run right after (o[key], o[check+key]).
+        const rename = async (src, dst, key) => {
+          fs.mkdirSync(path.dirname(dst), { recursive: true });
+          fs.renameSync(src, dst);
+          const check = checkNow();
+          o[key] = await settle(read, `the Problems panel to equal skill-ls check (${key})`, async (rows) => sameRows(rows, await check));
+          o[`check${key[0].toUpperCase()}${key.slice(1)}`] = await check;
+        };
+        await rename(from, to, 'away');
+        await read('folder-moved');
+        await rename(to, from, 'back');
+      });
     });
   }
 
@@ -878,7 +969,7 @@ async function demoFlows(port) {
     const waitNewPid = async (old) => waitFor('a new server process', async () => {
       const now = serverPids().filter((p) => !old.includes(p));
       return now.length ? now : undefined;
-    });
+    }, STEP, 50);
     // A normal restart first (the server exits with code 0: information, not an error, in the output).
     const running = serverPids();
     await palette('Skill LS: Restart Server');
@@ -891,7 +982,7 @@ async function demoFlows(port) {
     o.pidsAfter = await waitNewPid(first);
     await waitFor('the status bar to count skills again', async () => /\d+ skills?/.test(await skillStatus()));
     const check = checkNow();
-    o.problems = await settledProblems('the Problems panel to equal skill-ls check after the restart', (rows) => sameRows(rows, check));
+    o.problems = await settledProblems('the Problems panel to equal skill-ls check after the restart', async (rows) => sameRows(rows, await check));
     let pids = o.pidsAfter;
     for (let kill = 2; kill <= 5; kill++) {
       process.kill(pids[0], 'SIGKILL');
@@ -926,6 +1017,15 @@ async function multiRootFlows(port) {
   const mr = config.multiRoot;
   const names = Object.keys(mr.folders);
   const hasFolder = (rows, name) => rows.some((r) => r.file.startsWith(`${name} • `));
+  // The rows of one folder ("alpha • .agh/skills/x/SKILL.md"), paths relative to it as check's are.
+  const inFolder = (rows, name) => rows.filter((r) => r.file.startsWith(`${name} • `)).map((r) => ({ ...r, file: r.file.slice(name.length + 3) }));
+  // Every row belongs to a folder of `checks` ({name: promise of check rows}) and equals its check.
+  const foldersEqual = async (rows, checks) => {
+    const folders = Object.keys(checks);
+    if (!rows.every((r) => folders.some((n) => r.file.startsWith(`${n} • `)))) return false;
+    for (const n of folders) if (!sameRows(inFolder(rows, n), await checks[n])) return false;
+    return true;
+  };
   const writeWorkspace = (folders) =>
     fs.writeFileSync(mr.workspaceFile, JSON.stringify({ folders: folders.map((p) => ({ path: p })), settings: {} }, null, 2));
 
@@ -960,16 +1060,19 @@ async function multiRootFlows(port) {
       const item = (await statusBar()).find((s) => /skill-ls/i.test(s.id) && /\d+ skills?/.test(s.text));
       return item && item.text;
     });
-    await sleep(3000);
-    o.toasts = await toasts();
+    o.toasts = await toasts(); // and again once the Problems panel settled (multiroot_problems)
   });
 
   await flow('multiroot_problems', async (o) => {
-    await showProblems();
-    o.problems = await settledProblems('rows of every folder in the Problems panel', (rows) => names.every((n) => hasFolder(rows, n)));
-    o.rawLabels = (await readProblemRows()).map((r) => r.label);
-    await problems('multiroot-problems');
+    // Every folder's rows equal `skill-ls check` of that folder (run now), and no other row.
+    const checks = Object.fromEntries(names.map((n) => [n, checkNow(mr.folders[n])]));
+    await withProblems(async (read) => {
+      o.problems = await settle(read, 'every folder\'s rows equal to its skill-ls check', (rows) => foldersEqual(rows, checks));
+      o.rawLabels = (await readProblemRows()).map((r) => r.label);
+      await read('multiroot-problems');
+    });
     o.openEditors = await page.$$eval('.tabs-container .tab', (els) => els.length);
+    o.toasts = await toasts();
   });
 
   await flow('multiroot_hover', async (o) => {
@@ -979,17 +1082,47 @@ async function multiRootFlows(port) {
     await page.keyboard.press('Escape');
   });
 
+  if (mr.modelCompletion) {
+    await flow('model_completion', async (o) => {
+      // `model: ` typed on a new frontmatter line of a Claude Code skill, then Ctrl+Space: what the
+      // suggest widget lists (or its "No suggestions." message). The edit is reverted.
+      const { file, line } = mr.modelCompletion;
+      await openFile(file);
+      await goTo(line, 1);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('model: ');
+      await waitFor('the typed key in the text', async () => (await editorText()).split('\n')[line] === 'model: ', 10000, 50);
+      await page.keyboard.press('Control+Space');
+      const widget = async () => page.$$eval('.editor-widget.suggest-widget', (els) => els.filter((e) => e.checkVisibility()).map((e) => ({
+        rows: [...e.querySelectorAll('.monaco-list-row')].filter((r) => r.checkVisibility()).map((r) => r.innerText.replace(/\s+/g, ' ').trim()),
+        message: [...e.querySelectorAll('.message')].filter((m) => m.checkVisibility()).map((m) => m.innerText.trim()).join(' '),
+      })));
+      const shown = await waitFor('the suggest widget', async () =>
+        (await widget()).find((w) => w.rows.length || (w.message && !/^Loading/.test(w.message))));
+      o.suggestions = shown.rows;
+      o.message = shown.message;
+      await shot('model-completion');
+      await page.keyboard.press('Escape');
+      await palette('File: Revert File');
+      await closeAllEditors();
+    });
+  }
+
   await flow('multiroot_catalog', async (o) => {
     // The active editor is the second folder's file: the palette command answers for that folder.
+    if (mr.modelCompletion) await openFile(mr.hover.file);
     await palette('Skill LS: Preview Agent Catalog');
-    await sleep(1500);
     o.picks = [];
-    for (let i = 0; i < 2 && (await quickPickOpen()); i++) {
-      const rows = await quickPickRows();
-      if (rows.some((r) => /Preview Agent Catalog/.test(r))) break; // still the palette
-      o.picks.push(rows);
+    let isPrevious = (rows) => rows.some((r) => /Preview Agent Catalog/.test(r)); // still the palette
+    for (;;) {
+      const next = await catalogOrPick(isPrevious);
+      if (next.tab) break;
+      if (o.picks.length >= 2) throw new Error(`a third pick: ${JSON.stringify(next.rows)}`);
+      o.picks.push(next.rows);
+      const shown = JSON.stringify(next.rows);
+      isPrevious = (rows) => JSON.stringify(rows) === shown;
       await page.keyboard.press('Enter'); // the first entry: the whole set, the folder's runtime
-      await sleep(1000);
     }
     o.tab = await waitFor('the catalog preview tab', async () =>
       (await page.$$eval('.tabs-container .tab.active', (els) => els.map((e) => e.innerText.trim()))).find((t) => /catalog/i.test(t)),
@@ -1016,8 +1149,8 @@ async function multiRootFlows(port) {
     await page.keyboard.press('Enter');
     const winner = mr.winner;
     const head = fs.readFileSync(winner, 'utf8').split('\n').slice(0, 3).join('\n');
-    await waitFor('the winning copy in the editor', async () => (await editorText()).startsWith(head));
-    await sleep(300);
+    await waitFor('the winning copy in the editor', async () => (await editorText()).startsWith(head), STEP, 100);
+    await editorFocused();
     o.winnerHover = await hoverName(mr.hover.name);
     await page.keyboard.press('Escape');
     await closeAllEditors();
@@ -1031,8 +1164,42 @@ async function multiRootFlows(port) {
         const roots = await explorerRoots();
         return roots.some((r) => r.toUpperCase() === mr.add.name.toUpperCase()) ? roots : undefined;
       });
-      await showProblems();
-      o.problems = await settledProblems('rows of the added folder', (rows) => hasFolder(rows, mr.add.name));
+      // Its rows, and every other folder's, equal `skill-ls check` of the folder.
+      const checks = Object.fromEntries([...names, mr.add.name].map((n) => [n, checkNow(n === mr.add.name ? mr.add.path : mr.folders[n])]));
+      o.problems = await settledProblems('rows of the added folder', (rows) => hasFolder(rows, mr.add.name) && foldersEqual(rows, checks));
+    });
+  }
+
+  if (mr.builtin) {
+    await flow('builtin_pick', async (o) => {
+      // The code lens of a skill Amp reads, clicked: its pick lists Amp's built-in copy of the name;
+      // choosing it has no file to open (the notification and the editor say what happened).
+      await openFile(mr.builtin.file);
+      const lens = page.locator('.editor-group-container.active .codelens-decoration a').first();
+      await waitFor('the code lens', async () => (await lens.count()) > 0 && (await lens.isVisible()));
+      o.title = (await lens.innerText()).trim();
+      await lens.click();
+      o.items = await waitFor('the declarations quick pick', async () => {
+        if (!(await quickPickOpen())) return undefined;
+        o.placeholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || '');
+        const rows = await quickPickRows();
+        return /declarations? of/.test(o.placeholder) && rows.length ? rows : undefined;
+      });
+      const pick = o.items.findIndex((r) => /built.in/i.test(r));
+      if (pick < 0) throw new Error(`no row is a built-in copy: ${JSON.stringify(o.items)}`);
+      const before = await toasts();
+      for (let i = 0; i < pick; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await waitFor('the quick pick to close', async () => !(await quickPickOpen()), 10000, 50);
+      // What choosing it did: a notification (an answer, or an error opening a file).
+      o.toasts = await waitFor('a notification', async () => {
+        const now = await toasts();
+        return now.length > before.length || now.some((t) => !before.some((b) => b.text === t.text)) ? now : undefined;
+      }, 20000);
+      await shot('builtin-pick');
+      o.tabs = await page.$$eval('.tabs-container .tab', (els) => els.map((e) => e.innerText.trim()));
+      await palette('Notifications: Clear All Notifications');
+      await closeAllEditors();
     });
   }
 
@@ -1040,9 +1207,12 @@ async function multiRootFlows(port) {
     await flow('multiroot_remove_folder', async (o) => {
       const keep = Object.entries(mr.folders).filter(([n]) => n !== mr.remove).map(([, p]) => p);
       writeWorkspace([...keep, ...(mr.add ? [mr.add.path] : [])]);
-      await showProblems();
-      o.problems = await settledProblems('the removed folder to leave the Problems panel', (rows) => !hasFolder(rows, mr.remove));
-      await problems('multiroot-after-remove');
+      const left = [...names.filter((n) => n !== mr.remove), ...(mr.add ? [mr.add.name] : [])];
+      const checks = Object.fromEntries(left.map((n) => [n, checkNow(n === (mr.add && mr.add.name) ? mr.add.path : mr.folders[n])]));
+      await withProblems(async (read) => {
+        o.problems = await settle(read, 'the removed folder to leave the Problems panel', (rows) => foldersEqual(rows, checks));
+        await read('multiroot-after-remove');
+      });
       o.status = await statusBar();
     });
   }
