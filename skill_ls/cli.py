@@ -367,6 +367,8 @@ def _where(args: argparse.Namespace) -> int:
             _print_where_entries(view, "  ")
             if view.get("disabled"):
                 print(safe_text(f"  note: disabled ({view.get('disabled_by')}): omitted from catalogs"))
+            for note in view.get("notes", ()):
+                print(safe_text(f"  note: {note}"))
             if view.get("skills_disabled"):
                 print(safe_text(f"  note: skills are disabled ({view['skills_disabled']})"))
         return EXIT_OK
@@ -375,6 +377,8 @@ def _where(args: argparse.Namespace) -> int:
         write_out(f"note: agent '{agent}' disables '{args.name}' (skills.disabled): not in its set or catalog\n")
     if obj.get("disabled"):
         write_out(f"note: '{args.name}' is disabled ({obj.get('disabled_by')}): omitted from catalogs\n")
+    for note in obj.get("notes", ()):
+        write_out(f"note: {note}\n")
     if obj.get("skills_disabled"):
         print(f"note: {RUNTIMES[runtime].title} skills are disabled ({obj['skills_disabled']})")
     return EXIT_OK

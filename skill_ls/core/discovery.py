@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
-from skill_ls.core.parse.data import json_value
+from skill_ls.core.parse.data import json_value, jsonc_value
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.runtimes import RUNTIMES, Runtime
@@ -135,15 +135,18 @@ def _glob_dirs(path: str) -> list[str]:
     return out
 
 
-def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace") -> list[str]:
+def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace",
+                jsonc: bool = False) -> list[str]:
     """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
     is one path; a dotted key is also looked up nested); relative paths are taken from the workspace
-    or, with `json_base="file"`, from the file's directory; `~` is expanded. Unreadable: none."""
+    or, with `json_base="file"`, from the file's directory; `~` is expanded. `jsonc`: the file may
+    hold comments and trailing commas. Unreadable: none."""
     raw, error, _ = read_bytes(settings_file)  # never blocks on a FIFO or a device
     if error is not None or len(raw) > 1024 * 1024:
         return []
     try:
-        data = json_value(raw.decode("utf-8", errors="replace"))
+        text = raw.decode("utf-8", errors="replace")
+        data = jsonc_value(text) if jsonc else json_value(text)
     except ValueError:
         return []
     if not isinstance(data, dict):
@@ -170,7 +173,7 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             continue
         paths = _expand(spec.template, workspace, env, config)
         if spec.json_keys:
-            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base)]
+            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base, spec.jsonc)]
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
         for i, path in enumerate(paths):
             roots.append(RootDir(os.path.normpath(path), runtime.id, spec.tier, start + i if spec.ordered else 0,

@@ -8,21 +8,32 @@ once per index state (kept in `Index.derived`, dropped whenever the index learns
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, cast
 
 from skill_ls.core.discovery import expand_template
 from skill_ls.core.index import Index, read_bytes
-from skill_ls.core.parse.data import DataError, json_value, toml_value
+from skill_ls.core.parse.data import DataError, json_value, jsonc_value, toml_value
 from skill_ls.core.runtimes import Runtime
+from skill_ls.core.runtimes.spec import OwnSettings
 
 
 def _parse(data: bytes, fmt: str) -> dict[str, Any]:
     text = data.decode("utf-8", errors="replace")
     try:  # (core/parse/data.py: huge integers, deep nesting and every parser failure are values)
-        value: Any = toml_value(text) if fmt == "toml" else json_value(text)
+        value: Any = toml_value(text) if fmt == "toml" else jsonc_value(text) if fmt == "jsonc" else json_value(text)
     except DataError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def _parse_frontmatter(data: bytes) -> dict[str, Any]:
+    """A Markdown file's YAML frontmatter as a plain mapping (an agent definition's settings)."""
+    from skill_ls.core.parse.frontmatter import parse_frontmatter
+    from skill_ls.core.parse.text import SourceText
+
+    fm = parse_frontmatter(SourceText.from_bytes(data), check_duplicates=False)
+    return {key: entry.value for key, entry in fm.fields.items()} if fm.ok else {}
 
 
 def settings_file(index: Index, path: str, fmt: str) -> dict[str, Any] | None:
@@ -96,29 +107,146 @@ def disabled_names(runtime: Runtime, index: Index | None) -> dict[str, str]:
     return out
 
 
-def _denied(runtime: Runtime, index: Index) -> dict[str, str]:
-    """Names of the runtime's skills whose last matching permission pattern says `denied_value`."""
-    import fnmatch
+Rule = tuple[str, object, str, str]  # (name pattern, action, the key path written out, file)
 
+
+def _wildcard(pattern: str) -> re.Pattern[str]:
+    """A permission pattern: `*` any run of characters, `?` one character, the rest literal."""
+    return re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern), re.S)
+
+
+def _rules_in(data: dict[str, Any], spec: OwnSettings, path: str, prefix: str = "") -> list[Rule]:
+    """The skill permission rules one mapping holds, in order: with `permission_wildcards`, the
+    parent's string value or `"*"` key (for every permission), then the specific key's string (every
+    name) or its pattern map."""
+    assert spec.permissions is not None
+    keys, last = spec.permissions[:-1], spec.permissions[-1]
+    parent = _at(data, keys) if keys else data
+    where = prefix + ".".join(spec.permissions)
+    out: list[Rule] = []
+    if spec.permission_wildcards and isinstance(parent, str):
+        return [("*", parent, prefix + ".".join(keys), path)]
+    if not isinstance(parent, dict):
+        return out
+    for key, value in parent.items():
+        if key == "*" and spec.permission_wildcards and isinstance(value, str):
+            out.append(("*", value, prefix + ".".join((*keys, "*")), path))
+        elif key == last and isinstance(value, str):
+            out.append(("*", value, where, path))
+        elif key == last and isinstance(value, dict):
+            out.extend((p, action, f'{where} "{p}"', path) for p, action in value.items() if isinstance(p, str))
+    return out
+
+
+def _global_rules(runtime: Runtime, index: Index) -> list[Rule]:
     spec = runtime.own_settings
     assert spec is not None and spec.permissions is not None
-    rules: list[tuple[str, object, str]] = []
-    for path, data in settings_files(index, runtime):
-        value = _at(data, spec.permissions)
+    return [r for path, data in settings_files(index, runtime) for r in _rules_in(data, spec, path)]
+
+
+def agent_settings(runtime: Runtime, index: Index | None) -> dict[str, list[tuple[str, str, dict[str, Any]]]]:
+    """Agent name -> its settings, lowest precedence first, each as (file, key prefix, mapping): the
+    `agents` map of every settings file, then each `<agent>.md` of the `agent_files` directories."""
+    spec = runtime.own_settings
+    out: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+    if spec is None or index is None:
+        return out
+    if spec.agents is not None:
+        for path, data in settings_files(index, runtime):
+            agents = _at(data, spec.agents)
+            if isinstance(agents, dict):
+                for name, value in agents.items():
+                    if isinstance(name, str) and isinstance(value, dict):
+                        out.setdefault(name, []).append((path, ".".join((*spec.agents, name)) + ".", value))
+    for path in agent_files(runtime, index):
+        key = ("agent_file", path)
+        if key not in index.derived:
+            raw, error, _ = read_bytes(path)
+            index.derived[key] = None if error is not None else _parse_frontmatter(raw)
+        value = index.derived[key]
         if isinstance(value, dict):
-            rules.extend((p, action, path) for p, action in value.items() if isinstance(p, str))
+            out.setdefault(os.path.basename(path)[:-3], []).append((path, "", value))
+    return out
+
+
+def agent_files(runtime: Runtime, index: Index) -> list[str]:
+    """The `<agent>.md` files of the runtime's agent directories that exist, in template order."""
+    spec = runtime.own_settings
+    out: list[str] = []
+    for template in spec.agent_files if spec is not None else ():
+        for base in expand_template(template, index.workspace, index.env, index.config):
+            try:
+                names = sorted(e.name for e in os.scandir(base) if e.is_file() and e.name.endswith(".md"))
+            except OSError:
+                continue
+            out.extend(os.path.join(base, n) for n in names)
+    return out
+
+
+def _verdict(rules: list[Rule], name: str) -> Rule | None:
+    """The last rule whose pattern matches `name` ("the last matching rule wins")."""
+    found = None
+    for rule in rules:
+        if _wildcard(rule[0]).fullmatch(name):
+            found = rule
+    return found
+
+
+def _because(rule: Rule, index: Index | None) -> str:
+    return f'{rule[2]}: "{rule[1]}" in {_home_relative(rule[3], index)}'
+
+
+def _denied(runtime: Runtime, index: Index) -> dict[str, str]:
+    """Names of the runtime's skills whose last matching permission rule says `denied_value`."""
+    spec = runtime.own_settings
+    assert spec is not None and spec.permissions is not None
+    rules = _global_rules(runtime, index)
     if not rules:
         return {}
     out: dict[str, str] = {}
     for name in index.by_name.get(runtime.id, {}):
-        verdict = None
-        for pattern, action, path in rules:
-            if fnmatch.fnmatchcase(name, pattern):
-                verdict = (action, pattern, path)
-        if verdict is not None and verdict[0] == spec.denied_value:
-            out[name] = (f"{'.'.join(spec.permissions)} \"{verdict[1]}\": \"{spec.denied_value}\" in "
-                         f"{_home_relative(verdict[2], index)}")
+        verdict = _verdict(rules, name)
+        if verdict is not None and verdict[1] == spec.denied_value:
+            out[name] = _because(verdict, index)
     return out
+
+
+def permission_notes(runtime: Runtime, index: Index | None, name: str) -> list[str]:
+    """What the runtime's permissions say of `name` beyond hiding it: that the user is asked before
+    it loads, and every agent whose own rules (or switch) see it otherwise than the settings files."""
+    spec = runtime.own_settings
+    if spec is None or spec.permissions is None or index is None:
+        return []
+    rules = _global_rules(runtime, index)
+    base = _verdict(rules, name)
+    out: list[str] = []
+    if base is not None and spec.ask_value is not None and base[1] == spec.ask_value:
+        out.append(f"{runtime.title} asks before loading it ({_because(base, index)})")
+    for agent, sources in sorted(agent_settings(runtime, index).items()):
+        switched_off = None
+        own: list[Rule] = []
+        for path, prefix, data in sources:
+            switch = _at(data, spec.agent_switch) if spec.agent_switch is not None else None
+            if isinstance(switch, bool):
+                switched_off = None if switch else f"{prefix}{'.'.join(spec.agent_switch or ())}: false in " \
+                                                   f"{_home_relative(path, index)}"
+            own.extend(_rules_in(data, spec, path, prefix))
+        if switched_off is not None:
+            out.append(f"agent `{agent}` has no skills ({switched_off})")
+            continue
+        verdict = _verdict(rules + own, name)
+        if verdict is None or verdict is base or _effect(verdict, spec) == _effect(base, spec):
+            continue
+        out.append(f"agent `{agent}`: {_effect(verdict, spec)} ({_because(verdict, index)})")
+    return out
+
+
+def _effect(rule: Rule | None, spec: OwnSettings) -> str:
+    if rule is not None and rule[1] == spec.denied_value:
+        return "hidden"
+    if rule is not None and spec.ask_value is not None and rule[1] == spec.ask_value:
+        return "listed, asks before loading"
+    return "listed"
 
 
 def _home_relative(path: str, index: Index | None) -> str:
@@ -130,8 +258,9 @@ def _home_relative(path: str, index: Index | None) -> str:
 
 def settings_paths(index: Index) -> set[str]:
     """Every settings file of a runtime that the index reads (its `OwnSettings` files and the JSON
-    files whose keys list roots: Amp's settings, OpenCode's `opencode.json`), existing or not: a
-    change to one of them changes what the runtimes load (the server rebuilds the index)."""
+    files whose keys list roots: Amp's settings, OpenCode's `opencode.json`), existing or not, and
+    its agents' settings files that exist (OpenCode's `.opencode/agents/*.md`): a change to one of
+    them changes what the runtimes load (the server rebuilds the index)."""
     from skill_ls.core.runtimes import RUNTIMES
 
     out: set[str] = set()
@@ -140,19 +269,25 @@ def settings_paths(index: Index) -> set[str]:
                      *(spec.template for spec in runtime.roots if spec.json_keys)]
         for template in templates:
             out.update(os.path.normpath(p) for p in expand_template(template, index.workspace, index.env, index.config))
+        out.update(os.path.normpath(p) for p in agent_files(runtime, index))
     return out
+
+
+_WORKSPACE_PREFIXES = ("{workspace}/", "{repo_chain}/")
 
 
 def workspace_settings_globs() -> list[str]:
     """Glob patterns of the settings files that live in a workspace (`.gemini/settings.json`,
-    `opencode.json`), for the file watcher."""
+    `opencode.json`, `.opencode/agents/*.md`), for the file watcher."""
     from skill_ls.core.runtimes import RUNTIMES
 
     out: list[str] = []
     for runtime in RUNTIMES.values():
-        templates = [*(runtime.own_settings.files if runtime.own_settings else ()),
-                     *(spec.template for spec in runtime.roots if spec.json_keys)]
+        own = runtime.own_settings
+        templates = [*(own.files if own else ()), *(spec.template for spec in runtime.roots if spec.json_keys),
+                     *(t + "/*.md" for t in (own.agent_files if own else ()))]
         for template in templates:
-            if template.startswith("{workspace}/") and "**/" + template.removeprefix("{workspace}/") not in out:
-                out.append("**/" + template.removeprefix("{workspace}/"))
+            prefix = next((p for p in _WORKSPACE_PREFIXES if template.startswith(p)), None)
+            if prefix is not None and "**/" + template.removeprefix(prefix) not in out:
+                out.append("**/" + template.removeprefix(prefix))
     return out

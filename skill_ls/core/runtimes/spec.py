@@ -70,6 +70,7 @@ class RootSpec:
     # under the first of these keys it has (Amp: `~/.config/amp/settings.json`, "amp.skills.path").
     json_keys: tuple[str, ...] = ()
     json_base: Literal["workspace", "file"] = "workspace"  # what a relative path in that file is relative to
+    jsonc: bool = False  # that file is JSON with comments and trailing commas (OpenCode's config)
     title: str = ""
     # Whether this directory existing makes the runtime active (`runtimes = ["auto"]`). A directory
     # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
@@ -88,7 +89,7 @@ class OwnSettings:
     permissions (OpenCode's `permission.skill`)."""
 
     files: tuple[str, ...]
-    format: Literal["toml", "json"]
+    format: Literal["toml", "json", "jsonc"]  # jsonc: comments and trailing commas allowed
     switch: tuple[str, ...] | None = None
     switch_effect: str = "no catalog"
     disabled: tuple[str, ...] | None = None
@@ -97,6 +98,21 @@ class OwnSettings:
     # `permission.skill`: `"internal-*": "deny"` hides those skills from the agent).
     permissions: tuple[str, ...] | None = None
     denied_value: str = "deny"
+    # The value that keeps a skill listed but asks the user before it loads (OpenCode `"ask"`: "User
+    # prompted for approval before loading"): `where` and hover say so.
+    ask_value: str | None = None
+    # The parent of `permissions` may hold rules for every permission: a string (`"permission":
+    # "deny"`) or a `"*"` key (`"permission": {"*": "ask"}`), in key order with the specific map
+    # (OpenCode: "You can set permissions globally (with `*`), and override specific tools").
+    permission_wildcards: bool = False
+    # Per-agent overrides: `agents` is the key path of a map agent name -> agent settings in each
+    # settings file (OpenCode `agent`); `agent_files` templates of directories whose `<agent>.md`
+    # files hold the same settings in their frontmatter (the file name is the agent's name). An
+    # agent's `permissions` rules come after the files' rules ("agent rules take precedence"); its
+    # `agent_switch` (a key path inside the agent's settings) set to `false` leaves it no skills.
+    agents: tuple[str, ...] | None = None
+    agent_files: tuple[str, ...] = ()
+    agent_switch: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, eq=False)
