@@ -13,6 +13,7 @@ from tests.runtime_helpers import index_for, labels
 def test_tiers_lowest_to_highest(workspace, private_home):
     """"Built-in Skills … Extension Skills … User Skills … Workspace Skills" (lowest to highest)."""
     skill(private_home / ".gemini" / "extensions" / "ext" / "skills", "review")
+    write(private_home / ".gemini" / "extensions" / "ext" / "gemini-extension.json", '{"name": "ext"}')
     skill(private_home / ".gemini" / "skills", "review")
     skill(workspace / ".gemini" / "skills", "review")
     assert labels(index_for(workspace, ["gemini"]), "gemini", "review") == [
@@ -45,8 +46,13 @@ def test_a_user_alias_loses_to_a_workspace_gemini_directory(workspace, private_h
 
 
 def test_extension_skills_of_every_installed_extension(workspace, private_home):
-    for ext in ("a-ext", "b-ext"):
+    """"On startup, Gemini CLI looks for extensions in `<home>/.gemini/extensions`"; "Extensions exist as a
+    directory that contains a `gemini-extension.json` file"; "Skills must be placed in a `skills/`
+    directory within the extension." A directory without the manifest is not an extension."""
+    for ext in ("a-ext", "b-ext", "not-an-ext"):
         skill(private_home / ".gemini" / "extensions" / ext / "skills", f"{ext}-skill")
+        if ext != "not-an-ext":
+            write(private_home / ".gemini" / "extensions" / ext / "gemini-extension.json", '{"name": "%s"}' % ext)
     index = index_for(workspace, ["gemini"])
     assert sorted((d.tier, d.name) for d in index.decls["gemini"] if not d.builtin) == [
         ("extension", "a-ext-skill"), ("extension", "b-ext-skill")]

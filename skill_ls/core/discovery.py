@@ -174,6 +174,8 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
         paths = _expand(spec.template, workspace, env, config)
         if spec.json_keys:
             paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base, spec.jsonc)]
+        if spec.marker:
+            paths = [p for p in paths if os.path.isfile(os.path.normpath(os.path.join(p, spec.marker)))]
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
         for i, path in enumerate(paths):
             roots.append(RootDir(os.path.normpath(path), runtime.id, spec.tier, start + i if spec.ordered else 0,

@@ -7,10 +7,12 @@ it works), https://geminicli.com/docs/cli/using-agent-skills/ (disable),
 https://geminicli.com/docs/cli/creating-skills/ (the built-in `skill-creator`),
 https://geminicli.com/docs/reference/configuration (`skills.enabled`,
 `skills.disabled`, settings files), https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/skills.md
-(the repository's page: the required fields). docs/fidelity.md quotes each one. Not documented: the exact
+(the repository's page: the required fields),
+https://github.com/google-gemini/gemini-cli/blob/main/docs/extensions/reference.md (where installed
+extensions live and where their skills go). docs/fidelity.md quotes each one. Not documented: the exact
 system-prompt text ("injects the name and description of all enabled skills"), a name pattern or
-length, a prompt budget; the extensions directory (`~/.gemini/extensions/<extension>/skills`) is
-where installed extensions keep their skills (a reading).
+length, a prompt budget, where `gemini extensions disable` records a disabled extension (its skills
+are still counted).
 """
 from __future__ import annotations
 
@@ -37,7 +39,11 @@ GEMINI = Runtime(
         RootSpec("workspace", "{workspace}/.gemini/skills", ordered=True),
         RootSpec("user", "{home}/.agents/skills", origin="user", ordered=True, activates=False),
         RootSpec("user", "{home}/.gemini/skills", origin="user", ordered=True),
-        RootSpec("extension", "{home}/.gemini/extensions/*/skills", origin="user", title="installed extensions"),
+        # "On startup, Gemini CLI looks for extensions in `<home>/.gemini/extensions`"; "Extensions exist
+        # as a directory that contains a `gemini-extension.json` file"; "Skills must be placed in a
+        # `skills/` directory within the extension."
+        RootSpec("extension", "{home}/.gemini/extensions/*/skills", origin="user", title="installed extensions",
+                 marker="../gemini-extension.json"),
     ),
     fields=GEMINI_FIELDS,
     # "A unique identifier for the skill. This should match the directory name." No pattern, no length.

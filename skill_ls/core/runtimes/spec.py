@@ -71,6 +71,9 @@ class RootSpec:
     json_keys: tuple[str, ...] = ()
     json_base: Literal["workspace", "file"] = "workspace"  # what a relative path in that file is relative to
     jsonc: bool = False  # that file is JSON with comments and trailing commas (OpenCode's config)
+    # A file that must exist, relative to each expanded root, for the runtime to read it (Gemini CLI:
+    # an extension is "a directory that contains a `gemini-extension.json` file": `../gemini-extension.json`).
+    marker: str = ""
     title: str = ""
     # Whether this directory existing makes the runtime active (`runtimes = ["auto"]`). A directory
     # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
