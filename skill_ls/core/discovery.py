@@ -136,11 +136,12 @@ def _glob_dirs(path: str) -> list[str]:
 
 
 def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace",
-                jsonc: bool = False) -> list[str]:
+                jsonc: bool = False, scope: str = "all") -> list[str]:
     """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
-    is one path; a dotted key is also looked up nested); relative paths are taken from the workspace
-    or, with `json_base="file"`, from the file's directory; `~` is expanded. `jsonc`: the file may
-    hold comments and trailing commas. Unreadable: none."""
+    is one path, a list several, a mapping its keys whose value is `true`; a dotted key is also looked
+    up nested); relative paths are taken from the workspace or, with `json_base="file"`, from the
+    file's directory; `~` is expanded. `jsonc`: the file may hold comments and trailing commas.
+    `scope` keeps only the `~/…` paths ("home") or only the others ("workspace"). Unreadable: none."""
     raw, error, _ = read_bytes(settings_file)  # never blocks on a FIFO or a device
     if error is not None or len(raw) > 1024 * 1024:
         return []
@@ -160,7 +161,10 @@ def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_
                 value = value.get(part) if isinstance(value, dict) else None
         if value is None:
             continue
-        items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        items = [value] if isinstance(value, str) else value if isinstance(value, list) else \
+            [k for k, on in value.items() if on is True] if isinstance(value, dict) else []
+        if scope != "all":
+            items = [v for v in items if isinstance(v, str) and (v == "~" or v.startswith("~/")) == (scope == "home")]
         return [os.path.join(base, os.path.expanduser(v)) for v in items if isinstance(v, str) and v]
     return []
 
@@ -173,7 +177,8 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             continue
         paths = _expand(spec.template, workspace, env, config)
         if spec.json_keys:
-            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base, spec.jsonc)]
+            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base, spec.jsonc,
+                                                spec.json_scope)]
         if spec.marker:
             paths = [p for p in paths if os.path.isfile(os.path.normpath(os.path.join(p, spec.marker)))]
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0

@@ -8,7 +8,9 @@ https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-ski
 "Creating and adding a skill" steps), https://code.visualstudio.com/docs/copilot/customization/agent-skills
 (field limits), and the skill reference VS Code ships to its own agent,
 https://github.com/microsoft/vscode/blob/main/extensions/copilot/assets/prompts/skills/agent-customization/references/skills.md
-(`argument-hint`, `user-invocable`, `disable-model-invocation`). docs/fidelity.md quotes each one.
+(`argument-hint`, `user-invocable`, `disable-model-invocation`), and VS Code's current page,
+https://code.visualstudio.com/docs/agent-customization/agent-skills (`chat.agentSkillsLocations`, the
+name rule's words, `context`). docs/fidelity.md quotes each one.
 Not documented: which of a project's three directories wins for one name; VS Code's source answers it
 (`.github/skills`, then `.agents/skills`, then `.claude/skills`, the first copy found wins and the others
 are skipped as duplicates: DEFAULT_SKILL_SOURCE_FOLDERS in
@@ -33,6 +35,9 @@ COPILOT_FIELDS: dict[str, FieldSpec] = {
     "argument-hint": FieldSpec("str", "VS Code: hint shown for slash invocation."),
     "user-invocable": FieldSpec("bool", "VS Code: show the skill as a slash command (default true)."),
     "disable-model-invocation": FieldSpec("bool", "VS Code: the model does not load the skill on its own."),
+    # No value check: the page names only `fork` ("Defaults to inline").
+    "context": FieldSpec("str", "VS Code (experimental): `fork` runs the skill in a dedicated subagent context; by "
+                         "default its instructions are added inline to the parent agent's context."),
 }
 
 COPILOT = Runtime(
@@ -46,10 +51,19 @@ COPILOT = Runtime(
         RootSpec("project", "{workspace}/.github/skills", ordered=True),
         RootSpec("project", "{workspace}/.agents/skills", ordered=True, activates=False),
         RootSpec("project", "{workspace}/.claude/skills", ordered=True, guest_of="claude-code", activates=False),
+        # "You can configure additional file locations for project skills with the
+        # `chat.agentSkillsLocations` setting": the workspace's `.vscode/settings.json` (JSON with
+        # comments), a map of location -> true (or a list); "Relative paths are resolved from the root
+        # folder(s) of your workspace. Supports home directory expansion (`~`)" — a `~/` location is a
+        # personal one. Reading: after the default folders of its tier, in the setting's order.
+        RootSpec("project", "{workspace}/.vscode/settings.json", ordered=True, json_keys=("chat.agentSkillsLocations",),
+                 jsonc=True, json_scope="workspace"),
         RootSpec("personal", "{home}/.copilot/skills", origin="user", ordered=True),
         RootSpec("personal", "{home}/.agents/skills", origin="user", ordered=True, activates=False),
         RootSpec("personal", "{home}/.claude/skills", origin="user", ordered=True, guest_of="claude-code",
                  activates=False),
+        RootSpec("personal", "{workspace}/.vscode/settings.json", origin="user", ordered=True,
+                 json_keys=("chat.agentSkillsLocations",), jsonc=True, json_scope="home"),
     ),
     fields=COPILOT_FIELDS,
     # "name (required): A unique identifier for the skill. This must be lowercase, using hyphens for

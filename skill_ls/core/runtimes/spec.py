@@ -71,6 +71,9 @@ class RootSpec:
     json_keys: tuple[str, ...] = ()
     json_base: Literal["workspace", "file"] = "workspace"  # what a relative path in that file is relative to
     jsonc: bool = False  # that file is JSON with comments and trailing commas (OpenCode's config)
+    # Which of the listed paths this root takes: "all", "home" (only `~/…` ones) or "workspace" (the
+    # others): VS Code's `chat.agentSkillsLocations` lists project and personal locations together.
+    json_scope: Literal["all", "home", "workspace"] = "all"
     # A file that must exist, relative to each expanded root, for the runtime to read it (Gemini CLI:
     # an extension is "a directory that contains a `gemini-extension.json` file": `../gemini-extension.json`).
     marker: str = ""
