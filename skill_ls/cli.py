@@ -316,10 +316,18 @@ def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
     if len(args.runtime) > 1:
         raise UsageError("give at most one --runtime for this command")
     agent = getattr(args, "agent", None)
-    if agent and index.agent(agent) is None:
+    if agent and index.agent(agent) is None and not _settings_agent(index, agent):
         raise UsageError(f"no agent named '{agent}' in {index.workspace}")
     runtime = choose_runtime(index, args.runtime[0] if args.runtime else None, agent)
     return index, runtime, agent
+
+
+def _settings_agent(index: Index, agent: str) -> bool:
+    """Whether an active runtime knows `agent` from its own settings (OpenCode's agents)."""
+    from skill_ls.core.own_settings import settings_agents
+    from skill_ls.core.runtimes import RUNTIMES
+
+    return any(agent in settings_agents(RUNTIMES[rid], index) for rid in index.active if rid in RUNTIMES)
 
 
 def _preview(args: argparse.Namespace) -> int:

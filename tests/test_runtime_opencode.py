@@ -320,3 +320,33 @@ def test_an_agent_without_the_skill_tool_has_no_skills(workspace):
     assert notes == ["agent `docs` has no skills (tools.skill: false in "
                      f"{workspace / '.opencode' / 'agents' / 'docs.md'})",
                      f"agent `plan` has no skills (agent.plan.tools.skill: false in {workspace / 'opencode.json'})"]
+
+
+def test_catalog_for_one_agent(workspace, private_home, capsys):
+    """`--agent` for OpenCode: a built-in agent ("OpenCode comes with two built-in primary agents, Build
+    and Plan"), one of opencode.json's `agent` map or an `<agent>.md` sees the config files' rules with
+    its own after them; an agent without the skill tool has an empty catalog ("the `<available_skills>`
+    section is omitted entirely"); an unknown agent is a one-line error."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.cli import main
+
+    for name in ("internal-docs", "pr-review"):
+        skill(workspace / ".opencode" / "skills", name)
+    write(workspace / "opencode.json", json.dumps({
+        "permission": {"skill": {"internal-*": "deny"}},
+        "agent": {"plan": {"permission": {"skill": {"internal-*": "allow", "pr-*": "deny"}}}}}))
+    write(workspace / ".opencode" / "agents" / "docs.md", "---\ntools:\n  skill: false\n---\nDocs.\n")
+    index = index_for(workspace, ["opencode"])
+
+    def names(agent):
+        return [s["name"] for s in catalog_object(index, "opencode", agent)["skills"]]
+
+    assert names(None) == names("build") == ["pr-review"]
+    assert names("plan") == ["internal-docs"]
+    assert catalog_object(index, "opencode", "docs")["text"] == ""
+    assert main(["catalog", "--agent", "plan", "--workspace", str(workspace)]) == 0
+    assert "<name>internal-docs</name>" in capsys.readouterr().out
+    assert main(["where", "pr-review", "--agent", "plan", "--workspace", str(workspace), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["disabled"] is True
+    assert main(["catalog", "--runtime", "opencode", "--agent", "nobody", "--workspace", str(workspace)]) != 0
+    assert "nobody" in capsys.readouterr().err

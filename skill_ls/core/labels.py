@@ -166,7 +166,7 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
         return obj
     from skill_ls.core.own_settings import disabled_names, permission_notes, skills_switched_off
 
-    disabled_by = disabled_names(runtime, index).get(name)
+    disabled_by = disabled_names(runtime, index, agent if runtime.agent_scoping is None else None).get(name)
     if disabled_by is not None:
         obj["disabled"] = True
         obj["disabled_by"] = disabled_by

@@ -86,9 +86,10 @@ def skills_switched_off(runtime: Runtime, index: Index | None) -> str | None:
     return off
 
 
-def disabled_names(runtime: Runtime, index: Index | None) -> dict[str, str]:
+def disabled_names(runtime: Runtime, index: Index | None, agent: str | None = None) -> dict[str, str]:
     """Skill names turned off for this runtime -> where: skill-ls's own setting for the operator
-    (`Runtime.operator_disabled`) and the runtime's settings files (`OwnSettings.disabled`)."""
+    (`Runtime.operator_disabled`) and the runtime's settings files (`OwnSettings.disabled`, the
+    permissions; for `agent`, one of `settings_agents`, with that agent's own rules last)."""
     out: dict[str, str] = {}
     if runtime.operator_disabled is not None and index is not None:
         where = runtime.setting_key(runtime.operator_disabled)
@@ -103,7 +104,7 @@ def disabled_names(runtime: Runtime, index: Index | None) -> dict[str, str]:
                     if isinstance(name, str):
                         out.setdefault(name, f"{'.'.join(spec.disabled)} in {_home_relative(path, index)}")
     if spec is not None and spec.permissions is not None and index is not None:
-        out.update({name: where for name, where in _denied(runtime, index).items() if name not in out})
+        out.update({name: where for name, where in _denied(runtime, index, agent).items() if name not in out})
     return out
 
 
@@ -196,11 +197,12 @@ def _because(rule: Rule, index: Index | None) -> str:
     return f'{rule[2]}: "{rule[1]}" in {_home_relative(rule[3], index)}'
 
 
-def _denied(runtime: Runtime, index: Index) -> dict[str, str]:
-    """Names of the runtime's skills whose last matching permission rule says `denied_value`."""
+def _denied(runtime: Runtime, index: Index, agent: str | None = None) -> dict[str, str]:
+    """Names of the runtime's skills whose last matching permission rule says `denied_value` (the
+    config files' rules, then `agent`'s own)."""
     spec = runtime.own_settings
     assert spec is not None and spec.permissions is not None
-    rules = _global_rules(runtime, index)
+    rules = _global_rules(runtime, index) + (_agent_rules(runtime, index, agent)[1] if agent else [])
     if not rules:
         return {}
     out: dict[str, str] = {}
@@ -209,6 +211,38 @@ def _denied(runtime: Runtime, index: Index) -> dict[str, str]:
         if verdict is not None and verdict[1] == spec.denied_value:
             out[name] = _because(verdict, index)
     return out
+
+
+def _agent_rules(runtime: Runtime, index: Index, agent: str) -> tuple[str | None, list[Rule]]:
+    """(why `agent` has no skills at all, or None; its own permission rules, lowest first)."""
+    spec = runtime.own_settings
+    assert spec is not None and spec.permissions is not None
+    switched_off = None
+    own: list[Rule] = []
+    for path, prefix, data in agent_settings(runtime, index).get(agent, ()):
+        switch = _at(data, spec.agent_switch) if spec.agent_switch is not None else None
+        if isinstance(switch, bool):
+            switched_off = None if switch else \
+                f"{prefix}{'.'.join(spec.agent_switch or ())}: false in {_home_relative(path, index)}"
+        own.extend(_rules_in(data, spec, path, prefix))
+    return switched_off, own
+
+
+def settings_agents(runtime: Runtime, index: Index | None) -> list[str]:
+    """The agents the runtime's own settings know (its built-in agents, the `agents` maps of its
+    settings files, its `<agent>.md` files), for `--agent`."""
+    spec = runtime.own_settings
+    if spec is None or spec.agents is None or index is None:
+        return []
+    return sorted({*spec.builtin_agents, *agent_settings(runtime, index)})
+
+
+def agent_without_skills(runtime: Runtime, index: Index | None, agent: str) -> str | None:
+    """Why `agent` (one of `settings_agents`) has no skills at all (OpenCode `tools: skill: false`)."""
+    spec = runtime.own_settings
+    if spec is None or spec.permissions is None or index is None:
+        return None
+    return _agent_rules(runtime, index, agent)[0]
 
 
 def permission_notes(runtime: Runtime, index: Index | None, name: str) -> list[str]:
@@ -222,15 +256,8 @@ def permission_notes(runtime: Runtime, index: Index | None, name: str) -> list[s
     out: list[str] = []
     if base is not None and spec.ask_value is not None and base[1] == spec.ask_value:
         out.append(f"{runtime.title} asks before loading it ({_because(base, index)})")
-    for agent, sources in sorted(agent_settings(runtime, index).items()):
-        switched_off = None
-        own: list[Rule] = []
-        for path, prefix, data in sources:
-            switch = _at(data, spec.agent_switch) if spec.agent_switch is not None else None
-            if isinstance(switch, bool):
-                switched_off = None if switch else f"{prefix}{'.'.join(spec.agent_switch or ())}: false in " \
-                                                   f"{_home_relative(path, index)}"
-            own.extend(_rules_in(data, spec, path, prefix))
+    for agent in sorted(agent_settings(runtime, index)):
+        switched_off, own = _agent_rules(runtime, index, agent)
         if switched_off is not None:
             out.append(f"agent `{agent}` has no skills ({switched_off})")
             continue

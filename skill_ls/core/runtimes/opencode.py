@@ -72,7 +72,11 @@ OPENCODE = Runtime(
                              agents=("agent",),
                              agent_files=("{home}/.config/opencode/agent", "{home}/.config/opencode/agents",
                                           "{repo_chain}/.opencode/agent", "{repo_chain}/.opencode/agents"),
-                             agent_switch=("tools", "skill")),
+                             agent_switch=("tools", "skill"),
+                             # "OpenCode comes with two built-in primary agents, Build and Plan" and the
+                             # General and Explore subagents (https://opencode.ai/docs/agents; a later
+                             # text adds Scout, not listed here until the page the descriptor cites does).
+                             builtin_agents=("build", "explore", "general", "plan")),
     catalog_format="opencode_xml", catalog_order="discovery", escapes_catalog=False,
     # "The agent loads a skill by calling the tool: skill({ name: \"git-release\" })"
     skill_tool="opencode_skill",

@@ -119,6 +119,7 @@ class OwnSettings:
     agents: tuple[str, ...] | None = None
     agent_files: tuple[str, ...] = ()
     agent_switch: tuple[str, ...] | None = None
+    builtin_agents: tuple[str, ...] = ()  # agents that exist without any settings (OpenCode `build`, `plan`)
 
 
 @dataclass(frozen=True, eq=False)
