@@ -61,7 +61,8 @@ def _common(p: argparse.ArgumentParser, *, agent: bool = True) -> None:
     p.add_argument("--config", metavar="FILE", help="configuration file (default: .skill-ls.toml or pyproject.toml)")
     p.add_argument("--no-user-roots", action="store_true", help="ignore roots under $HOME and system roots (CI)")
     if agent:
-        p.add_argument("--agent", metavar="NAME", help="resolve for one agent (agent-local skills, tombstones)")
+        p.add_argument("--agent", metavar="NAME",
+                       help="resolve for one agent (agent-local skills, tombstones; an OpenCode agent's permissions)")
 
 
 def _check_args(check: argparse.ArgumentParser) -> None:
