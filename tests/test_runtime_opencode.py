@@ -350,3 +350,15 @@ def test_catalog_for_one_agent(workspace, private_home, capsys):
     assert json.loads(capsys.readouterr().out)["disabled"] is True
     assert main(["catalog", "--runtime", "opencode", "--agent", "nobody", "--workspace", str(workspace)]) != 0
     assert "nobody" in capsys.readouterr().err
+
+
+def test_both_config_files_of_a_level_before_the_next_level(workspace):
+    """Reading: of one directory, `opencode.jsonc` is loaded before `opencode.json`, and a nearer
+    directory's files after both of an outer one's ("Later configs override earlier ones")."""
+    from skill_ls.core.labels import where
+
+    root, ws = _repo(workspace)
+    skill(ws / ".opencode" / "skills", "internal-docs")
+    write(root / "opencode.json", json.dumps({"permission": {"skill": {"internal-*": "deny"}}}))
+    write(ws / "opencode.jsonc", '{"permission": {"skill": {"internal-docs": "allow"}}} // nearer')
+    assert "disabled" not in where(index_for(ws, ["opencode"]), "opencode", "internal-docs")

@@ -55,11 +55,31 @@ def settings_files(index: Index | None, runtime: Runtime) -> list[tuple[str, dic
     if spec is None or index is None:
         return []
     out = []
-    for template in spec.files:
-        for path in expand_template(template, index.workspace, index.env, index.config):
-            data = settings_file(index, path, spec.format)
-            if data is not None:
-                out.append((path, data))
+    for path in _expand_files(spec.files, index):
+        data = settings_file(index, path, spec.format)
+        if data is not None:
+            out.append((path, data))
+    return out
+
+
+def _expand_files(templates: tuple[str, ...], index: Index) -> list[str]:
+    """The paths of `templates`, in order; consecutive templates that begin with the same
+    placeholder are expanded directory by directory (OpenCode's `{repo_chain}/opencode.jsonc` and
+    `{repo_chain}/opencode.json`: both files of the worktree's root, then both of the next level)."""
+    out: list[str] = []
+    i = 0
+    while i < len(templates):
+        head = templates[i].split("}", 1)[0] + "}" if templates[i].startswith("{") else None
+        j = i + 1
+        while head is not None and j < len(templates) and templates[j].startswith(head + "/"):
+            j += 1
+        if head is None or j == i + 1 or "*" in "".join(templates[i:j]):
+            out.extend(expand_template(templates[i], index.workspace, index.env, index.config))
+            i += 1
+            continue
+        for base in expand_template(head, index.workspace, index.env, index.config):
+            out.extend(os.path.join(base, t[len(head) + 1:]) for t in templates[i:j])
+        i = j
     return out
 
 
