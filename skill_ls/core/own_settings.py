@@ -320,6 +320,22 @@ def settings_paths(index: Index) -> set[str]:
     return out
 
 
+def is_settings_path(index: Index, path: str) -> bool:
+    """Whether a change to `path` changes what a runtime's own settings say: one of `settings_paths`,
+    or a new `<agent>.md` in one of the runtimes' agent directories (OpenCode's `.opencode/agents`)."""
+    path = os.path.normpath(path)
+    if path in settings_paths(index):
+        return True
+    if not path.endswith(".md"):
+        return False
+    from skill_ls.core.runtimes import RUNTIMES
+
+    folder = os.path.dirname(path)
+    return any(os.path.normpath(base) == folder for runtime in RUNTIMES.values() if runtime.own_settings
+               for template in runtime.own_settings.agent_files
+               for base in expand_template(template, index.workspace, index.env, index.config))
+
+
 _WORKSPACE_PREFIXES = ("{workspace}/", "{repo_chain}/")
 
 
