@@ -347,7 +347,8 @@ def test_catalog_for_one_agent(workspace, private_home, capsys):
     assert main(["catalog", "--agent", "plan", "--workspace", str(workspace)]) == 0
     assert "<name>internal-docs</name>" in capsys.readouterr().out
     assert main(["where", "pr-review", "--agent", "plan", "--workspace", str(workspace), "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["disabled"] is True
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["disabled"] is True and "notes" not in obj  # (the other agents' views are not this agent's)
     assert main(["catalog", "--runtime", "opencode", "--agent", "nobody", "--workspace", str(workspace)]) != 0
     assert "nobody" in capsys.readouterr().err
 

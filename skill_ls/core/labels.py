@@ -170,7 +170,7 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
     if disabled_by is not None:
         obj["disabled"] = True
         obj["disabled_by"] = disabled_by
-    notes = permission_notes(runtime, index, name) if entries else []
+    notes = permission_notes(runtime, index, name, agent if runtime.agent_scoping is None else None) if entries else []
     if notes:  # OpenCode: `ask`, and the agents whose own permissions see the name otherwise
         obj["notes"] = notes
     off = skills_switched_off(runtime, index)

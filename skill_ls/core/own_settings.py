@@ -265,17 +265,25 @@ def agent_without_skills(runtime: Runtime, index: Index | None, agent: str) -> s
     return _agent_rules(runtime, index, agent)[0]
 
 
-def permission_notes(runtime: Runtime, index: Index | None, name: str) -> list[str]:
+def permission_notes(runtime: Runtime, index: Index | None, name: str, agent: str | None = None) -> list[str]:
     """What the runtime's permissions say of `name` beyond hiding it: that the user is asked before
-    it loads, and every agent whose own rules (or switch) see it otherwise than the settings files."""
+    it loads, and every agent whose own rules (or switch) see it otherwise than the settings files;
+    for one `agent` (of `settings_agents`), what its rules say."""
     spec = runtime.own_settings
     if spec is None or spec.permissions is None or index is None:
         return []
     rules = _global_rules(runtime, index)
+    if agent is not None:
+        off, own = _agent_rules(runtime, index, agent)
+        if off is not None:
+            return [f"agent `{agent}` has no skills ({off})"]
+        rules = rules + own
     base = _verdict(rules, name)
     out: list[str] = []
     if base is not None and spec.ask_value is not None and base[1] == spec.ask_value:
         out.append(f"{runtime.title} asks before loading it ({_because(base, index)})")
+    if agent is not None:
+        return out
     for agent in sorted(agent_settings(runtime, index)):
         switched_off, own = _agent_rules(runtime, index, agent)
         if switched_off is not None:
