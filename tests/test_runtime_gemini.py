@@ -154,3 +154,29 @@ def test_activate_skill_adds_the_body_and_the_folder_structure(workspace):
     preview = preview_skill(index_for(workspace, ["gemini"]), "gemini", "review")
     assert preview.tool == "activate_skill" and preview.exact is False
     assert preview.text.startswith("Review it.\n") and "scripts/run.sh" in preview.text
+
+
+def test_system_settings_override_and_admin_switch(workspace, private_home, tmp_path, monkeypatch):
+    """"System settings act as overrides, taking precedence over all other settings files" (its path
+    "can be overridden using the `GEMINI_CLI_SYSTEM_SETTINGS_PATH` environment variable"); the system
+    defaults file is the lowest layer; "`admin.skills.enabled` (boolean): … If false, disallows agent
+    skills from being used." """
+    from skill_ls.analysis.effective import resolve_effective_set
+    from skill_ls.core.labels import where
+
+    skill(workspace / ".gemini" / "skills", "a")
+    skill(workspace / ".gemini" / "skills", "b")
+    system = tmp_path / "system" / "settings.json"
+    defaults = tmp_path / "system" / "system-defaults.json"
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(system))
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", str(defaults))
+    write(defaults, json.dumps({"skills": {"enabled": False}}))
+    write(workspace / ".gemini" / "settings.json", json.dumps({"skills": {"enabled": True}}))
+    write(system, json.dumps({"skills": {"disabled": ["b"]}}))
+    index = index_for(workspace, ["gemini"])
+    assert [s.name for s in resolve_effective_set(index, "gemini").enabled] == ["a"]  # defaults overridden
+    assert where(index, "gemini", "b")["disabled_by"] == f"skills.disabled in {system}"
+    write(system, json.dumps({"admin": {"skills": {"enabled": False}}}))
+    index = index_for(workspace, ["gemini"])
+    assert resolve_effective_set(index, "gemini").skills == []
+    assert "admin.skills.enabled = false" in where(index, "gemini", "a")["skills_disabled"]

@@ -36,18 +36,26 @@ class Environment:
     agh_home: str | None
     codex_home: str | None
     amp_toolbox: str | None
+    # The variables an `{env:NAME=default}` settings template names (Gemini CLI's
+    # `GEMINI_CLI_SYSTEM_SETTINGS_PATH`), as (name, value) pairs of the ones that are set.
+    variables: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None, config: Config | None = None) -> "Environment":
         env = os.environ if environ is None else environ
         home = env.get("HOME") or None
         dirs: dict[str, str | None] = {}
+        named: set[str] = set()
         for runtime in RUNTIMES.values():
             for h in runtime.home_dirs:
                 configured = getattr(config, h.setting) if config is not None and h.setting else None
                 dirs[h.placeholder] = str(configured) if configured else env.get(h.env_var) or (
                     os.path.join(home, *h.default.split("/")) if home else None)
-        return cls(home=home, **dirs)
+            for template in runtime.own_settings.files if runtime.own_settings else ():
+                if template.startswith("{env:"):
+                    named.add(template[5:].split("=", 1)[0])
+        variables = tuple(sorted((n, env[n]) for n in named if env.get(n)))
+        return cls(home=home, variables=variables, **dirs)
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,9 @@ def find_repo_root(workspace: str) -> str:
 
 
 def _expand(template: str, workspace: str, env: Environment, config: Config) -> list[str]:
+    if template.startswith("{env:"):  # (its default is a path: split at the closing brace that ends it)
+        head, _, rest = template.rpartition("}")
+        return _expand_env(head.lstrip("{"), rest.lstrip("/"), env)
     head, _, rest = template.partition("}")
     key = head.lstrip("{")
     rest = rest.lstrip("/")
@@ -107,10 +118,17 @@ def _expand(template: str, workspace: str, env: Environment, config: Config) -> 
         bases = list(reversed(_expand("{ancestors}", workspace, env, config)))
     elif key.startswith("config:"):
         bases = [str(p) for p in getattr(config, key.split(":", 1)[1])]
+
     else:  # pragma: no cover - a template typo in a descriptor (skill_ls/core/runtimes/)
         raise ValueError(f"unknown root placeholder {key}")
     paths = [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
     return [g for p in paths for g in _glob_dirs(p)] if "*" in rest else paths
+
+
+def _expand_env(key: str, rest: str, env: Environment) -> list[str]:
+    name, _, default = key[4:].partition("=")
+    value = dict(env.variables).get(name) or default
+    return [os.path.normpath(os.path.join(value, rest)) if rest else os.path.normpath(value)] if value else []
 
 
 def expand_template(template: str, workspace: str, env: Environment, config: Config) -> list[str]:

@@ -1,6 +1,6 @@
 """Gemini CLI: built-in < extension < user < workspace; within the user and workspace tiers the
 `.agents/skills` alias wins over `.gemini/skills`; `skills.enabled` / `skills.disabled` in its
-settings files.
+settings files (system defaults, user, project, system), `admin.skills.enabled`.
 
 Sources (read 2026-11): https://geminicli.com/docs/cli/skills/ (tiers, precedence and aliases, how
 it works), https://geminicli.com/docs/cli/using-agent-skills/ (disable),
@@ -53,8 +53,15 @@ GEMINI = Runtime(
     unknown_field_severity="information",
     # "The recommended way to create a new skill is to use the built-in `skill-creator` skill."
     builtin_names=("skill-creator",),
-    own_settings=OwnSettings(("{home}/.gemini/settings.json", "{workspace}/.gemini/settings.json"), "json",
+    # "Configuration is applied in the following order of precedence": the system defaults file, the
+    # user settings file, the project settings file, then the system settings file ("System settings
+    # act as overrides, taking precedence over all other settings files"); the Linux paths, each
+    # movable by its environment variable (https://geminicli.com/docs/reference/configuration).
+    own_settings=OwnSettings(("{env:GEMINI_CLI_SYSTEM_DEFAULTS_PATH=/etc/gemini-cli/system-defaults.json}",
+                              "{home}/.gemini/settings.json", "{workspace}/.gemini/settings.json",
+                              "{env:GEMINI_CLI_SYSTEM_SETTINGS_PATH=/etc/gemini-cli/settings.json}"), "json",
                              switch=("skills", "enabled"), switch_effect="no skills in the system prompt",
+                             admin_switch=("admin", "skills", "enabled"),
                              disabled=("skills", "disabled")),
     # "When Gemini identifies a task matching a skill's description, it calls the `activate_skill` tool."
     skill_tool="activate_skill",

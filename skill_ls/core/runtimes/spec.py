@@ -52,7 +52,8 @@ class FieldSpec:
 
 @dataclass(frozen=True, eq=False)
 class RootSpec:
-    """A family of directories a runtime scans. `template` placeholders:
+    """A family of directories a runtime scans. `template` placeholders (a settings file's template may
+    also be `{env:NAME=default path}`: the variable's value, else the default):
     {workspace}, {home}, {agh_home}, {codex_home}, {amp_toolbox}, {ancestors} (workspace and each
     parent up to the repository root, nearest first), {repo_chain} (repository root down to the
     workspace), and {config:NAME} (each path of a Config attribute). A path segment `*` stands for
@@ -98,6 +99,9 @@ class OwnSettings:
     format: Literal["toml", "json", "jsonc"]  # jsonc: comments and trailing commas allowed
     switch: tuple[str, ...] | None = None
     switch_effect: str = "no catalog"
+    # A boolean whose `false` in any of the files turns skills off whatever the others say (Gemini
+    # CLI's `admin.skills.enabled`: "If false, disallows agent skills from being used").
+    admin_switch: tuple[str, ...] | None = None
     disabled: tuple[str, ...] | None = None
     # The key path of a map from name patterns (`*` wildcards) to an action; a name whose last
     # matching pattern (files in order, keys in order) maps to `denied_value` is disabled (OpenCode's
