@@ -7,6 +7,7 @@ once per index state (kept in `Index.derived`, dropped whenever the index learns
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from typing import Any, cast
@@ -134,6 +135,7 @@ def disabled_names(runtime: Runtime, index: Index | None, agent: str | None = No
 Rule = tuple[str, object, str, str]  # (name pattern, action, the key path written out, file)
 
 
+@functools.lru_cache(maxsize=512)
 def _wildcard(pattern: str) -> re.Pattern[str]:
     """A permission pattern: `*` any run of characters, `?` one character, the rest literal."""
     return re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern), re.S)
