@@ -7,9 +7,7 @@ once per index state (kept in `Index.derived`, dropped whenever the index learns
 """
 from __future__ import annotations
 
-import functools
 import os
-import re
 from typing import Any, cast
 
 from skill_ls.core.discovery import expand_template
@@ -135,10 +133,25 @@ def disabled_names(runtime: Runtime, index: Index | None, agent: str | None = No
 Rule = tuple[str, object, str, str]  # (name pattern, action, the key path written out, file)
 
 
-@functools.lru_cache(maxsize=512)
-def _wildcard(pattern: str) -> re.Pattern[str]:
-    """A permission pattern: `*` any run of characters, `?` one character, the rest literal."""
-    return re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern), re.S)
+def wildcard_match(pattern: str, name: str) -> bool:
+    """A permission pattern matched against a whole name: `*` any run of characters, `?` one
+    character, the rest literal. The greedy two-pointer match (O(len(pattern) × len(name)) at worst):
+    a pattern written to make a regular expression backtrack cannot stall it."""
+    p = n = 0
+    star, mark = -1, 0
+    while n < len(name):
+        if p < len(pattern) and pattern[p] != "*" and (pattern[p] == "?" or pattern[p] == name[n]):
+            p, n = p + 1, n + 1
+        elif p < len(pattern) and pattern[p] == "*":
+            star, mark, p = p, n, p + 1
+        elif star >= 0:
+            mark += 1
+            p, n = star + 1, mark
+        else:
+            return False
+    while p < len(pattern) and pattern[p] == "*":
+        p += 1
+    return p == len(pattern)
 
 
 def _rules_in(data: dict[str, Any], spec: OwnSettings, path: str, prefix: str = "") -> list[Rule]:
@@ -213,7 +226,7 @@ def _verdict(rules: list[Rule], name: str) -> Rule | None:
     """The last rule whose pattern matches `name` ("the last matching rule wins")."""
     found = None
     for rule in rules:
-        if _wildcard(rule[0]).fullmatch(name):
+        if wildcard_match(rule[0], name):
             found = rule
     return found
 
