@@ -368,12 +368,8 @@ def test_both_config_files_of_a_level_before_the_next_level(workspace):
 def test_permission_patterns_match_in_linear_time():
     """Patterns come from a config file anyone may write: `*`/`?` are matched by a two-pointer scan,
     so a pattern built to make a regular expression backtrack (`*a*a…*ab`) cannot stall a check."""
-    import time
-
     from skill_ls.core.own_settings import wildcard_match
 
     assert wildcard_match("internal-*", "internal-docs") and not wildcard_match("internal-*", "internal")
     assert wildcard_match("a?c", "abc") and not wildcard_match("a?c", "ac") and wildcard_match("x[y]", "x[y]")
-    start = time.perf_counter()
-    assert not wildcard_match("*a" * 40 + "b", "a" * 5000)
-    assert time.perf_counter() - start < 1.0
+    assert not wildcard_match("*a" * 40 + "b", "a" * 5000)  # (a backtracking regex would not return)
