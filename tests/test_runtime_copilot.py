@@ -159,11 +159,20 @@ def test_chat_agent_skills_locations_adds_roots(workspace, private_home):
                                                   ("shadowed", "<ws>/tools/skills/review/SKILL.md")]
 
 
-def test_chat_agent_skills_locations_as_a_list(workspace):
-    """The setting's older form, a list of locations, is read too."""
+def test_chat_agent_skills_locations_false_turns_a_default_folder_off(workspace, private_home):
+    """VS Code keeps every default folder the map does not set to false (`.claude/skills: false`
+    turns that folder off for Copilot, the string "false" too, as VS Code's `asBoolean` reads it); a
+    list is not the setting's form and is ignored."""
+    skill(workspace / ".claude" / "skills", "claude-only")
+    skill(private_home / ".claude" / "skills", "personal-claude")
     skill(workspace / "more", "listed")
+    write(workspace / ".vscode" / "settings.json", json.dumps(
+        {"chat.agentSkillsLocations": {".claude/skills": False, "~/.claude/skills": "false"}}))
+    names = {d.name for d in index_for(workspace, ["copilot"]).decls["copilot"]}
+    assert "claude-only" not in names and "personal-claude" not in names
     write(workspace / ".vscode" / "settings.json", json.dumps({"chat.agentSkillsLocations": ["more"]}))
-    assert ("project", "listed") in {(d.tier, d.name) for d in index_for(workspace, ["copilot"]).decls["copilot"]}
+    names = {d.name for d in index_for(workspace, ["copilot"]).decls["copilot"]}
+    assert "listed" not in names and {"claude-only", "personal-claude"} <= names
 
 
 def test_context_fork_is_known(workspace):

@@ -40,6 +40,10 @@ COPILOT_FIELDS: dict[str, FieldSpec] = {
                          "default its instructions are added inline to the parent agent's context."),
 }
 
+# VS Code's `chat.agentSkillsLocations` in the workspace's settings (the user-level settings file,
+# whose place depends on the platform and the VS Code flavour, is not read).
+VSCODE_LOCATIONS = ("{workspace}/.vscode/settings.json", "chat.agentSkillsLocations")
+
 COPILOT = Runtime(
     id="copilot", title="GitHub Copilot",
     # Reading: the documentation names project and personal skills without saying which wins for one
@@ -48,22 +52,26 @@ COPILOT = Runtime(
     # Within a tier, VS Code's order of DEFAULT_SKILL_SOURCE_FOLDERS: the first copy of a name wins and
     # later ones are skipped as duplicates (see the module docstring; ordered=True: the earlier root wins).
     roots=(
-        RootSpec("project", "{workspace}/.github/skills", ordered=True),
-        RootSpec("project", "{workspace}/.agents/skills", ordered=True, activates=False),
-        RootSpec("project", "{workspace}/.claude/skills", ordered=True, guest_of="claude-code", activates=False),
+        RootSpec("project", "{workspace}/.github/skills", ordered=True, json_switch=VSCODE_LOCATIONS),
+        RootSpec("project", "{workspace}/.agents/skills", ordered=True, activates=False, json_switch=VSCODE_LOCATIONS),
+        RootSpec("project", "{workspace}/.claude/skills", ordered=True, guest_of="claude-code", activates=False,
+                 json_switch=VSCODE_LOCATIONS),
         # "You can configure additional file locations for project skills with the
         # `chat.agentSkillsLocations` setting": the workspace's `.vscode/settings.json` (JSON with
-        # comments), a map of location -> true (or a list); "Relative paths are resolved from the root
-        # folder(s) of your workspace. Supports home directory expansion (`~`)" — a `~/` location is a
-        # personal one. Reading: after the default folders of its tier, in the setting's order.
-        RootSpec("project", "{workspace}/.vscode/settings.json", ordered=True, json_keys=("chat.agentSkillsLocations",),
-                 jsonc=True, json_scope="workspace"),
-        RootSpec("personal", "{home}/.copilot/skills", origin="user", ordered=True),
-        RootSpec("personal", "{home}/.agents/skills", origin="user", ordered=True, activates=False),
+        # comments), a map of location -> true; "Relative paths are resolved from the root folder(s)
+        # of your workspace. Supports home directory expansion (`~`)". VS Code's source
+        # (`PromptsConfig.promptSourceFolders` in promptSyntax/config/config.ts) keeps every default
+        # folder the map does not set to false, then adds the map's other true entries in its order,
+        # a `~/` one as a personal location; a list is ignored (`getLocationsValue`).
+        RootSpec("project", VSCODE_LOCATIONS[0], ordered=True, json_keys=(VSCODE_LOCATIONS[1],), jsonc=True,
+                 json_scope="workspace", json_lists=False),
+        RootSpec("personal", "{home}/.copilot/skills", origin="user", ordered=True, json_switch=VSCODE_LOCATIONS),
+        RootSpec("personal", "{home}/.agents/skills", origin="user", ordered=True, activates=False,
+                 json_switch=VSCODE_LOCATIONS),
         RootSpec("personal", "{home}/.claude/skills", origin="user", ordered=True, guest_of="claude-code",
-                 activates=False),
-        RootSpec("personal", "{workspace}/.vscode/settings.json", origin="user", ordered=True,
-                 json_keys=("chat.agentSkillsLocations",), jsonc=True, json_scope="home"),
+                 activates=False, json_switch=VSCODE_LOCATIONS),
+        RootSpec("personal", VSCODE_LOCATIONS[0], origin="user", ordered=True, json_keys=(VSCODE_LOCATIONS[1],),
+                 jsonc=True, json_scope="home", json_lists=False),
     ),
     fields=COPILOT_FIELDS,
     # "name (required): A unique identifier for the skill. This must be lowercase, using hyphens for

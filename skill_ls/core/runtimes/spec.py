@@ -75,6 +75,11 @@ class RootSpec:
     # Which of the listed paths this root takes: "all", "home" (only `~/…` ones) or "workspace" (the
     # others): VS Code's `chat.agentSkillsLocations` lists project and personal locations together.
     json_scope: Literal["all", "home", "workspace"] = "all"
+    json_lists: bool = True  # a list under the key lists paths (VS Code reads only the map form)
+    # (settings file template, key): the root is not read when that JSON (with comments) file maps
+    # the root's own location, as the runtime writes it (`.claude/skills`, `~/.copilot/skills`), to
+    # false (VS Code: `"chat.agentSkillsLocations": {".claude/skills": false}`).
+    json_switch: tuple[str, str] | None = None
     # A file that must exist, relative to each expanded root, for the runtime to read it (Gemini CLI:
     # an extension is "a directory that contains a `gemini-extension.json` file": `../gemini-extension.json`).
     marker: str = ""
