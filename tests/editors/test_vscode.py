@@ -20,6 +20,7 @@ import subprocess
 import sys
 import textwrap
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -195,7 +196,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     env = {**os.environ, "HOME": str(home), "AGH_HOME": str(agh_home), "PYTHONPATH": str(REPO)}
     expected = _check_json(ws, env)
     multi = _multi_root(root / "multi", home)
-    shots = Path(os.environ.get("SKILL_LS_SCREENSHOTS") or root / "screenshots")
+    # Pictures only when asked (screenshots.sh, or artifacts kept); a failed flow's picture always.
+    shots = os.environ.get("SKILL_LS_SCREENSHOTS") or (str(root / "screenshots") if keep else None)
     config = {
         "vsix": str(VSIX),
         "workspace": str(ws),
@@ -205,7 +207,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "path": BARE_PATH,
         "work": str(root / "work"),
         "out": str(root / "results.json"),
-        "screenshots": str(shots),
+        "screenshots": shots,
+        "failureShots": str(root / "screenshots"),
         "chromium": _chromium(),
         "userCopy": {
             "path": str(agh_home / "skills" / "code-review" / "SKILL.md"),
@@ -235,11 +238,15 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     results: dict[str, Any] = json.loads(out.read_text()) if out.is_file() else {}
     if results.get("fatal") or proc.returncode != 0:
         pytest.fail(f"the VS Code session did not run ({root}): {results.get('fatal') or proc.stderr[-3000:]}")
-    after = _check_json(ws, env)  # the tree as the session left it (quick fix applied, user copy added)
-    # The multi-root flows change no skill: each folder's check as the session left it (the demo flows
-    # added a user copy to $AGH_HOME, which the AGH folders read too).
-    multi_expected = {name: _check_json(Path(p), env) for name, p in
-                      [*multi["folders"].items(), (multi["add"]["name"], multi["add"]["path"])]}
+    # The tree as the session left it (quick fix applied, user copy added) and, as the multi-root flows
+    # change no skill, each folder's check (the demo flows added a user copy to $AGH_HOME, which the AGH
+    # folders read too): the checks run at once.
+    folders = {"demo": ws, **{name: Path(p) for name, p in
+                              [*multi["folders"].items(), (multi["add"]["name"], multi["add"]["path"])]}}
+    with ThreadPoolExecutor(len(folders)) as pool:
+        checks = dict(zip(folders, pool.map(lambda p: _check_json(p, env), folders.values())))
+    after = checks.pop("demo")
+    multi_expected = checks
     return {"results": results, "flows": results["flows"], "expected": expected, "after": after, "ws": ws, "home": home,
             "root": root, "multi": multi, "multi_expected": multi_expected}
 

@@ -15,7 +15,9 @@
  *   serverCommand   optional: argv of the language server (goes to skillLs.server.command)
  *   work            scratch directory (user data, extensions, logs)
  *   out             where the results JSON is written
- *   screenshots     directory for the PNGs (README pictures: screenshots.sh copies them to docs/img)
+ *   screenshots     optional: directory for the PNGs (README pictures: screenshots.sh copies them to
+ *                   docs/img); without it no picture is taken but a failed flow's
+ *   failureShots    optional: directory for the picture of each failed flow (failed-NAME.png)
  *   chromium        the browser executable (default /usr/bin/chromium)
  *   userCopy        {path, text}: a skill written into the user root during the disk-change flow
  *   catalogEdit     {path, from, to}: an edit made on disk while the catalog preview is open
@@ -31,7 +33,6 @@
 'use strict';
 const cp = require('child_process');
 const fs = require('fs');
-const net = require('net');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
@@ -46,17 +47,6 @@ const log = (msg) => {
 };
 const save = () => fs.writeFileSync(config.out, JSON.stringify(results, null, 2));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function env(extra = {}) {
   const e = { ...process.env };
@@ -115,9 +105,10 @@ let browser;
 const VIEWPORT = { width: 1280, height: 800 };
 
 async function shot(name, clip) {
-  if (!config.screenshots) return;
-  fs.mkdirSync(config.screenshots, { recursive: true });
-  await page.screenshot({ path: path.join(config.screenshots, `${name}.png`), ...(clip ? { clip } : {}) });
+  const dir = name.startsWith('failed-') ? config.failureShots || config.screenshots : config.screenshots;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), ...(clip ? { clip } : {}) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,10 +334,10 @@ async function hoverWord(line, col, name, accept) {
   // A hover that does not come up (code-server now and then drops one that was asked for while the
   // window was still busy): as a person does, move the mouse away and back, then ask with the
   // keyboard (Ctrl+K Ctrl+I at the cursor, which is on the name).
-  for (const how of ['mouse', 'mouse again', 'keyboard']) {
+  for (const how of ['mouse', 'keyboard', 'mouse again']) {
     await askHover(name, how);
     try {
-      return await waitFor('a hover', shown, 10000);
+      return await waitFor('a hover', shown, 5000);
     } catch (err) {
       log(`no hover after the ${how}: ${err.message}`);
     }
@@ -455,6 +446,27 @@ async function catalogOrPick(isPrevious) {
   }, STEP, 50);
 }
 
+/**
+ * A command's quick pick, once it is on screen whole: {rows, placeholder}. Not the palette that ran the
+ * command (`command`: rows naming it), nor a pick whose list is still being laid out (the same rows on
+ * two reads in a row; as many as a placeholder that starts with a count says), whose placeholder
+ * matches `placeholderIs`.
+ */
+async function commandPick(what, command, placeholderIs = /^/) {
+  let prev = '';
+  return waitFor(what, async () => {
+    if (!(await quickPickOpen())) return undefined;
+    const rows = await quickPickRows();
+    const placeholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || '');
+    const now = JSON.stringify([rows, placeholder]);
+    const same = now === prev;
+    prev = now;
+    if (!rows.length || rows.some((r) => r.includes(command)) || !same || !placeholderIs.test(placeholder)) return undefined;
+    const count = /^(\d+) /.exec(placeholder);
+    return !count || Number(count[1]) > 8 || rows.length === Number(count[1]) ? { rows, placeholder } : undefined;
+  }, STEP, 100);
+}
+
 /** The rows of the open quick pick (palette, quick open, a command's pick). */
 async function quickPickRows() {
   return page.$$eval('.quick-input-widget .monaco-list-row', (els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
@@ -536,47 +548,57 @@ async function main() {
   results.install = (install.stdout + install.stderr).trim();
   if (install.status !== 0 || !/successfully installed/.test(install.stdout)) throw new Error(`installing the .vsix failed: ${results.install}`);
 
-  const port = await freePort();
-  log(`starting code-server on ${port}`);
-  const serverLog = fs.openSync(path.join(config.work, 'code-server.log'), 'w');
-  const server = cp.spawn(
-    process.execPath,
-    [CODE_SERVER, '--extensions-dir', ext, '--user-data-dir', ud, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override'],
-    { env: env(), stdio: ['ignore', serverLog, serverLog], detached: true },
-  );
+  // Both code-servers (the second one has no Python: noPythonFlows) and the browser start at once.
+  const first = startCodeServer(ext, ud, {}, 'code-server.log');
+  const noPython = config.noPython ? startNoPythonServer(ext) : undefined;
+  if (noPython) noPython.catch(() => undefined); // awaited (and reported) by its flow
   try {
-    await waitFor('code-server to listen', () => new Promise((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
-      s.on('error', () => resolve(false));
-    }), STEP, 300);
-    browser = await chromium.launch({ executablePath: config.chromium || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    const [{ port }] = await Promise.all([
+      first,
+      chromium.launch({ executablePath: config.chromium || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+        .then((b) => { browser = b; }),
+    ]);
+    log(`code-server on ${port}`);
     page = await browser.newPage({ viewport: VIEWPORT });
     await flows(port);
-    if (config.noPython) await noPythonFlows(ext);
+    if (noPython) await noPythonFlows(noPython);
   } finally {
     if (browser) await browser.close().catch(() => undefined);
-    try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
-    await sleep(500);
-    try { process.kill(-server.pid, 'SIGKILL'); } catch { /* already gone */ }
+    await Promise.allSettled([first, noPython]);
+    for (const child of codeServers) await stopProcessGroup(child);
     copyLogs(ud);
   }
 }
 
-/** Start code-server on a free port with its own user data (and `envExtra`); resolves when it listens. */
+/** SIGTERM to a detached process's group, SIGKILL if it is still there after a moment. */
+async function stopProcessGroup(child) {
+  try { process.kill(-child.pid, 'SIGTERM'); } catch { return; /* already gone */ }
+  const gone = () => { try { process.kill(-child.pid, 0); return false; } catch { return true; } };
+  await waitFor('code-server to stop', async () => gone(), 2000, 50).catch(() => undefined);
+  try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+}
+
+const codeServers = []; // every code-server started (stopped at the end)
+
+/**
+ * Start code-server with its own user data (and `envExtra`) on a port the system picks (port 0: no
+ * clash with another session running beside this one); resolves with the port once it listens.
+ */
 async function startCodeServer(ext, ud, envExtra, logName) {
-  const port = await freePort();
-  const serverLog = fs.openSync(path.join(config.work, logName), 'w');
+  const logFile = path.join(config.work, logName);
+  const serverLog = fs.openSync(logFile, 'w');
   const server = cp.spawn(
     process.execPath,
-    [CODE_SERVER, '--extensions-dir', ext, '--user-data-dir', ud, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+    [CODE_SERVER, '--extensions-dir', ext, '--user-data-dir', ud, '--auth', 'none', '--bind-addr', '127.0.0.1:0',
       '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override'],
     { env: env(envExtra), stdio: ['ignore', serverLog, serverLog], detached: true },
   );
-  await waitFor('code-server to listen', () => new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
-    s.on('error', () => resolve(false));
-  }), STEP, 300);
+  codeServers.push(server);
+  const port = await waitFor('code-server to listen', async () => {
+    if (server.exitCode !== null) throw new Error(`code-server exited (${server.exitCode}): ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    const m = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(fs.readFileSync(logFile, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  }, STEP, 50);
   return { port, server };
 }
 
@@ -586,7 +608,7 @@ async function startCodeServer(ext, ud, envExtra, logName) {
  * (code-server is a remote window: the settings are on the Remote tab) shows the server settings,
  * not "No Settings Found".
  */
-async function noPythonFlows(ext) {
+function startNoPythonServer(ext) {
   const ud = path.join(config.work, 'user-data-no-python');
   fs.mkdirSync(path.join(ud, 'User'), { recursive: true });
   fs.writeFileSync(path.join(ud, 'User', 'settings.json'), JSON.stringify({
@@ -595,11 +617,15 @@ async function noPythonFlows(ext) {
   }));
   const empty = path.join(config.work, 'no-python-bin');
   fs.mkdirSync(empty, { recursive: true });
-  let started;
+  // VSCODE_CLI: the server does not resolve a login shell's environment, whose profile would put
+  // /usr/bin (and its python3) back on the extension host's PATH.
+  return startCodeServer(ext, ud, { PATH: empty, VSCODE_CLI: '1' }, 'code-server-no-python.log');
+}
+
+/** `starting`: startNoPythonServer's promise (the server starts with the first one). */
+async function noPythonFlows(starting) {
   await flow('no_python', async (o) => {
-    // VSCODE_CLI: the server does not resolve a login shell's environment, whose profile would put
-    // /usr/bin (and its python3) back on the extension host's PATH.
-    started = await startCodeServer(ext, ud, { PATH: empty, VSCODE_CLI: '1' }, 'code-server-no-python.log');
+    const started = await starting;
     const old = page;
     page = await browser.newPage({ viewport: VIEWPORT });
     await old.close({ runBeforeUnload: false }).catch(() => undefined);
@@ -633,9 +659,6 @@ async function noPythonFlows(ext) {
     });
     await shot('no-python-settings');
   });
-  if (started) {
-    try { process.kill(-started.server.pid, 'SIGTERM'); } catch { /* gone */ }
-  }
 }
 
 /** The bundled server's process in this session (its launcher lives in the session's extensions dir). */
@@ -743,12 +766,7 @@ async function demoFlows(port) {
     o.title = (await lens.innerText()).trim();
     await lens.click();
     // Show Skill Shadows' pick (its placeholder counts the declarations), not a quick open left in the DOM.
-    o.items = await waitFor('the declarations quick pick', async () => {
-      if (!(await quickPickOpen())) return undefined;
-      o.placeholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || '');
-      const rows = await quickPickRows();
-      return /declarations? of/.test(o.placeholder) && rows.length ? rows : undefined;
-    });
+    ({ rows: o.items, placeholder: o.placeholder } = await commandPick('the declarations quick pick', 'Show Skill Shadows', /declarations? of/));
     await shot('codelens');
     const pick = o.items.findIndex((r) => r.includes(config.codeLensPick));
     if (pick < 0) throw new Error(`no row mentions ${config.codeLensPick}: ${JSON.stringify(o.items)}`);
@@ -769,10 +787,7 @@ async function demoFlows(port) {
     await openFile('.agh/skills/release-notes/SKILL.md');
     await goTo(4, 2);
     await palette('Skill LS: Explain Rule');
-    o.explainItems = await waitFor('the rule quick pick', async () => {
-      const rows = await quickPickRows();
-      return rows.length && !rows.some((r) => /Explain Rule/.test(r)) ? rows : undefined;
-    });
+    ({ rows: o.explainItems } = await commandPick('the rule quick pick', 'Explain Rule'));
     await page.keyboard.press('Enter');
     o.explain = await waitFor('the rule documentation', async () => {
       const t = await editorText();
@@ -780,11 +795,7 @@ async function demoFlows(port) {
     });
     // List Skills: the default runtime's skills, in catalog order.
     await palette('Skill LS: List Skills');
-    o.skills = await waitFor('the skills quick pick', async () => {
-      const rows = await quickPickRows();
-      return rows.length && !rows.some((r) => /List Skills/.test(r)) ? rows : undefined;
-    });
-    o.skillsPlaceholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || '');
+    ({ rows: o.skills, placeholder: o.skillsPlaceholder } = await commandPick('the skills quick pick', 'List Skills'));
     await page.keyboard.press('Escape');
     // Show Portability of the current skill.
     await openFile('.agh/skills/code-review/SKILL.md');
@@ -796,11 +807,7 @@ async function demoFlows(port) {
     // Show Skill Shadows on a skill AGH does not read: answered under the runtime that reads it.
     await openFile('.agents/skills/summarize/SKILL.md');
     await palette('Skill LS: Show Skill Shadows');
-    o.shadows = await waitFor('the declarations quick pick', async () => {
-      const rows = await quickPickRows();
-      return rows.length && !rows.some((r) => /Show Skill Shadows/.test(r)) ? rows : undefined;
-    });
-    o.shadowsPlaceholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || '');
+    ({ rows: o.shadows, placeholder: o.shadowsPlaceholder } = await commandPick('the declarations quick pick', 'Show Skill Shadows'));
     await page.keyboard.press('Escape');
     // Show Output: the channel, saying which interpreter runs the server.
     await palette('Skill LS: Show Output');
@@ -1139,11 +1146,7 @@ async function multiRootFlows(port) {
   await flow('multiroot_where', async (o) => {
     await openFile(mr.hover.file);
     await palette('Skill LS: Show Skill Shadows');
-    o.items = await waitFor('the declarations quick pick', async () => {
-      const rows = await quickPickRows();
-      return rows.length && !rows.some((r) => /Show Skill Shadows/.test(r)) ? rows : undefined;
-    });
-    o.placeholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || e.getAttribute('aria-label') || '');
+    ({ rows: o.items, placeholder: o.placeholder } = await commandPick('the declarations quick pick', 'Show Skill Shadows'));
     await shot('multiroot-where');
     // Pick the winner (outside every folder: the personal copy) and hover its name there.
     await page.keyboard.press('Enter');
@@ -1179,12 +1182,7 @@ async function multiRootFlows(port) {
       await waitFor('the code lens', async () => (await lens.count()) > 0 && (await lens.isVisible()));
       o.title = (await lens.innerText()).trim();
       await lens.click();
-      o.items = await waitFor('the declarations quick pick', async () => {
-        if (!(await quickPickOpen())) return undefined;
-        o.placeholder = await page.$eval('.quick-input-widget input', (e) => e.getAttribute('placeholder') || '');
-        const rows = await quickPickRows();
-        return /declarations? of/.test(o.placeholder) && rows.length ? rows : undefined;
-      });
+      ({ rows: o.items, placeholder: o.placeholder } = await commandPick('the declarations quick pick', 'Show Skill Shadows', /declarations? of/));
       const pick = o.items.findIndex((r) => /built.in/i.test(r));
       if (pick < 0) throw new Error(`no row is a built-in copy: ${JSON.stringify(o.items)}`);
       const before = await toasts();
