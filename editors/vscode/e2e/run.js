@@ -550,7 +550,7 @@ async function main() {
 
   // Both code-servers (the second one has no Python: noPythonFlows) and the browser start at once.
   const first = startCodeServer(ext, ud, {}, 'code-server.log');
-  const noPython = config.noPython ? startNoPythonServer(ext) : undefined;
+  const noPython = (noPythonServer = config.noPython ? startNoPythonServer(ext) : undefined);
   if (noPython) noPython.catch(() => undefined); // awaited (and reported) by its flow
   try {
     const [{ port }] = await Promise.all([
@@ -561,11 +561,11 @@ async function main() {
     log(`code-server on ${port}`);
     page = await browser.newPage({ viewport: VIEWPORT });
     await flows(port);
-    if (noPython) await noPythonFlows(noPython);
+    if (noPython) await noPythonFlows();
   } finally {
     if (browser) await browser.close().catch(() => undefined);
     await Promise.allSettled([first, noPython]);
-    for (const child of codeServers) await stopProcessGroup(child);
+    await Promise.all(codeServers.map(stopProcessGroup));
     copyLogs(ud);
   }
 }
@@ -574,7 +574,7 @@ async function main() {
 async function stopProcessGroup(child) {
   try { process.kill(-child.pid, 'SIGTERM'); } catch { return; /* already gone */ }
   const gone = () => { try { process.kill(-child.pid, 0); return false; } catch { return true; } };
-  await waitFor('code-server to stop', async () => gone(), 2000, 50).catch(() => undefined);
+  await waitFor('code-server to stop', async () => gone(), 1000, 50).catch(() => undefined);
   try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
 }
 
@@ -622,14 +622,28 @@ function startNoPythonServer(ext) {
   return startCodeServer(ext, ud, { PATH: empty, VSCODE_CLI: '1' }, 'code-server-no-python.log');
 }
 
-/** `starting`: startNoPythonServer's promise (the server starts with the first one). */
-async function noPythonFlows(starting) {
+let noPythonServer; // startNoPythonServer's promise: it starts with the first code-server
+let noPythonWindow; // openNoPythonWindow's promise, once asked for
+
+/**
+ * The demo in a window of the code-server without Python, opened in its own browser page (it loads
+ * while other flows run: multiRootFlows asks for it early); resolves with the page.
+ */
+function openNoPythonWindow() {
+  const opening = noPythonServer.then(async (started) => {
+    const p = await browser.newPage({ viewport: VIEWPORT });
+    await p.goto(`http://127.0.0.1:${started.port}/?folder=${encodeURIComponent(config.workspace)}`);
+    return p;
+  });
+  opening.catch(() => undefined); // reported by the no_python flow, which awaits it
+  return opening;
+}
+
+async function noPythonFlows() {
   await flow('no_python', async (o) => {
-    const started = await starting;
     const old = page;
-    page = await browser.newPage({ viewport: VIEWPORT });
+    page = await (noPythonWindow || openNoPythonWindow());
     await old.close({ runBeforeUnload: false }).catch(() => undefined);
-    await page.goto(`http://127.0.0.1:${started.port}/?folder=${encodeURIComponent(config.workspace)}`);
     await page.waitForSelector('.monaco-workbench', { timeout: STEP });
     const toast = await waitFor('the notification saying what is needed', async () =>
       (await toasts()).find((t) => /needs Python/.test(t.text)));
@@ -1069,6 +1083,9 @@ async function multiRootFlows(port) {
     });
     o.toasts = await toasts(); // and again once the Problems panel settled (multiroot_problems)
   });
+
+  // The window without Python loads while the multi-root flows run (flow no_python reads it).
+  if (noPythonServer && !noPythonWindow) noPythonWindow = openNoPythonWindow();
 
   await flow('multiroot_problems', async (o) => {
     // Every folder's rows equal `skill-ls check` of that folder (run now), and no other row.
