@@ -138,7 +138,8 @@ def _multi_root(root: Path, home: Path) -> dict[str, Any]:
     - alpha checks AGH only: `review-guide` wins in its workspace tier; a Claude Code copy of it
       under `.claude/skills` is not read (no finding); `deploy-check` misspells `allowed-tools`.
     - beta checks Claude Code only: its project `review-guide` is shadowed by the personal copy in
-      ~/.claude/skills (SH001; hover: the personal copy wins); `release-plan` writes `allowed_tools`.
+      ~/.claude/skills (SH001; hover: the personal copy wins); `release-plan` writes `allowed_tools`;
+      a subagent `helper`.
     - gamma checks AGH with an additional root `shared/`, which holds a shadowed copy of `notes`, and
       Amp, whose project copy of `code-review` (`.agents/skills`) shadows Amp's built-in one.
     Under another folder's configuration each would show different findings."""
@@ -155,6 +156,9 @@ def _multi_root(root: Path, home: Path) -> dict[str, Any]:
                    "The team's review guide. Use when reviewing a pull request.")
     _skill(beta / ".claude/skills/release-plan", "release-plan", "Plans a release. Use when cutting a release.",
            extra="allowed_tools: Read\n")
+    subagent = beta / ".claude/agents/helper.md"
+    subagent.parent.mkdir(parents=True)
+    subagent.write_text("---\nname: helper\ndescription: Helps review pull requests.\n---\nYou help review pull requests.\n")
     winner = _skill(home / ".claude/skills/review-guide", "review-guide",
                     "My personal review guide. Use when reviewing anything.")
     gamma.mkdir()
@@ -171,8 +175,9 @@ def _multi_root(root: Path, home: Path) -> dict[str, Any]:
         "winner": str(winner),
         "add": {"name": "gamma", "path": str(gamma)},
         "remove": "beta",
-        # `model: ` completed on a new line after the description of beta's (Claude Code) skill
-        "modelCompletion": {"file": str(hover), "line": 3},
+        # `model: ` completed on a new line after the description of beta's (Claude Code) skill and subagent
+        "modelCompletion": [{"name": "skill", "file": str(hover), "line": 3},
+                            {"name": "subagent", "file": str(subagent), "line": 3}],
         # the code lens of gamma's Amp copy: its pick holds Amp's built-in `code-review`
         "builtin": {"file": str(amp_copy)},
     }
@@ -504,10 +509,12 @@ def test_multi_root_a_copy_outside_every_folder_answers_for_the_folder_that_read
 
 def test_model_completion_offers_the_aliases_the_rules_know(session: dict[str, Any]) -> None:
     """Issue 22: `model:` completion offered nothing although the rules know Claude Code's model
-    aliases. `model: ` typed in a Claude Code skill, Ctrl+Space: the suggest widget lists them."""
+    aliases. `model: ` typed in a Claude Code skill and in a subagent, Ctrl+Space: the suggest widget
+    lists them."""
     o = _flow(session, "model_completion")
-    labels = {row.split(" ")[0] for row in o["suggestions"]}
-    assert {"sonnet", "opus", "haiku", "inherit"} <= labels, o
+    for kind in ("skill", "subagent"):
+        labels = {row.split(" ")[0] for row in o[kind]["suggestions"]}
+        assert {"sonnet", "opus", "haiku", "inherit"} <= labels, (kind, o[kind])
 
 
 def test_choosing_amps_built_in_copy_opens_no_file(session: dict[str, Any]) -> None:

@@ -1108,27 +1108,28 @@ async function multiRootFlows(port) {
 
   if (mr.modelCompletion) {
     await flow('model_completion', async (o) => {
-      // `model: ` typed on a new frontmatter line of a Claude Code skill, then Ctrl+Space: what the
-      // suggest widget lists (or its "No suggestions." message). The edit is reverted.
-      const { file, line } = mr.modelCompletion;
-      await openFile(file);
-      await goTo(line, 1);
-      await page.keyboard.press('End');
-      await page.keyboard.press('Enter');
-      await page.keyboard.type('model: ');
-      await waitFor('the typed key in the text', async () => (await editorText()).split('\n')[line] === 'model: ', 10000, 50);
-      await page.keyboard.press('Control+Space');
+      // `model: ` typed on a new frontmatter line of each file (a Claude Code skill, a subagent), then
+      // Ctrl+Space: what the suggest widget lists (or its "No suggestions." message), in o[name]. The
+      // edit is reverted.
       const widget = async () => page.$$eval('.editor-widget.suggest-widget', (els) => els.filter((e) => e.checkVisibility()).map((e) => ({
         rows: [...e.querySelectorAll('.monaco-list-row')].filter((r) => r.checkVisibility()).map((r) => r.innerText.replace(/\s+/g, ' ').trim()),
         message: [...e.querySelectorAll('.message')].filter((m) => m.checkVisibility()).map((m) => m.innerText.trim()).join(' '),
       })));
-      const shown = await waitFor('the suggest widget', async () =>
-        (await widget()).find((w) => w.rows.length || (w.message && !/^Loading/.test(w.message))));
-      o.suggestions = shown.rows;
-      o.message = shown.message;
-      await shot('model-completion');
-      await page.keyboard.press('Escape');
-      await palette('File: Revert File');
+      for (const { name, file, line } of mr.modelCompletion) {
+        await openFile(file);
+        await goTo(line, 1);
+        await page.keyboard.press('End');
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('model: ');
+        await waitFor('the typed key in the text', async () => (await editorText()).split('\n')[line] === 'model: ', 10000, 50);
+        await page.keyboard.press('Control+Space');
+        const shown = await waitFor(`the suggest widget (${name})`, async () =>
+          (await widget()).find((w) => w.rows.length || (w.message && !/^Loading/.test(w.message))));
+        o[name] = { suggestions: shown.rows, message: shown.message };
+        await shot(`model-completion-${name}`);
+        await page.keyboard.press('Escape');
+        await palette('File: Revert File');
+      }
       await closeAllEditors();
     });
   }
