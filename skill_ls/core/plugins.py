@@ -177,7 +177,10 @@ def _may_be_plugin(directory: str, entries: list[tuple[str, str, bool]]) -> bool
     directory of the walk."""
     if os.path.basename(os.path.dirname(directory)) == MARKETPLACE_DIR:
         return True
-    return any(is_dir and name == ".claude-plugin" for name, _, is_dir in entries)
+    for name, _, is_dir in entries:  # (sorted by name: past ".claude-plugin", it is not there)
+        if name >= ".claude-plugin":
+            return is_dir and name == ".claude-plugin"
+    return False
 
 
 def declared_paths(plugin: Plugin, key: str) -> list[str]:
