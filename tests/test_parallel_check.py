@@ -175,3 +175,22 @@ def test_findings_cross_the_pipe_whole():
     back = pickle.loads(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == d and back is not d
     assert [f.name for f in dataclasses.fields(Diagnostic)] == list(Diagnostic.__slots__)
+
+
+def test_the_report_places_a_workers_findings_in_the_text_it_checked(workspace):
+    """Positions (UTF-16 columns) come from the text the findings were computed from: a worker's
+    share brings the texts of the files its findings point into back to this process's store, so
+    the report neither reads those files again nor sees a later version of them."""
+    import shutil
+
+    from skill_ls.output import format_json
+
+    for i in range(BIG):
+        # (a character outside the BMP before the link: its UTF-16 columns differ from code points)
+        skill(workspace / "skills", f"s{i:04d}", extra="colour: red\n", body=f"\U0001F600 see [it](missing{i}.md)\n")
+    serial = check_tree(workspace, jobs=1)
+    expected = format_json(serial.diagnostics, serial.files_checked, serial.index.store)
+    parallel = check_tree(workspace, jobs=2)
+    shutil.rmtree(workspace / "skills")  # (nothing left on disk to read again)
+    assert format_json(parallel.diagnostics, parallel.files_checked, parallel.index.store) == expected
+    assert '"character": 12' in expected  # RF001's target after the emoji: 12 UTF-16 units, 11 code points

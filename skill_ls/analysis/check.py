@@ -183,12 +183,18 @@ class Checker:
         rules, suppressions) runs as `executor.map_chunks` decides for `jobs` (1: here; 0: as many
         processes as pay); resolution runs here, on the index."""
         per_file = self.per_file(files)
-        collected = [d for found in map_chunks(per_file, files, jobs) for d in found]
+        collected: list[Diagnostic] = []
+        store = self.index.store
+        for found, texts in map_chunks(per_file, files, jobs):
+            collected.extend(found)
+            store.add_texts(texts)
         collected.extend(self.resolved(set(files)))
         return finish_diagnostics(collected, self.config)
 
-    def per_file(self, files: list[str]) -> Callable[[list[str]], list[Diagnostic]]:
-        """The per-file phase for any share of `files` (the whole run's files): its findings, unsuppressed."""
+    def per_file(self, files: list[str]) -> Callable[[list[str]], tuple[list[Diagnostic], dict[str, str]]]:
+        """The per-file phase for any share of `files` (the whole run's files): its findings,
+        unsuppressed, and the texts of the files they point into (`DocumentStore.texts`: a share
+        checked in another process brings them back to this one's store)."""
         wanted = set(files)
         by_path: dict[str, list[SkillDecl]] = {}
         if len(wanted) <= FEW_FILES:  # the editor: a scan of every declaration per keystroke is O(N)
@@ -203,14 +209,15 @@ class Checker:
                         by_path.setdefault(d.path, []).append(d)
         agents_by_path = {a.path: a for a in self.index.agents}
 
-        def per_file(paths: list[str]) -> list[Diagnostic]:
+        def per_file(paths: list[str]) -> tuple[list[Diagnostic], dict[str, str]]:
             raw: list[Diagnostic] = []
             for path in paths:
                 try:
                     raw.extend(self.check_one(path, by_path, agents_by_path))
                 except Exception as exc:  # noqa: BLE001 - the per-file boundary (rules have their own)
                     raw.append(file_failure(path, "reading the file", exc))
-            return self.unsuppressed(raw)
+            found = self.unsuppressed(raw)
+            return found, self.index.store.texts(_pointed_into(found))
 
         return per_file
 
@@ -392,6 +399,17 @@ def finish_diagnostics(raw: list[Diagnostic], config: Config) -> list[Diagnostic
         for key, d in last.items():
             d.message += f" (and {capped[key] - MAX_PER_FILE_AND_CODE} more {d.code} findings in this file, not shown)"
     return out
+
+
+def _pointed_into(diags: list[Diagnostic]) -> set[str]:
+    """The Markdown files `diags` point into (their own, related and fix edits): the texts the
+    presenters convert positions in."""
+    paths = {d.path for d in diags}
+    for d in diags:
+        paths.update(r.path for r in d.related)
+        if d.fix is not None:
+            paths.update(e.path for e in d.fix.edits)
+    return {p for p in paths if p.endswith(".md")}
 
 
 def _selected(code: str, config: Config) -> bool:
