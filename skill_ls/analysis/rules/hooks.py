@@ -4,16 +4,18 @@ Hooks in frontmatter are CC004 (skills) and SA005 (subagents)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.claude_code import _close
 from skill_ls.analysis.rules.context import SidecarContext
 from skill_ls.analysis.rules.plugins import json_doc
-from skill_ls.core.jsonpos import JsonDoc
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES
 from skill_ls.core.runtimes.claude_code import GUARD_HOOK_EVENTS
+
+if TYPE_CHECKING:
+    from skill_ls.core.jsonpos import JsonDoc
 
 
 @rule("HK001", Severity.ERROR, "sidecar", file_kinds=("hooks", "settings"))

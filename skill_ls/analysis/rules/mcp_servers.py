@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import AgentContext, FileContext, SidecarContext
 from skill_ls.analysis.values import map_child, node_span, seq_items
 from skill_ls.core.index import Document
-from skill_ls.core.mcp_servers import ServerFinding, locate_in_json, read_server_file, server_findings
 from skill_ls.core.model import Severity, Span
 from skill_ls.analysis.readers import readers_of
 from skill_ls.core.runtimes import MCP_METADATA_KEY, RUNTIMES, Runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, family_of_path
+
+if TYPE_CHECKING:
+    from skill_ls.core.mcp_servers import ServerFinding
+# (core.mcp_servers is imported where servers are found: most checks meet none, and it is ~2 ms)
 
 Found = tuple[str, Span, str, bool]  # code, span, message, weaker
 
@@ -64,6 +67,8 @@ def _sidecar_readers(ctx: SidecarContext) -> list[Runtime]:
 def _sidecar_findings(ctx: SidecarContext) -> list[Found]:
     if ctx.kind not in ("mcp",) + CLAUDE_MCP_KINDS:
         return []
+    from skill_ls.core.mcp_servers import locate_in_json, read_server_file, server_findings
+
     f = read_server_file(ctx.path)
     if not f.ok:
         return []  # MC001 / MS008 report unreadable or malformed files
@@ -83,6 +88,8 @@ def _sidecar_findings(ctx: SidecarContext) -> list[Found]:
 def _yaml_findings(doc: Document, servers: Any, node: Any, fallback: Span, *, shape_checked: bool,
                    literal: tuple[str, str] | None = None) -> list[Found]:
     """Servers as a YAML map (name -> server) or list ({name, ...} objects or {name: server} pairs)."""
+    from skill_ls.core.mcp_servers import server_findings
+
     out: list[Found] = []
     items: list[tuple[str, Any, Any]] = []  # name, server, node
     if isinstance(servers, dict):

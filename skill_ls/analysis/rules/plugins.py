@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import AgentContext, SidecarContext
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.plugins import PLUGIN_TIER, command_name, plugin_file_for
-from skill_ls.core.jsonpos import JsonDoc, parse_json
 from skill_ls.core.runtimes.claude_code import PLUGIN_MANIFEST_FIELDS, PLUGIN_RESERVED_NAMES, PLUGIN_RESERVED_PREFIXES
+
+if TYPE_CHECKING:
+    from skill_ls.core.jsonpos import JsonDoc
 
 # https://code.claude.com/docs/en/plugins-reference ("Plugin manifest schema") and `claude plugin validate`
 # (Claude Code 2.1.332), which is the referee: `name` is required and has no spaces (kebab-case is
@@ -29,6 +31,8 @@ KIND_WORDS = {"str": "a string", "url": "a URL", "bool": "true or false", "str_l
 
 def json_doc(ctx: SidecarContext) -> JsonDoc:
     """The file as JSON with positions (an editor's buffer when one is open)."""
+    from skill_ls.core.jsonpos import parse_json  # (here: most checks meet no plugin JSON file)
+
     if ctx.index is not None:
         return parse_json(ctx.index.store.source(ctx.path).text)
     return parse_json(_text(ctx.path))
