@@ -88,6 +88,90 @@ def test_a_worker_that_leaves_without_a_word_is_replaced(monkeypatch):
     assert [i for chunk in map_chunks(lambda c: list(c), items, 2) for i in chunk] == items
 
 
+def _forks(monkeypatch) -> list[int]:
+    """The pids of the processes the executor forks from now on."""
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork():
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    return forked
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_a_worker_forked_before_the_items_are_found_prepares_meanwhile(tmp_path, monkeypatch):
+    """Given the function that finds the items (the walk), one worker is forked before it runs and
+    prepares (imports) meanwhile; it is handed the items and takes chunks like any other."""
+    forked = _forks(monkeypatch)
+    parent = os.getpid()
+    log = tmp_path / "log"
+
+    def prepare():
+        with log.open("a") as f:
+            f.write(f"prepared here: {os.getpid() == parent}\n")
+
+    def find():
+        assert len(forked) == 1  # (already forked)
+        return list(range(BIG * 2))
+
+    results = map_chunks(lambda chunk: [(i * 2, os.getpid()) for i in chunk], find, 2, prepare)
+    assert [i for chunk in results for i, _ in chunk] == [i * 2 for i in range(BIG * 2)]
+    assert log.read_text() == "prepared here: False\n"
+    assert {pid for chunk in results for _, pid in chunk} <= {parent, *forked}
+    assert len(forked) == 1 and _gone(forked[0])
+
+
+def test_an_early_worker_is_let_go_when_the_items_are_too_few(monkeypatch):
+    forked = _forks(monkeypatch)
+    parent = os.getpid()
+
+    def prepare():
+        import time
+        time.sleep(60)  # (it is not waited for)
+
+    assert map_chunks(lambda items: [os.getpid() for _ in items], lambda: [1, 2, 3], 2, prepare) == [[parent] * 3]
+    assert len(forked) == 1 and _gone(forked[0])
+
+
+def test_an_early_worker_that_fails_to_prepare_changes_nothing(monkeypatch):
+    forked = _forks(monkeypatch)
+
+    def prepare():
+        raise RuntimeError("cannot prepare")
+
+    items = list(range(BIG * 2))
+    assert [i for chunk in map_chunks(lambda c: list(c), lambda: items, 2, prepare) for i in chunk] == items
+    assert forked and all(_gone(pid) for pid in forked)
+
+
+def test_a_plugin_file_is_checked_as_the_plugin_scan_found_it_in_any_process(workspace):
+    """A worker forked before the walk never ran the plugin scan: the items carry what it found (an
+    `AGENT.md` in a directory a `plugin.json` declares is a plugin subagent, which its path alone
+    does not say)."""
+    from skill_ls.analysis.check import Checker, CheckOptions, open_run
+
+    write(workspace / "tools" / ".claude-plugin" / "plugin.json", '{"name": "tools", "agents": "./custom"}')
+    write(workspace / "tools" / "custom" / "helper" / "AGENT.md", "---\nname: helper\ncolour: red\n---\nDo.\n")
+    checker, _, files = open_run(CheckOptions(paths=[str(workspace)], workspace=str(workspace)))
+    items = [checker._plugin_files.get(p, p) for p in files]
+    here, _ = checker.per_file()(items)
+    assert any(d.code == "AG002" and d.path.endswith("AGENT.md") for d in here)
+    elsewhere, _ = Checker(checker.index).per_file()(items)  # (a checker that never scanned)
+    assert elsewhere == here
+
+
 def test_small_inputs_stay_in_process():
     parent = os.getpid()
     assert map_chunks(lambda items: [os.getpid() for _ in items], [1, 2, 3], 4) == [[parent] * 3]
