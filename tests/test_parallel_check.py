@@ -172,6 +172,32 @@ def test_a_plugin_file_is_checked_as_the_plugin_scan_found_it_in_any_process(wor
     assert elsewhere == here
 
 
+def test_meanwhile_runs_here_while_the_workers_take_the_first_chunks():
+    """Work of this process that needs no chunk's result (the checker's resolution) runs while the
+    workers start: it can wait for a worker to have delivered a chunk. In one process, it runs once."""
+    import select
+
+    parent = os.getpid()
+    signal_r, signal_w = os.pipe()
+    ran: list[int] = []
+
+    def work(chunk):
+        if os.getpid() != parent:
+            os.write(signal_w, b"x")
+        return list(chunk)
+
+    def meanwhile():
+        ran.append(os.getpid())
+        assert select.select([signal_r], [], [], 60)[0]  # (a worker has checked a chunk meanwhile)
+
+    items = list(range(BIG * 2))
+    assert [i for chunk in map_chunks(work, items, 2, meanwhile=meanwhile) for i in chunk] == items
+    assert map_chunks(lambda c: list(c), [1, 2, 3], 2, meanwhile=lambda: ran.append(0)) == [[1, 2, 3]]
+    os.close(signal_r)
+    os.close(signal_w)
+    assert ran == [parent, 0]
+
+
 def test_small_inputs_stay_in_process():
     parent = os.getpid()
     assert map_chunks(lambda items: [os.getpid() for _ in items], [1, 2, 3], 4) == [[parent] * 3]

@@ -198,20 +198,26 @@ class Checker:
         """Diagnostics for `files` (or for the files the function finds: a walk), finished. The
         per-file phase (parsing, file/runtime/agent/sidecar rules, suppressions) runs as
         `executor.map_chunks` decides for `jobs` (1: here; 0: as many processes as pay); resolution
-        runs here, on the index."""
+        runs here, on the index (while the other processes, if any, start on the per-file phase)."""
         checked: list[str] = []
 
         def items() -> list[CheckItem]:
             checked.extend(files() if callable(files) else files)
             return [self._plugin_files.get(p, p) for p in checked]
 
+        resolved: list[Diagnostic] = []
+
+        def resolve() -> None:  # (here, while other processes start on the per-file phase)
+            resolved.extend(self.resolved(set(checked)))
+
         per_file = self.per_file(None if callable(files) else files)
         collected: list[Diagnostic] = []
         store = self.index.store
-        for found, texts in map_chunks(per_file, items if callable(files) else items(), jobs, prepare=all_rules):
+        for found, texts in map_chunks(per_file, items if callable(files) else items(), jobs, prepare=all_rules,
+                                       meanwhile=resolve):
             collected.extend(found)
             store.add_texts(texts)
-        collected.extend(self.resolved(set(checked)))
+        collected.extend(resolved)
         return finish_diagnostics(collected, self.config)
 
     def per_file(self, files: list[str] | None = None) -> Callable[[list[CheckItem]], tuple[list[Diagnostic], dict[str, str]]]:

@@ -84,14 +84,17 @@ def chunked(items: list[_T]) -> list[list[_T]]:
 
 
 def map_chunks(work: Callable[[list[_T]], _R], items: list[_T] | Callable[[], list[_T]], jobs: int = 0,
-               prepare: Callable[[], object] | None = None) -> list[_R]:
+               prepare: Callable[[], object] | None = None, meanwhile: Callable[[], object] | None = None) -> list[_R]:
     """`work` over `items`, in `processes(len(items), jobs)` processes: one result per chunk, in
     the chunks' order (one chunk, all the items, when it runs here alone).
 
     `items` may be the function that finds them (a walk of the checked directories): when the
     machine has a processor for a second process, one worker is forked before it is called, runs
     `prepare` (what a process does before its first chunk, such as imports) while this process
-    finds the items, and is handed them; if they turn out too few, it is let go."""
+    finds the items, and is handed them; if they turn out too few, it is let go.
+
+    `meanwhile` is other work of this process that needs no result of `work` (the checker's
+    resolution): it runs here while the workers take the first chunks (or first, in one process)."""
     workers: list[_Worker] = []
     tokens_r, tokens_w = os.pipe()
     try:
@@ -102,6 +105,8 @@ def map_chunks(work: Callable[[list[_T]], _R], items: list[_T] | Callable[[], li
             items = find()
         n = processes(len(items), jobs)
         if n <= 1:
+            if meanwhile is not None:
+                meanwhile()
             return [work(items)]
         import pickle  # noqa: F401 - (once, before the fork, rather than in every process)
 
@@ -120,7 +125,10 @@ def map_chunks(work: Callable[[list[_T]], _R], items: list[_T] | Callable[[], li
             if pid == 0:
                 _worker(work, chunks, tokens_r, up_r, up_w, [w.up for w in workers])
             os.close(up_w)
+            _roomy(up_r)
             workers.append(_Worker(pid, up_r))
+        if meanwhile is not None:
+            meanwhile()  # (the workers' results wait in their pipes)
         done: dict[int, _R] = {}
         _take(tokens_r, chunks, work, done, lambda: _drain(workers, done, block=False))
         _drain(workers, done, block=True)
@@ -162,17 +170,24 @@ def _fork_early(work: Callable[[list[_T]], _R], prepare: Callable[[], object] | 
         return
     if pid == 0:
         _early_worker(work, prepare, tokens_r, down_r, up_w, [tokens_w, down_w, up_r])
-    try:  # (room for the items, so that handing them over never waits for the worker to read: Linux)
-        import fcntl
-
-        fcntl.fcntl(down_w, fcntl.F_SETPIPE_SZ, 1 << 20)
-    except (ImportError, AttributeError, OSError):
-        pass
+    _roomy(down_w)  # (handing the items over never waits for the worker to read them)
     os.close(down_r)
     os.close(up_w)
+    _roomy(up_r)
     worker = _Worker(pid, up_r)
     worker.down = down_w
     workers.append(worker)
+
+
+def _roomy(fd: int) -> None:
+    """Give a pipe room for a megabyte (Linux; elsewhere it keeps its size): its writer does not wait
+    for a reader busy with something else."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (ImportError, AttributeError, OSError):
+        pass
 
 
 def _hand_over(w: _Worker, items: list[_T]) -> None:
