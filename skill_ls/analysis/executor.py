@@ -216,6 +216,8 @@ def _early_worker(work: Callable[[list[_T]], _R], prepare: Callable[[], object] 
             os.dup2(null, fd)
         if prepare is not None:
             prepare()
+        import pickle  # (while the items are still being found)
+
         received = bytearray()
         while True:
             data = os.read(down, 1 << 20)
@@ -223,8 +225,6 @@ def _early_worker(work: Callable[[list[_T]], _R], prepare: Callable[[], object] 
                 break
             received += data
         if received:  # (nothing: the items were too few for it)
-            import pickle
-
             chunks = chunked(pickle.loads(received))
             done: dict[int, _R] = {}
             _take(tokens, chunks, work, done, lambda: _send(up, done.popitem()))
