@@ -83,3 +83,50 @@ def test_ms003_literal_secret_under_a_secret_named_key(workspace):
         "API_KEY": "abc123def456", "TOKEN": "${TOKEN}", "PASSWORD": "changeme", "DEBUG": "1"}}}))
     [d] = diags_for(check_tree(workspace), m, "MS003")
     assert "env.API_KEY" in d.message and d.severity == Severity.WARNING
+
+
+def test_inline_hooks_in_plugin_json_are_checked_as_hooks_json(workspace):
+    """plugin.json's `hooks` object is the map of events itself: the same rules, positions in plugin.json."""
+    m = write(workspace / "p" / ".claude-plugin" / "plugin.json", json.dumps({"name": "p", "hooks": {
+        "PreToolUse": [{"hooks": [{"command": "x"}]}], "Stop": [{"hooks": [{"type": "command"}]}],
+        "Stopp": []}}, indent=1))
+    ds = sorted(diags_for(check_tree(workspace), m, "HK001"), key=lambda d: d.span.start_line)
+    assert [(d.span.start_line, d.severity) for d in ds] == [(6, Severity.ERROR), (15, Severity.WARNING),
+                                                              (21, Severity.WARNING)]
+    assert "has no 'type'" in ds[0].message and "needs 'command'" in ds[1].message and "'Stop'" in ds[2].message
+    # a list of paths and inline objects; a wrapper Claude Code does not read; one matcher group
+    for value, code_count in (([{"PreToolUse": [{"hooks": [{"command": "x"}]}]}], 1),
+                              ({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}}, 1),
+                              ({"matcher": "Edit", "hooks": [{"type": "command", "command": "x"}]}, 1), (5, 1)):
+        write(m, json.dumps({"name": "p", "hooks": value}))
+        ds = diags_for(check_tree(workspace), m, "HK001")
+        assert len(ds) == code_count and ds[0].severity == Severity.ERROR, value
+
+
+def test_a_hooks_file_named_by_plugin_json_is_checked_on_its_own(workspace):
+    root = plugin(workspace)
+    write(root / ".claude-plugin" / "plugin.json", '{"name": "p", "hooks": "./config/h.json"}')
+    h = write(root / "config" / "h.json", '{"hooks": {"PreToolUse": [{"hooks": [{"command": "x"}]}]}}')
+    assert diags_for(check_tree(workspace), h, "HK001")
+    from skill_ls.core.plugins import plugin_file_for  # the editor: the file opened alone is a hooks file
+
+    assert plugin_file_for(str(h)).kind == "hooks"
+
+
+def test_inline_mcp_servers_in_plugin_json_are_checked_as_mcp_json(workspace):
+    m = write(workspace / "p" / ".claude-plugin" / "plugin.json", json.dumps({"name": "p", "mcpServers": {
+        "args": {"command": "node", "args": "--port 1"}, "http": {"type": "http"}, "remote": {"url": "https://x.io/m"},
+        "empty": {}, "rel": {"command": "./bin/server"}, "env": {"command": "x", "env": {"A": 1}},
+        "npx": {"command": "npx", "args": ["-y", "pkg"]}}}, indent=1))
+    ds = sorted(diags_for(check_tree(workspace), m), key=lambda d: d.span.start_line)
+    got = [(d.code, d.span.start_line, d.severity) for d in ds]
+    assert got == [("MS008", 5, Severity.ERROR), ("MS001", 8, Severity.ERROR), ("MS001", 11, Severity.ERROR),
+                   ("MS001", 13, Severity.ERROR), ("MS008", 15, Severity.ERROR), ("MS008", 19, Severity.ERROR),
+                   ("MS004", 25, Severity.WARNING)]
+    write(m, json.dumps({"name": "p", "mcpServers": {"mcpServers": {"s": {"command": "node"}}}}))
+    [d] = diags_for(check_tree(workspace), m, "MS001")
+    assert "map of servers itself" in d.message
+    write(m, json.dumps({"name": "p", "mcpServers": ["./m.json", {"s": {"command": "node", "args": ["a"]}}]}))
+    write(workspace / "p" / "m.json", json.dumps({"mcpServers": {"t": {"command": "node", "args": "x"}}}))
+    res = check_tree(workspace)
+    assert not diags_for(res, m) and diags_for(res, workspace / "p" / "m.json", "MS008")

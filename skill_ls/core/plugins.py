@@ -280,6 +280,9 @@ def plugin_file_for(path: str) -> PluginFile | None:
     if base == "hooks.json" and os.path.basename(parent) == "hooks":
         plugin = _plugin_at(os.path.dirname(parent))
         return PluginFile(path, "hooks", plugin) if plugin is not None else None
+    if base.endswith(".json"):
+        # a hooks file or an MCP config that a plugin.json names by a custom path ("hooks": "./config/h.json")
+        return _declared_file(os.path.abspath(path), (("hooks", "hooks"), ("mcpServers", "plugin_mcp")))
     if not base.endswith(".md") or base.lower() == "readme.md":
         return None
     parts = os.path.abspath(path).split(os.sep)
@@ -296,9 +299,11 @@ def plugin_file_for(path: str) -> PluginFile | None:
     return _declared_file(os.path.abspath(path))
 
 
-def _declared_file(path: str) -> PluginFile | None:
-    """An agent or command file a plugin's `plugin.json` declares by a custom path (`"agents":
-    ["./custom/x.md"]`), looked up in the manifests of the directories above it."""
+def _declared_file(path: str, keys: tuple[tuple[str, str], ...] = (("agents", "agent"), ("commands", "command"))
+                   ) -> PluginFile | None:
+    """A file a plugin's `plugin.json` declares by a custom path (`"agents": ["./custom/x.md"]`, `"hooks":
+    "./config/hooks.json"`), looked up in the manifests of the directories above it: `keys` maps the
+    manifest's fields to the kind of file they name."""
     directory = os.path.dirname(path)
     for _ in range(PLUGIN_DEPTH):
         parent = os.path.dirname(directory)
@@ -306,9 +311,10 @@ def _declared_file(path: str) -> PluginFile | None:
             plugin = _plugin_at(directory)
             if plugin is None:
                 return None
-            for key, kind in (("agents", "agent"), ("commands", "command")):
+            for key, kind in keys:
                 for target in declared_paths(plugin, key):
-                    if target == path or (os.path.isdir(target) and path.startswith(target + os.sep)):
+                    if target == path or (kind in ("agent", "command") and os.path.isdir(target)
+                                          and path.startswith(target + os.sep)):
                         return PluginFile(path, kind, plugin)
             return None
         if parent == directory:

@@ -153,7 +153,8 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
     `.claude-plugin/`), as `claude plugin validate` does: a path must start with `./` (`"skills": "."`
     is the one exception: the plugin root), must not contain `..`, must exist, and an `agents` entry
     must be a `.md` file. `hooks` and `mcpServers` paths name `.json` files (or an MCPB bundle).
-    Inline objects (an `mcpServers` or `hooks` object, a `commands` map) are not paths. Component
+    Inline objects (an `mcpServers` or `hooks` object, a `commands` map) are not paths (HK001 and the
+    MS rules check inline `hooks` and `mcpServers` where they are written). Component
     directories placed inside `.claude-plugin/` (where only `plugin.json` belongs) are reported too.
 
     ## Why is this bad?
