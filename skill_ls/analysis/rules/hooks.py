@@ -1,6 +1,7 @@
 """Claude Code hooks in JSON (HK001): a plugin's `hooks/hooks.json` (and the hook files its
-`plugin.json` names, and the inline `hooks` object of a `plugin.json`) and the `hooks` of a project's
-`.claude/settings.json` / `settings.local.json`.
+`plugin.json` names, and the inline `hooks` object of a `plugin.json`), the `hooks` of a project's
+`.claude/settings.json` / `settings.local.json`, of the user's `~/.claude/settings.json` and of Claude
+Code's managed settings (HK001-HK003).
 Hooks in frontmatter are CC004 (skills) and SA005 (subagents)."""
 from __future__ import annotations
 
@@ -38,7 +39,11 @@ def invalid_hooks_file(ctx: SidecarContext) -> None:
     the events belong) and an unknown key holding `PreToolUse`/`PermissionRequest` hooks are errors.
     In `plugin.json`, `hooks` may be a `./path`, an inline object that is the map of events itself (no
     inner `hooks` wrapper), or a list of both: each inline object is checked here, at its place in
-    `plugin.json` (PL002 checks the paths).
+    `plugin.json` (PL002 checks the paths). Checked in `hooks/hooks.json` and the hook files a
+    `plugin.json` names, `plugin.json`, a project's `.claude/settings.json` and `settings.local.json`,
+    the user's `~/.claude/settings.json` (`skill-ls check ~/.claude`) and managed settings
+    (`/etc/claude-code/managed-settings.json`, `managed-settings.d/*.json`; on macOS in
+    `/Library/Application Support/ClaudeCode/`).
 
     ## Why is this bad?
     A hook that does not match the shape never runs, and nothing tells the author: a formatter or a
@@ -50,6 +55,7 @@ def invalid_hooks_file(ctx: SidecarContext) -> None:
 
     ## Source
     https://code.claude.com/docs/en/hooks; https://code.claude.com/docs/en/plugins-reference ("Hooks");
+    https://code.claude.com/docs/en/settings ("Settings files", managed settings);
     `claude plugin validate` ("hooks: Invalid input: expected record, received array").
     """
     doc = json_doc(ctx)
