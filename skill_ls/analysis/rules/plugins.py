@@ -27,11 +27,21 @@ KIND_WORDS = {"str": "a string", "url": "a URL", "bool": "true or false", "str_l
               "object": "an object", "author": "an object with a 'name'", "list": "a list"}
 
 
+# JSON files parsed, by (path, text): each rule of a file (PL, HK and MS rules all read plugin.json) asks
+# for it, and a text is parsed once. The documents are read, never changed, by the rules.
+_JSON_DOCS: dict[tuple[str, str], JsonDoc] = {}
+
+
 def json_doc(ctx: SidecarContext) -> JsonDoc:
-    """The file as JSON with positions (an editor's buffer when one is open)."""
-    if ctx.index is not None:
-        return parse_json(ctx.index.store.source(ctx.path).text)
-    return parse_json(_text(ctx.path))
+    """The file as JSON with positions (an editor's buffer when one is open), parsed once per text."""
+    text = ctx.index.store.source(ctx.path).text if ctx.index is not None else _text(ctx.path)
+    key = (ctx.path, text)
+    doc = _JSON_DOCS.get(key)
+    if doc is None:
+        if len(_JSON_DOCS) >= 256:
+            _JSON_DOCS.clear()
+        doc = _JSON_DOCS[key] = parse_json(text)
+    return doc
 
 
 def _text(path: str) -> str:
