@@ -27,8 +27,9 @@ from conftest import CORPUS, write  # noqa: E402
 
 CLAUDE = shutil.which("claude")
 CORPUS_PLUGINS = CORPUS.parent / "corpus-plugins"
-pytestmark = pytest.mark.skipif(CLAUDE is None, reason="`claude` (npm @anthropic-ai/claude-code) is not installed: "
-                                "the differential test needs Claude Code's validator")
+pytestmark = [pytest.mark.long,  # tests/conftest.py: started first when modules run side by side
+              pytest.mark.skipif(CLAUDE is None, reason="`claude` (npm @anthropic-ai/claude-code) is not installed: "
+                                 "the differential test needs Claude Code's validator")]
 
 # skill-ls codes that stand for "Claude Code refuses or mis-loads this file", by the validator's section.
 # plugin.json's inline `hooks` and `mcpServers` objects are checked there (HK001, MS001, MS008).
