@@ -106,3 +106,18 @@ async def test_inline_and_declared_hooks_and_mcp_servers_live(start, tree, profi
         s.open(path)
         got = await s.diagnostics(path, lambda ds, code=code: code in _codes(ds))
         assert code in _codes(got), path
+
+
+async def test_the_users_settings_hooks_outside_the_workspace(start, tree, profile):
+    """~/.claude/settings.json (the server's private HOME) opened beside a project: its hooks are checked
+    (HK001, HK002, HK003 with `~` resolved), and an edit in the editor re-checks them."""
+    user = write(tree.home / ".claude" / "settings.json",
+                 '{"hooks": {"SessionStart": [{"hooks": [{"type": "prompt", "prompt": "x"},\n'
+                 ' {"type": "command", "command": "~/.claude/hooks/start.sh"}]}],\n'
+                 ' "PreToolUse": [{"hooks": [{"command": "x"}]}]}}\n', dedent=False)
+    s = await start(profile)
+    s.open(user)
+    got = await s.diagnostics(user, lambda ds: {"HK001", "HK002", "HK003"} <= set(_codes(ds)))
+    assert {"HK001", "HK002", "HK003"} <= set(_codes(got))
+    s.change(user, '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}\n', version=2)
+    await s.diagnostics(user, lambda ds: not _codes(ds))
