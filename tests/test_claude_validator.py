@@ -226,6 +226,11 @@ FIXTURES: dict[str, tuple[dict[str, str], bool]] = {
                             '{"command": "node"}}}}'}, True),
     "inline-mcp-in-a-list": ({".claude-plugin/plugin.json": '{"name": "a", "mcpServers": ["./m.json", {"s": '
                               '{"command": "x"}}]}', "m.json": '{"mcpServers": {"z": {"command": "y"}}}'}, False),
+    "inline-mcp-url-not-absolute": ({".claude-plugin/plugin.json": '{"name": "a", "mcpServers": {"s": {"type": '
+                                     '"http", "url": "notaurl"}}}'}, True),
+    "inline-mcp-url-placeholder": ({".claude-plugin/plugin.json": '{"name": "a", "mcpServers": {"s": {"type": '
+                                    '"http", "url": "${API_URL}"}, "t": {"type": "http", "url": "localhost:3000/m"}}}'},
+                                   False),
     # (the validator does not check a relative command; skill-ls's error is in LENIENT)
     "inline-mcp-relative-command": ({".claude-plugin/plugin.json": '{"name": "a", "mcpServers": {"s": {"command": '
                                      '"./bin/server"}}}'}, False),

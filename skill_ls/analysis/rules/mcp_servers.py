@@ -192,7 +192,8 @@ def mcp_server_cannot_start(ctx: SidecarContext) -> None:
     A stdio server (no `type`, or `type: stdio`) needs `command`; an `http` or `sse` server needs
     `url`. A `url` without `type` is a warning in a skill's `mcp.json` and an error in Claude Code's
     `.mcp.json` and `plugin.json` (its loader reads such a server as stdio, finds no `command` and
-    drops it, as `claude plugin validate` says); so is an empty server there. Checked in `mcp.json`,
+    drops it, as `claude plugin validate` says); so are an empty server and a `url` that is not an
+    absolute URL (`notaurl`; a `${VAR}` is not judged) there. Checked in `mcp.json`,
     `.mcp.json`, the inline `mcpServers` of `plugin.json`, `metadata.agh.mcp_servers` and subagent
     `mcpServers` (AGH `AGENT.md` servers are AG004's).
 
@@ -409,6 +410,7 @@ def _relative_script(command: str) -> bool:
     return c.startswith("./") or c.startswith("../") or "/" in c.split()[0]
 
 
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _CLAUDE_CACHE: dict[tuple[str, str, str], list[Found]] = {}
 
 
@@ -492,6 +494,11 @@ def _claude_server(kind: str, doc: JsonDoc, where: tuple[Any, ...], name: str, s
         located = tuple(int(p) if p.isdigit() else p for p in finding.locate)
         # A server with a url and no type is dropped by Claude Code's loader (its validator says so).
         out.append((finding.code, doc.key(*where, *located), message, finding.warning and finding.code != "MS001"))
+    url = expand_defaults(server.get("url"))
+    if isinstance(url, str) and url.strip() and "$" not in url and not _SCHEME.match(url.strip()):
+        # Claude Code reads the url as an absolute URL (`https://host/path`), or marks the server invalid
+        out.append(("MS001", doc.at(*where, "url"), f"MCP server '{name}' has url {url!r}, which is not an absolute "
+                    "URL (like 'https://host/path'): Claude Code never connects to it", False))
     args = server.get("args")
     if args is not None and not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
         out.append(("MS008", doc.at(*where, "args"), f"MCP server '{name}': 'args' must be a list of strings "
