@@ -61,7 +61,8 @@ def _common(p: argparse.ArgumentParser, *, agent: bool = True) -> None:
     p.add_argument("--config", metavar="FILE", help="configuration file (default: .skill-ls.toml or pyproject.toml)")
     p.add_argument("--no-user-roots", action="store_true", help="ignore roots under $HOME and system roots (CI)")
     if agent:
-        p.add_argument("--agent", metavar="NAME", help="resolve for one agent (agent-local skills, tombstones)")
+        p.add_argument("--agent", metavar="NAME",
+                       help="resolve for one agent (agent-local skills, tombstones; an OpenCode agent's permissions)")
 
 
 def _check_args(check: argparse.ArgumentParser) -> None:
@@ -316,10 +317,18 @@ def open_index(args: argparse.Namespace) -> tuple[Index, str, str | None]:
     if len(args.runtime) > 1:
         raise UsageError("give at most one --runtime for this command")
     agent = getattr(args, "agent", None)
-    if agent and index.agent(agent) is None:
+    if agent and index.agent(agent) is None and not _settings_agent(index, agent):
         raise UsageError(f"no agent named '{agent}' in {index.workspace}")
     runtime = choose_runtime(index, args.runtime[0] if args.runtime else None, agent)
     return index, runtime, agent
+
+
+def _settings_agent(index: Index, agent: str) -> bool:
+    """Whether an active runtime knows `agent` from its own settings (OpenCode's agents)."""
+    from skill_ls.core.own_settings import settings_agents
+    from skill_ls.core.runtimes import RUNTIMES
+
+    return any(agent in settings_agents(RUNTIMES[rid], index) for rid in index.active if rid in RUNTIMES)
 
 
 def _preview(args: argparse.Namespace) -> int:
@@ -367,6 +376,8 @@ def _where(args: argparse.Namespace) -> int:
             _print_where_entries(view, "  ")
             if view.get("disabled"):
                 print(safe_text(f"  note: disabled ({view.get('disabled_by')}): omitted from catalogs"))
+            for note in view.get("notes", ()):
+                print(safe_text(f"  note: {note}"))
             if view.get("skills_disabled"):
                 print(safe_text(f"  note: skills are disabled ({view['skills_disabled']})"))
         return EXIT_OK
@@ -375,6 +386,8 @@ def _where(args: argparse.Namespace) -> int:
         write_out(f"note: agent '{agent}' disables '{args.name}' (skills.disabled): not in its set or catalog\n")
     if obj.get("disabled"):
         write_out(f"note: '{args.name}' is disabled ({obj.get('disabled_by')}): omitted from catalogs\n")
+    for note in obj.get("notes", ()):
+        write_out(f"note: {note}\n")
     if obj.get("skills_disabled"):
         print(f"note: {RUNTIMES[runtime].title} skills are disabled ({obj['skills_disabled']})")
     return EXIT_OK

@@ -9,9 +9,40 @@ from pathlib import Path
 import pytest
 
 # The `editor_requires(reason)` mark of the real-editor tests: skip with the reason, fail under CI=true.
-from tests.editors.requirements import pytest_configure, pytest_runtest_setup  # noqa: F401
+from tests.editors import requirements
+from tests.editors.requirements import pytest_runtest_setup  # noqa: F401
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+# The README's test command (`pytest`, every test) runs modules side by side in worker processes
+# (pytest-xdist, `-n auto --dist loadfile` in pyproject.toml: a module and its module-scoped servers and
+# editors stay in one process); a run of chosen tests (`pytest tests/test_x.py`, `-k`) stays in one
+# process, where a worker's start-up would cost more than it saves. PYTEST_XDIST_AUTO_NUM_WORKERS (or
+# `-n N`) overrides both. Most of the suite waits on servers and editors, so workers outnumber cores.
+WORKERS_PER_CORE = 2
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    forced = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
+    if forced.isdigit():
+        return int(forced)
+    if config.args_source is not pytest.Config.ArgsSource.TESTPATHS or config.option.keyword \
+            or config.option.markexpr:
+        return 0
+    return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    requirements.pytest_configure(config)
+    config.addinivalue_line("markers", "long: a module that takes a minute or more (a real editor, a validator "
+                                       "run over a corpus, an install): started first when modules run side by side")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Modules marked `long` first (order kept otherwise): with modules side by side the longest start
+    at once and the short ones fill the gaps, instead of one long module starting last."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.long  # tests/conftest.py: started first when modules run side by side
+
 REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO / "bench"
 

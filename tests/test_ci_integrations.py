@@ -15,6 +15,8 @@ from conftest import skill, write
 
 from skill_ls.cli import main
 
+pytestmark = pytest.mark.long  # tests/conftest.py: started first when modules run side by side
+
 ROOT = Path(__file__).resolve().parents[1]
 # The SARIF 2.1.0 schema (OASIS final, "2.1.0-rtm.5"), vendored so that the test needs no network:
 # from the npm package @microsoft/jest-sarif 1.0.0-beta.0 (MIT), lib/schemas/sarif-2.1.0-rtm.5.json.

@@ -56,7 +56,7 @@ def test_fixes_offered_match_the_declaration(workspace):
     write(workspace / "c" / "SKILL.md", "---\nname: c\n---\n")
     write(workspace / "d_d" / "SKILL.md", "---\nname: d-d\ndescription: x\ncategory: y\nmetadata:\n  n: 2\n---\n")
     write(workspace / "e" / "SKILL.md", "# no frontmatter\n")
-    skill(workspace, "f", name="g", extra="colr: red\n")
+    skill(workspace, "f", name="g", extra="origin: red\n")  # (moved under metadata: SK007's fix)
     rules = all_rules()
     seen = set()
     for d in check_tree(workspace).diagnostics:

@@ -100,7 +100,8 @@ def test_neovim_root_detection_knows_every_skill_and_user_directory() -> None:
     from skill_ls.core.runtimes import RUNTIMES
 
     lua = (ROOT / "editors" / "nvim" / "lua" / "skill_ls" / "project.lua").read_text(encoding="utf-8")
-    templates = [(s.template, s.origin) for rt in RUNTIMES.values() for s in rt.roots] + \
+    # (a settings file listing roots, `.vscode/settings.json`, is not a skill directory)
+    templates = [(s.template, s.origin) for rt in RUNTIMES.values() for s in rt.roots if not s.json_keys] + \
                 [(d.template, d.origin) for f in AGENT_FAMILIES.values() for d in f.dirs]
     hidden = {t.split("}/", 1)[1].split("/")[0] for t, origin in templates if origin == "workspace"
               and t.split("}/", 1)[1].startswith(".")}

@@ -25,7 +25,7 @@ from skill_ls.core.parse.frontmatter import MAX_NESTING, parse_frontmatter
 from skill_ls.core.parse.text import SourceText
 
 SPLITLINES = ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
-TIME_BOUND = 10.0
+TIME_BOUND = 10.0  # CPU seconds of this process (time.process_time): load elsewhere does not count
 
 
 def scaled(factor: float):
@@ -88,9 +88,9 @@ def nested(draw) -> str:
 @scaled(3)
 @given(nested())
 def test_nesting_and_complex_keys_up_to_the_guard(block):
-    start = time.perf_counter()
+    start = time.process_time()
     fm = parse_frontmatter(SourceText.from_str(f"---\n{block}\n---\n"))
-    assert time.perf_counter() - start < TIME_BOUND
+    assert time.process_time() - start < TIME_BOUND
     assert fm.status in ("ok", "invalid", "not_mapping")
     for key in fm.fields:
         assert len(key) <= 20 * len(block) + 10  # linear in the input: no escaping that doubles per level

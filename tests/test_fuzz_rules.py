@@ -31,6 +31,7 @@ from skill_ls.core.resolve import effective_names
 from skill_ls.analysis.rules import all_rules
 from skill_ls.core.runtimes import RUNTIMES, all_known_fields
 
+# CPU seconds of this process (time.process_time): a hang detector that other processes' load does not trip.
 TIME_BOUND = 20.0
 
 try:  # the catalog renderers (issue 3)
@@ -92,7 +93,7 @@ def build_tree(base: Path, skill: bytes, agent: bytes, mcp: bytes, meta: bytes, 
 
 def run_everything(base: Path, skill: bytes, agent: bytes = b"", mcp: bytes = b"{}", meta: bytes = b"{}",
                    openai: bytes = b"", second: bytes | None = None) -> list[Diagnostic]:
-    start = time.perf_counter()
+    start = time.process_time()
     ws, home, config, env = build_tree(base, skill, agent, mcp, meta, openai, second)
     index = Index(str(ws), env, config).build()
     checker = Checker(index)
@@ -138,7 +139,7 @@ def run_everything(base: Path, skill: bytes, agent: bytes = b"", mcp: bytes = b"
                     navigation.key_at(doc, line, col)
                     navigation.in_frontmatter(doc, line)
                     navigation.enclosing_key(doc, line)
-    assert time.perf_counter() - start < TIME_BOUND
+    assert time.process_time() - start < TIME_BOUND
     return diags
 
 
@@ -312,9 +313,9 @@ BODY_ATTACKS = {
 @pytest.mark.parametrize("attack", sorted(BODY_ATTACKS))
 def test_rules_on_hostile_bodies(fuzz_base, attack):
     doc = f"---\nname: s1\ndescription: d\n---\n{BODY_ATTACKS[attack]}\n".encode()
-    start = time.perf_counter()
+    start = time.process_time()
     run_everything(fuzz_base, doc, b"---\nname: a1\nprovider: p\n---\n" + doc[doc.index(b"\n---\n") + 5:])
-    assert time.perf_counter() - start < 15, attack
+    assert time.process_time() - start < 15, attack
 
 
 # -- incremental updates (the language server's path) -----------------------------------------------

@@ -23,9 +23,9 @@ def test_nested_complex_keys_are_linear():
     text = "---\n" + "? " * 28 + "x\n---\n"
     assert len(text.encode()) == 66
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    start = time.perf_counter()
+    start = time.process_time()
     fm = parse_frontmatter(SourceText.from_str(text))
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert elapsed < 2 and grown_mb < 50, (elapsed, grown_mb)
     (key,) = fm.fields
@@ -36,9 +36,9 @@ def test_nested_complex_keys_up_to_the_guard(workspace):
     for depth in (27, 60, 120, 199):
         root = workspace / f"d{depth}"
         write(root / "s" / "SKILL.md", "---\n" + "? " * depth + "x\n---\n", dedent=False)
-        start = time.perf_counter()
+        start = time.process_time()
         result = check_tree(root)
-        assert time.perf_counter() - start < 10
+        assert time.process_time() - start < 10
         assert result.diagnostics is not None
 
 

@@ -138,3 +138,45 @@ def test_the_standards_optional_fields_are_known(workspace):
     and license "in their simplest form", so the standard's other fields are not reported."""
     path = skill(workspace / ".github" / "skills", "x", extra="compatibility: node\nmetadata:\n  a: b\n")
     assert "SK007" not in codes(diags_for(check_tree(workspace, runtimes=["copilot"]), path))
+
+
+def test_chat_agent_skills_locations_adds_roots(workspace, private_home):
+    """"You can configure additional file locations for project skills with the
+    `chat.agentSkillsLocations` setting": the workspace's `.vscode/settings.json` (comments allowed),
+    a map of location -> true, relative to the workspace; a `false` entry adds nothing; a `~/`
+    location is personal. They come after the default folders of their tier."""
+    skill(workspace / "tools" / "skills", "custom")
+    skill(workspace / "tools" / "skills", "review")
+    skill(workspace / ".github" / "skills", "review")
+    skill(workspace / "off" / "skills", "hidden")
+    skill(private_home / "shared-skills", "mine")
+    write(workspace / ".vscode" / "settings.json", '{\n  // extra skills\n  "chat.agentSkillsLocations": '
+          '{"tools/skills": true, "off/skills": false, "~/shared-skills": true,},\n}\n')
+    index = index_for(workspace, ["copilot"])
+    found = {(d.tier, d.name) for d in index.decls["copilot"]}
+    assert {("project", "custom"), ("personal", "mine")} <= found and ("project", "hidden") not in found
+    assert labels(index, "copilot", "review") == [("winner", "<ws>/.github/skills/review/SKILL.md"),
+                                                  ("shadowed", "<ws>/tools/skills/review/SKILL.md")]
+
+
+def test_chat_agent_skills_locations_false_turns_a_default_folder_off(workspace, private_home):
+    """VS Code keeps every default folder the map does not set to false (`.claude/skills: false`
+    turns that folder off for Copilot, the string "false" too, as VS Code's `asBoolean` reads it); a
+    list is not the setting's form and is ignored."""
+    skill(workspace / ".claude" / "skills", "claude-only")
+    skill(private_home / ".claude" / "skills", "personal-claude")
+    skill(workspace / "more", "listed")
+    write(workspace / ".vscode" / "settings.json", json.dumps(
+        {"chat.agentSkillsLocations": {".claude/skills": False, "~/.claude/skills": "false"}}))
+    names = {d.name for d in index_for(workspace, ["copilot"]).decls["copilot"]}
+    assert "claude-only" not in names and "personal-claude" not in names
+    write(workspace / ".vscode" / "settings.json", json.dumps({"chat.agentSkillsLocations": ["more"]}))
+    names = {d.name for d in index_for(workspace, ["copilot"]).decls["copilot"]}
+    assert "listed" not in names and {"claude-only", "personal-claude"} <= names
+
+
+def test_context_fork_is_known(workspace):
+    """"`context` … (Experimental) Controls how the skill is loaded. … Set to `fork` to run the skill in a
+    dedicated subagent context.": no SK007 under Copilot."""
+    path = skill(workspace / ".github" / "skills", "review-pr", extra="context: fork\n")
+    assert "SK007" not in codes(diags_for(check_tree(workspace, runtimes=["copilot"]), path))

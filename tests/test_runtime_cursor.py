@@ -31,18 +31,18 @@ def test_cursor_directories_activate_it_compatibility_ones_do_not(workspace, pri
 def test_built_in_skills_are_lowest_and_a_project_skill_overrides_one(workspace):
     """"Cursor includes a small set of built in skills … managed by Cursor": a project skill of the
     same name wins over the built-in (reading: built-ins rank lowest) and SH002 says so."""
-    path = skill(workspace / ".cursor" / "skills", "babysit")
+    path = skill(workspace / ".cursor" / "skills", "autopilot")
     index = index_for(workspace, ["cursor"])
-    assert labels(index, "cursor", "babysit") == [("winner", "<ws>/.cursor/skills/babysit/SKILL.md"),
-                                                  ("shadowed", "(built-in babysit)")]
+    assert labels(index, "cursor", "autopilot") == [("winner", "<ws>/.cursor/skills/autopilot/SKILL.md"),
+                                                    ("shadowed", "(built-in autopilot)")]
     assert "SH002" in codes(diags_for(check_tree(workspace, runtimes=["cursor"]), path))
 
 
 def test_project_wins_over_user_and_one_tier_twice_is_ambiguous(workspace, private_home):
-    skill(workspace / ".cursor" / "skills", "review")
-    skill(private_home / ".cursor" / "skills", "review")
-    assert [lab for lab, _ in labels(index_for(workspace, ["cursor"]), "cursor", "review")] == ["winner", "shadowed"]
-    a = skill(workspace / ".agents" / "skills", "review")
+    skill(workspace / ".cursor" / "skills", "lint")
+    skill(private_home / ".cursor" / "skills", "lint")
+    assert [lab for lab, _ in labels(index_for(workspace, ["cursor"]), "cursor", "lint")] == ["winner", "shadowed"]
+    a = skill(workspace / ".agents" / "skills", "lint")
     result = check_tree(workspace, runtimes=["cursor"])
     assert diags_for(result, a, "SH003")
 
@@ -72,3 +72,39 @@ def test_disable_model_invocation_keeps_it_out_of_the_listing(workspace):
 def test_name_follows_the_standard(workspace):
     path = skill(workspace / ".cursor" / "skills", "x", name="Bad Name")
     assert diags_for(check_tree(workspace, runtimes=["cursor"]), path, "SK008")
+
+
+def test_every_built_in_skill_the_page_lists(workspace):
+    """The page's "Built-in Cursor skills" table, every row: each resolves as a built-in of the lowest
+    tier (the list as the page shows it, no name added)."""
+    from skill_ls.core.runtimes import RUNTIMES
+
+    assert RUNTIMES["cursor"].builtin_names == (
+        "automate", "autopilot", "canvas", "create-hook", "create-rule", "create-skill", "create-subagent",
+        "cursor-blame", "loop", "migrate-to-skills", "review", "review-bugbot", "review-security", "sdk", "shell",
+        "split-to-prs", "statusline", "update-cli-config", "update-cursor-settings")
+    skill(workspace / ".cursor" / "skills", "mine")
+    index = index_for(workspace, ["cursor"])
+    assert labels(index, "cursor", "create-skill") == [("winner", "(built-in create-skill)")]
+
+
+def test_the_frontmatter_fields_table(workspace):
+    """"Frontmatter fields": `paths` ("Accepts a comma-separated string or a list"), the legacy `globs`,
+    `icon`, `color` ("One of `default`, `green`, …"), `metadata` (the standard's string map):
+    known to Cursor (no SK007) and type-checked; a colour outside the list is not reported ("Unrecognized
+    icons or colors fall back to the default badge")."""
+    ok = skill(workspace / ".cursor" / "skills", "ok", extra='paths:\n  - "**/*.tsx"\nglobs: "*.py, scripts/*.py"\n'
+               "icon: beaker\ncolor: green\nmetadata:\n  owner: me\n")
+    bad = skill(workspace / ".cursor" / "skills", "bad", extra="paths: 3\ncolor: teal\n")
+    result = check_tree(workspace, runtimes=["cursor"])
+    assert codes(diags_for(result, ok)) == []
+    assert codes(diags_for(result, bad)) == ["SK006"]  # `paths: 3`, not the colour
+
+
+def test_nested_skill_directories_are_read(workspace):
+    """"Cursor walks the skills root recursively and picks up any `SKILL.md` it finds … The skill's
+    identity comes from the folder containing `SKILL.md`": a category folder is organizational."""
+    skill(workspace / ".cursor" / "skills" / "shipping", "land-it")
+    skill(workspace / ".cursor" / "skills" / "workflow", "tdd")
+    index = index_for(workspace, ["cursor"])
+    assert sorted(d.name for d in index.decls["cursor"] if not d.builtin) == ["land-it", "tdd"]

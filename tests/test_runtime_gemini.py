@@ -13,6 +13,7 @@ from tests.runtime_helpers import index_for, labels
 def test_tiers_lowest_to_highest(workspace, private_home):
     """"Built-in Skills … Extension Skills … User Skills … Workspace Skills" (lowest to highest)."""
     skill(private_home / ".gemini" / "extensions" / "ext" / "skills", "review")
+    write(private_home / ".gemini" / "extensions" / "ext" / "gemini-extension.json", '{"name": "ext"}')
     skill(private_home / ".gemini" / "skills", "review")
     skill(workspace / ".gemini" / "skills", "review")
     assert labels(index_for(workspace, ["gemini"]), "gemini", "review") == [
@@ -45,8 +46,13 @@ def test_a_user_alias_loses_to_a_workspace_gemini_directory(workspace, private_h
 
 
 def test_extension_skills_of_every_installed_extension(workspace, private_home):
-    for ext in ("a-ext", "b-ext"):
+    """"On startup, Gemini CLI looks for extensions in `<home>/.gemini/extensions`"; "Extensions exist as a
+    directory that contains a `gemini-extension.json` file"; "Skills must be placed in a `skills/`
+    directory within the extension." A directory without the manifest is not an extension."""
+    for ext in ("a-ext", "b-ext", "not-an-ext"):
         skill(private_home / ".gemini" / "extensions" / ext / "skills", f"{ext}-skill")
+        if ext != "not-an-ext":
+            write(private_home / ".gemini" / "extensions" / ext / "gemini-extension.json", '{"name": "%s"}' % ext)
     index = index_for(workspace, ["gemini"])
     assert sorted((d.tier, d.name) for d in index.decls["gemini"] if not d.builtin) == [
         ("extension", "a-ext-skill"), ("extension", "b-ext-skill")]
@@ -148,3 +154,29 @@ def test_activate_skill_adds_the_body_and_the_folder_structure(workspace):
     preview = preview_skill(index_for(workspace, ["gemini"]), "gemini", "review")
     assert preview.tool == "activate_skill" and preview.exact is False
     assert preview.text.startswith("Review it.\n") and "scripts/run.sh" in preview.text
+
+
+def test_system_settings_override_and_admin_switch(workspace, private_home, tmp_path, monkeypatch):
+    """"System settings act as overrides, taking precedence over all other settings files" (its path
+    "can be overridden using the `GEMINI_CLI_SYSTEM_SETTINGS_PATH` environment variable"); the system
+    defaults file is the lowest layer; "`admin.skills.enabled` (boolean): … If false, disallows agent
+    skills from being used." """
+    from skill_ls.analysis.effective import resolve_effective_set
+    from skill_ls.core.labels import where
+
+    skill(workspace / ".gemini" / "skills", "a")
+    skill(workspace / ".gemini" / "skills", "b")
+    system = tmp_path / "system" / "settings.json"
+    defaults = tmp_path / "system" / "system-defaults.json"
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(system))
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", str(defaults))
+    write(defaults, json.dumps({"skills": {"enabled": False}}))
+    write(workspace / ".gemini" / "settings.json", json.dumps({"skills": {"enabled": True}}))
+    write(system, json.dumps({"skills": {"disabled": ["b"]}}))
+    index = index_for(workspace, ["gemini"])
+    assert [s.name for s in resolve_effective_set(index, "gemini").enabled] == ["a"]  # defaults overridden
+    assert where(index, "gemini", "b")["disabled_by"] == f"skills.disabled in {system}"
+    write(system, json.dumps({"admin": {"skills": {"enabled": False}}}))
+    index = index_for(workspace, ["gemini"])
+    assert resolve_effective_set(index, "gemini").skills == []
+    assert "admin.skills.enabled = false" in where(index, "gemini", "a")["skills_disabled"]

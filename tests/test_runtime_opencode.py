@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import check_tree, codes, diags_for, skill, write
+from tests.conftest import check_tree, codes, diags_for, skill, workspace_state, write
 from tests.runtime_helpers import index_for, labels
 
 
@@ -206,3 +206,170 @@ def test_permission_deny_hides_skills(workspace, private_home):
     assert [s["name"] for s in catalog_object(index, "opencode")["skills"]] == ["internal-tools", "pr-review"]
     obj = where(index, "opencode", "internal-docs")
     assert obj["disabled"] is True and '"internal-*": "deny"' in obj["disabled_by"]
+
+
+def test_opencode_jsonc_config_is_read_with_comments(workspace, private_home):
+    """"OpenCode supports both **JSON** and **JSONC** (JSON with Comments) formats": `opencode.jsonc`
+    (global or project), comments and trailing commas included, carries permissions and paths."""
+    from skill_ls.analysis.catalog import catalog_object
+
+    for name in ("internal-docs", "pr-review"):
+        skill(workspace / ".opencode" / "skills", name)
+    skill(workspace / "extra", "from-paths")
+    write(private_home / ".config" / "opencode" / "opencode.jsonc",
+          '{\n  // hide the internal ones\n  "permission": {"skill": {"internal-*": "deny",},},\n}\n')
+    write(workspace / "opencode.jsonc", '{ /* more */ "skills": {"paths": ["./extra",]} }')
+    index = index_for(workspace, ["opencode"])
+    assert sorted(s["name"] for s in catalog_object(index, "opencode")["skills"]) == ["from-paths", "pr-review"]
+
+
+def test_project_config_is_found_up_to_the_git_worktree(workspace):
+    """"When OpenCode starts up, it looks for a config file in the current directory or traverse up to
+    the nearest Git directory": the worktree root's `opencode.json` applies in a package below it, and
+    the nearer file's rules come later (they win)."""
+    from skill_ls.core.labels import where
+
+    root, ws = _repo(workspace)
+    skill(ws / ".opencode" / "skills", "internal-docs")
+    skill(ws / ".opencode" / "skills", "internal-tools")
+    write(root / "opencode.json", json.dumps({"permission": {"skill": {"internal-*": "deny"}}}))
+    write(ws / "opencode.json", json.dumps({"permission": {"skill": {"internal-tools": "allow"}}}))
+    index = index_for(ws, ["opencode"])
+    assert where(index, "opencode", "internal-docs").get("disabled") is True
+    assert "disabled" not in where(index, "opencode", "internal-tools")
+
+
+def test_permission_ask_keeps_the_skill_listed_and_says_so(workspace, private_home):
+    """"`ask`: User prompted for approval before loading": the skill stays in the `skill` tool's list;
+    `where` and hover say that OpenCode asks, with the rule and its file."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.queries.hover import skill_hover
+    from skill_ls.core.labels import where
+
+    path = skill(workspace / ".opencode" / "skills", "experimental-x")
+    write(workspace / "opencode.json", json.dumps({"permission": {"skill": {"experimental-*": "ask"}}}))
+    index = index_for(workspace, ["opencode"])
+    assert [s["name"] for s in catalog_object(index, "opencode")["skills"]] == ["experimental-x"]
+    obj = where(index, "opencode", "experimental-x")
+    assert "disabled" not in obj
+    assert obj["notes"] == ['OpenCode asks before loading it (permission.skill "experimental-*": "ask" in '
+                            f'{workspace / "opencode.json"})']
+    write(workspace / ".skill-ls.toml", 'runtimes = ["opencode"]\n')
+    hover = skill_hover(workspace_state(workspace), "experimental-x", str(path))
+    assert '- OpenCode asks before loading it (permission.skill "experimental-*": "ask" in' in hover
+
+
+def test_permission_wildcards_and_the_catch_all(workspace):
+    """"`*` matches zero or more of any character; `?` matches exactly one character"; "You can set
+    permissions globally (with `*`)" and "You can also set all permissions at once": `"permission":
+    "deny"` hides every skill, `{"*": "deny", "skill": {...}}` is overridden by the later skill rules,
+    and `"skill": "deny"` is every name."""
+    from skill_ls.analysis.catalog import catalog_object
+
+    for name in ("ab1", "ab12", "other"):
+        skill(workspace / ".opencode" / "skills", name)
+
+    def listed(config):
+        write(workspace / "opencode.json", json.dumps(config))
+        return [s["name"] for s in catalog_object(index_for(workspace, ["opencode"]), "opencode")["skills"]]
+
+    assert listed({"permission": {"skill": {"ab?": "deny"}}}) == ["ab12", "other"]
+    assert listed({"permission": "deny"}) == []
+    assert listed({"permission": {"*": "deny", "skill": {"other": "allow"}}}) == ["other"]
+    assert listed({"permission": {"skill": "deny"}}) == []
+    assert listed({"permission": {"skill": {"*": "deny"}, "*": "allow"}}) == ["ab1", "ab12", "other"]
+
+
+def test_per_agent_overrides_in_opencode_json_and_agent_markdown(workspace, private_home, capsys):
+    """"Give specific agents different permissions than the global defaults": `agent.<name>.permission
+    .skill` in opencode.json (built-in agents) and `permission: skill:` in an agent's Markdown
+    frontmatter (custom agents; "The markdown file name becomes the agent name"); "Agent permissions
+    are merged with the global config, and agent rules take precedence". `where` names each agent that
+    sees the skill otherwise than the global rules, and why."""
+    from skill_ls.cli import main
+    from skill_ls.core.labels import where
+
+    skill(workspace / ".opencode" / "skills", "internal-docs")
+    skill(workspace / ".opencode" / "skills", "documents-pdf")
+    write(workspace / "opencode.json", json.dumps({
+        "permission": {"skill": {"internal-*": "deny", "documents-*": "deny"}},
+        "agent": {"plan": {"permission": {"skill": {"internal-*": "allow"}}}}}))
+    write(private_home / ".config" / "opencode" / "agents" / "review.md",
+          '---\ndescription: Reviews\npermission:\n  skill:\n    "documents-*": "allow"\n---\nReview.\n')
+    index = index_for(workspace, ["opencode"])
+    obj = where(index, "opencode", "internal-docs")
+    assert obj["disabled"] is True
+    assert obj["notes"] == ['agent `plan`: listed (agent.plan.permission.skill "internal-*": "allow" in '
+                            f'{workspace / "opencode.json"})']
+    assert where(index, "opencode", "documents-pdf")["notes"] == [
+        'agent `review`: listed (permission.skill "documents-*": "allow" in ~/.config/opencode/agents/review.md)']
+    assert main(["where", "internal-docs", "--runtime", "opencode", "--workspace", str(workspace)]) == 0
+    assert "note: agent `plan`: listed" in capsys.readouterr().out
+
+
+def test_an_agent_without_the_skill_tool_has_no_skills(workspace):
+    """"Completely disable skills for agents that shouldn't use them" (`tools: skill: false` in the
+    agent's frontmatter or `agent.<name>.tools.skill` in opencode.json): "When disabled, the
+    `<available_skills>` section is omitted entirely." `where` says the agent has no skills."""
+    from skill_ls.core.labels import where
+
+    skill(workspace / ".opencode" / "skills", "pr-review")
+    write(workspace / "opencode.json", json.dumps({"agent": {"plan": {"tools": {"skill": False}}}}))
+    write(workspace / ".opencode" / "agents" / "docs.md", "---\ntools:\n  skill: false\n---\nDocs.\n")
+    notes = where(index_for(workspace, ["opencode"]), "opencode", "pr-review")["notes"]
+    assert notes == ["agent `docs` has no skills (tools.skill: false in "
+                     f"{workspace / '.opencode' / 'agents' / 'docs.md'})",
+                     f"agent `plan` has no skills (agent.plan.tools.skill: false in {workspace / 'opencode.json'})"]
+
+
+def test_catalog_for_one_agent(workspace, private_home, capsys):
+    """`--agent` for OpenCode: a built-in agent ("OpenCode comes with two built-in primary agents, Build
+    and Plan"), one of opencode.json's `agent` map or an `<agent>.md` sees the config files' rules with
+    its own after them; an agent without the skill tool has an empty catalog ("the `<available_skills>`
+    section is omitted entirely"); an unknown agent is a one-line error."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.cli import main
+
+    for name in ("internal-docs", "pr-review"):
+        skill(workspace / ".opencode" / "skills", name)
+    write(workspace / "opencode.json", json.dumps({
+        "permission": {"skill": {"internal-*": "deny"}},
+        "agent": {"plan": {"permission": {"skill": {"internal-*": "allow", "pr-*": "deny"}}}}}))
+    write(workspace / ".opencode" / "agents" / "docs.md", "---\ntools:\n  skill: false\n---\nDocs.\n")
+    index = index_for(workspace, ["opencode"])
+
+    def names(agent):
+        return [s["name"] for s in catalog_object(index, "opencode", agent)["skills"]]
+
+    assert names(None) == names("build") == ["pr-review"]
+    assert names("plan") == ["internal-docs"]
+    assert catalog_object(index, "opencode", "docs")["text"] == ""
+    assert main(["catalog", "--agent", "plan", "--workspace", str(workspace)]) == 0
+    assert "<name>internal-docs</name>" in capsys.readouterr().out
+    assert main(["where", "pr-review", "--agent", "plan", "--workspace", str(workspace), "--format", "json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["disabled"] is True and "notes" not in obj  # (the other agents' views are not this agent's)
+    assert main(["catalog", "--runtime", "opencode", "--agent", "nobody", "--workspace", str(workspace)]) != 0
+    assert "nobody" in capsys.readouterr().err
+
+
+def test_both_config_files_of_a_level_before_the_next_level(workspace):
+    """Reading: of one directory, `opencode.jsonc` is loaded before `opencode.json`, and a nearer
+    directory's files after both of an outer one's ("Later configs override earlier ones")."""
+    from skill_ls.core.labels import where
+
+    root, ws = _repo(workspace)
+    skill(ws / ".opencode" / "skills", "internal-docs")
+    write(root / "opencode.json", json.dumps({"permission": {"skill": {"internal-*": "deny"}}}))
+    write(ws / "opencode.jsonc", '{"permission": {"skill": {"internal-docs": "allow"}}} // nearer')
+    assert "disabled" not in where(index_for(ws, ["opencode"]), "opencode", "internal-docs")
+
+
+def test_permission_patterns_match_in_linear_time():
+    """Patterns come from a config file anyone may write: `*`/`?` are matched by a two-pointer scan,
+    so a pattern built to make a regular expression backtrack (`*a*a…*ab`) cannot stall a check."""
+    from skill_ls.core.own_settings import wildcard_match
+
+    assert wildcard_match("internal-*", "internal-docs") and not wildcard_match("internal-*", "internal")
+    assert wildcard_match("a?c", "abc") and not wildcard_match("a?c", "ac") and wildcard_match("x[y]", "x[y]")
+    assert not wildcard_match("*a" * 40 + "b", "a" * 5000)  # (a backtracking regex would not return)

@@ -135,12 +135,23 @@ def resolve_effective_set(index: Index, runtime: str, agent: str | None = None, 
     """The effective set for (runtime, workspace, agent). Raises `EffectiveSetError` (one-line reason)."""
     if runtime not in RUNTIMES:
         raise EffectiveSetError(f"unknown runtime '{runtime}' (known: {', '.join(RUNTIMES)})")
+    own = RUNTIMES[runtime].own_settings
+    if agent and RUNTIMES[runtime].agent_scoping is None and own is not None and own.agents is not None:
+        from skill_ls.core.own_settings import settings_agents
+
+        known = settings_agents(RUNTIMES[runtime], index)
+        if agent not in known:
+            raise EffectiveSetError(f"no {RUNTIMES[runtime].title} agent named '{agent}' (known: {', '.join(known)})")
+        return effective_set_for(index, runtime, None, fail_closed=fail_closed, settings_agent=agent)
     agent_decl = find_agent(index, runtime, agent) if agent else None
     return effective_set_for(index, runtime, agent_decl, fail_closed=fail_closed)
 
 
 def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, *,
-                      fail_closed: bool = True) -> EffectiveSet:
+                      fail_closed: bool = True, settings_agent: str | None = None) -> EffectiveSet:
+    """The set for one agent definition (`agent_decl`) or, for a runtime whose agents live in its own
+    settings (OpenCode: `opencode.json` `agent`, `<agent>.md`), one such agent (`settings_agent`):
+    its permission rules come after the config files' and it may have no skills at all."""
     definition = parse_agent(agent_decl, index) if agent_decl is not None else None
     if fail_closed and definition is not None:
         reason = fail_closed_reason(index, definition)
@@ -148,10 +159,16 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
             raise EffectiveSetError(reason)
     rt = RUNTIMES[runtime]
     scoping = rt.agent_scoping
-    eff = EffectiveSet(runtime, agent_decl.name if agent_decl else None, agent_decl, definition, [])
+    eff = EffectiveSet(runtime, agent_decl.name if agent_decl else settings_agent, agent_decl, definition, [])
     switched_off = skills_off(index, rt)
     if switched_off:
         eff.notes.append(f"{rt.title} skills are disabled ({switched_off})")
+        return eff
+    from skill_ls.core.own_settings import agent_without_skills, disabled_names
+
+    agent_off = agent_without_skills(rt, index, settings_agent) if settings_agent else None
+    if agent_off:
+        eff.notes.append(f"agent '{settings_agent}' has no skills ({agent_off})")
         return eff
     resolutions = effective_names(index, runtime, _resolution_agent(agent_decl))
     available: list[EffectiveSkill] = []
@@ -163,9 +180,7 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
             eff.notes.append(f"'{res.name}' is declared {len(copies)} times and {rt.title} "
                              f"loads every copy: {paths}")
 
-    from skill_ls.core.own_settings import disabled_names
-
-    disabled = set(disabled_names(rt, index))
+    disabled = set(disabled_names(rt, index, settings_agent))
     tombs = {t.name for t in definition.tombstones} if definition and scoping and scoping.tombstones else set()
     pool: list[EffectiveSkill] = []
     for s in available:

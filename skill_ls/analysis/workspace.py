@@ -163,9 +163,9 @@ class WorkspaceState:
                     self._loose.add(path)  # (a copy under a root is a declaration: skill_dirs reads both)
         if base in CONFIG_NAMES and os.path.dirname(path) == self.workspace:
             return None
-        from skill_ls.core.own_settings import settings_paths
+        from skill_ls.core.own_settings import is_settings_path
 
-        if os.path.normpath(path) in settings_paths(self.index):
+        if is_settings_path(self.index, path):
             # A runtime's own settings (Gemini CLI's settings.json, OpenCode's opencode.json, Amp's
             # settings): what they switch off or add as roots is read once per index state.
             return None
@@ -512,9 +512,9 @@ class WorkspaceState:
             return True
         if self.index is None:
             return False
-        from skill_ls.core.own_settings import settings_paths
+        from skill_ls.core.own_settings import is_settings_path
 
-        return os.path.normpath(path) in settings_paths(self.index)  # a runtime's own settings file
+        return is_settings_path(self.index, path)  # a runtime's own settings file (or an OpenCode agent's)
 
 
 def _listing_cost(decl: SkillDecl, doc: Document | None) -> int | None:

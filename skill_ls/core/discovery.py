@@ -11,12 +11,14 @@ import os
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from skill_ls.core.config import Config
-from skill_ls.core.parse.data import json_value
+from skill_ls.core.parse.data import json_value, jsonc_value
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.runtimes import RUNTIMES, Runtime
+from skill_ls.core.runtimes.spec import RootSpec
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, AgentFamily
 
@@ -36,18 +38,26 @@ class Environment:
     agh_home: str | None
     codex_home: str | None
     amp_toolbox: str | None
+    # The variables an `{env:NAME=default}` settings template names (Gemini CLI's
+    # `GEMINI_CLI_SYSTEM_SETTINGS_PATH`), as (name, value) pairs of the ones that are set.
+    variables: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None, config: Config | None = None) -> "Environment":
         env = os.environ if environ is None else environ
         home = env.get("HOME") or None
         dirs: dict[str, str | None] = {}
+        named: set[str] = set()
         for runtime in RUNTIMES.values():
             for h in runtime.home_dirs:
                 configured = getattr(config, h.setting) if config is not None and h.setting else None
                 dirs[h.placeholder] = str(configured) if configured else env.get(h.env_var) or (
                     os.path.join(home, *h.default.split("/")) if home else None)
-        return cls(home=home, **dirs)
+            for template in runtime.own_settings.files if runtime.own_settings else ():
+                if template.startswith("{env:"):
+                    named.add(template[5:].split("=", 1)[0])
+        variables = tuple(sorted((n, env[n]) for n in named if env.get(n)))
+        return cls(home=home, variables=variables, **dirs)
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,9 @@ def find_repo_root(workspace: str) -> str:
 
 
 def _expand(template: str, workspace: str, env: Environment, config: Config) -> list[str]:
+    if template.startswith("{env:"):  # (its default is a path: split at the closing brace that ends it)
+        head, _, rest = template.rpartition("}")
+        return _expand_env(head.lstrip("{"), rest.lstrip("/"), env)
     head, _, rest = template.partition("}")
     key = head.lstrip("{")
     rest = rest.lstrip("/")
@@ -107,10 +120,17 @@ def _expand(template: str, workspace: str, env: Environment, config: Config) -> 
         bases = list(reversed(_expand("{ancestors}", workspace, env, config)))
     elif key.startswith("config:"):
         bases = [str(p) for p in getattr(config, key.split(":", 1)[1])]
+
     else:  # pragma: no cover - a template typo in a descriptor (skill_ls/core/runtimes/)
         raise ValueError(f"unknown root placeholder {key}")
     paths = [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
     return [g for p in paths for g in _glob_dirs(p)] if "*" in rest else paths
+
+
+def _expand_env(key: str, rest: str, env: Environment) -> list[str]:
+    name, _, default = key[4:].partition("=")
+    value = dict(env.variables).get(name) or default
+    return [os.path.normpath(os.path.join(value, rest)) if rest else os.path.normpath(value)] if value else []
 
 
 def expand_template(template: str, workspace: str, env: Environment, config: Config) -> list[str]:
@@ -135,29 +155,70 @@ def _glob_dirs(path: str) -> list[str]:
     return out
 
 
-def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace") -> list[str]:
-    """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
-    is one path; a dotted key is also looked up nested); relative paths are taken from the workspace
-    or, with `json_base="file"`, from the file's directory; `~` is expanded. Unreadable: none."""
+def _json_value(settings_file: str, key: str, jsonc: bool) -> Any:
+    """The value of `key` (a literal key, else a dotted path) in a runtime's own JSON settings file;
+    None when the file is missing, unreadable, too large or not an object."""
     raw, error, _ = read_bytes(settings_file)  # never blocks on a FIFO or a device
     if error is not None or len(raw) > 1024 * 1024:
-        return []
+        return None
     try:
-        data = json_value(raw.decode("utf-8", errors="replace"))
+        text = raw.decode("utf-8", errors="replace")
+        data = jsonc_value(text) if jsonc else json_value(text)
     except ValueError:
-        return []
+        return None
     if not isinstance(data, dict):
-        return []
+        return None
+    value = data.get(key)
+    if value is None and "." in key:  # a nested key (OpenCode's `{"skills": {"paths": [...]}}`)
+        value = data
+        for part in key.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _flag(value: Any) -> bool | None:
+    """A boolean as VS Code's `asBoolean` reads one: true/false, or the strings "true"/"false"."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return None
+
+
+def _switched_off(spec: RootSpec, workspace: str, env: Environment, config: Config) -> bool:
+    """Whether `spec.json_switch`'s file maps this root's own location to false."""
+    if spec.json_switch is None:
+        return False
+    template, key = spec.json_switch
+    head, _, rest = spec.template.partition("}/")
+    location = rest if head == "{workspace" else "~/" + rest if head == "{home" else None
+    if location is None:
+        return False
+    for path in _expand(template, workspace, env, config):
+        value = _json_value(path, key, jsonc=True)
+        if isinstance(value, dict) and any(isinstance(k, str) and k.strip() == location and _flag(v) is False
+                                           for k, v in value.items()):
+            return True
+    return False
+
+
+def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace",
+                jsonc: bool = False, scope: str = "all", lists: bool = True) -> list[str]:
+    """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
+    is one path, a list several unless `lists` is false, a mapping its keys whose value is true; a
+    dotted key is also looked up nested); relative paths are taken from the workspace or, with
+    `json_base="file"`, from the file's directory; `~` is expanded. `jsonc`: the file may hold
+    comments and trailing commas. `scope` keeps only the `~/…` paths ("home") or only the others
+    ("workspace"). Unreadable: none."""
     base = workspace if json_base == "workspace" else os.path.dirname(settings_file)
     for key in keys:
-        value = data.get(key)
-        if value is None and "." in key:  # a nested key (OpenCode's `{"skills": {"paths": [...]}}`)
-            value = data
-            for part in key.split("."):
-                value = value.get(part) if isinstance(value, dict) else None
+        value = _json_value(settings_file, key, jsonc)
         if value is None:
             continue
-        items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        items = [value] if isinstance(value, str) else (value if lists else []) if isinstance(value, list) else \
+            [k.strip() for k, on in value.items() if isinstance(k, str) and _flag(on)] if isinstance(value, dict) else []
+        if scope != "all":
+            items = [v for v in items if isinstance(v, str) and (v == "~" or v.startswith("~/")) == (scope == "home")]
         return [os.path.join(base, os.path.expanduser(v)) for v in items if isinstance(v, str) and v]
     return []
 
@@ -170,7 +231,12 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             continue
         paths = _expand(spec.template, workspace, env, config)
         if spec.json_keys:
-            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base)]
+            paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base, spec.jsonc,
+                                                spec.json_scope, spec.json_lists)]
+        if spec.json_switch is not None and _switched_off(spec, workspace, env, config):
+            continue
+        if spec.marker:
+            paths = [p for p in paths if os.path.isfile(os.path.normpath(os.path.join(p, spec.marker)))]
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
         for i, path in enumerate(paths):
             roots.append(RootDir(os.path.normpath(path), runtime.id, spec.tier, start + i if spec.ordered else 0,

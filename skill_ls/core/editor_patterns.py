@@ -75,7 +75,8 @@ def neovim_project() -> dict[str, list[str]]:
     from skill_ls.core.plugins import COMPONENT_DIRS, MANIFEST, MARKETPLACE_DIR, PROJECT_COMMANDS
     from skill_ls.core.runtimes import RUNTIMES
 
-    templates = [(s.template, s.origin) for rt in RUNTIMES.values() for s in rt.roots] + \
+    # (a settings file whose keys list roots, VS Code's `.vscode/settings.json`, is not a skill directory)
+    templates = [(s.template, s.origin) for rt in RUNTIMES.values() for s in rt.roots if not s.json_keys] + \
                 [(d.template, d.origin) for f in AGENT_FAMILIES.values() for d in f.dirs]
     skill_dirs = sorted({t.split("}/", 1)[1].split("/")[0] for t, origin in templates
                          if origin == "workspace" and t.split("}/", 1)[1].startswith(".")})

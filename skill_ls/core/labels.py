@@ -137,7 +137,8 @@ def provenance(res: NameResolution, index: Index | None = None) -> dict[str, Any
 def where(index: Index, runtime_id: str, name: str, agent: str | None = None) -> dict[str, Any]:
     """The `skill-ls where --format json` object and the `skillLs.where` result: every
     declaration, winner first, each with its `label`, one-line `summary` and the `range` of its name;
-    `disabled` / `tombstoned` when the operator or the agent turns the name off (AGH)."""
+    `disabled` / `tombstoned` when the operator or the agent turns the name off (AGH); `notes` for what
+    the runtime's permissions say beyond that (OpenCode: `ask`, per-agent overrides)."""
     res = resolve_name(index, runtime_id, name, agent)
     entries = []
     for lab in label_resolution(res):
@@ -163,12 +164,15 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
     runtime = RUNTIMES.get(runtime_id)
     if runtime is None:
         return obj
-    from skill_ls.core.own_settings import disabled_names, skills_switched_off
+    from skill_ls.core.own_settings import disabled_names, permission_notes, skills_switched_off
 
-    disabled_by = disabled_names(runtime, index).get(name)
+    disabled_by = disabled_names(runtime, index, agent if runtime.agent_scoping is None else None).get(name)
     if disabled_by is not None:
         obj["disabled"] = True
         obj["disabled_by"] = disabled_by
+    notes = permission_notes(runtime, index, name, agent if runtime.agent_scoping is None else None) if entries else []
+    if notes:  # OpenCode: `ask`, and the agents whose own permissions see the name otherwise
+        obj["notes"] = notes
     off = skills_switched_off(runtime, index)
     if off:
         obj["skills_disabled"] = off

@@ -32,6 +32,7 @@ VSIX = VSCODE / "skill-ls.vsix"
 DEMO = REPO / "examples" / "demo"
 RUN_TIMEOUT = 900  # seconds for the whole browser session (a loaded 2-core machine is slow)
 IN_CI = os.environ.get("CI", "").lower() == "true"
+pytestmark = pytest.mark.long  # tests/conftest.py: started first when modules run side by side
 
 
 def _chromium() -> str | None:

@@ -12,6 +12,8 @@ import pytest
 from tests.conftest import skill, write
 from tests.lsp.raw import RawServer, frame
 
+pytestmark = pytest.mark.long  # tests/conftest.py: started first when modules run side by side
+
 SERVER_NOT_INITIALIZED = -32002
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602

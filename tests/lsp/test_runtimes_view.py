@@ -53,3 +53,29 @@ async def test_gemini_settings_change_reaches_the_editor(start, tree, profile):
         return False
 
     assert await poll()
+
+
+async def test_opencode_permissions_and_a_new_agent_file_reach_the_editor(start, tree, profile):
+    """OpenCode's `permission.skill` in `opencode.jsonc` (`ask`) and a new `.opencode/agents/<agent>.md`
+    with its own rule: each change re-indexes, and hover then carries the notes `where` prints."""
+    import asyncio
+
+    path = skill(tree.ws / ".opencode" / "skills", "review")
+    s = await start(profile)
+    s.open(path)
+    assert "asks before loading" not in await _hover(s, path, 1, 7)
+    config = write(tree.ws / "opencode.jsonc", '{"permission": {"skill": {"review": "ask"}}} // ask first')
+    client_reports(s, config, types.FileChangeType.Created)
+
+    async def shows(needle: str) -> bool:
+        for _ in range(200):
+            if needle in await _hover(s, path, 1, 7):
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    assert await shows('OpenCode asks before loading it (permission.skill "review": "ask"')
+    agent = write(tree.ws / ".opencode" / "agents" / "docs.md",
+                  '---\npermission:\n  skill:\n    "review": "deny"\n---\nDocs.\n')
+    client_reports(s, agent, types.FileChangeType.Created)
+    assert await shows('agent `docs`: hidden (permission.skill "review": "deny"')

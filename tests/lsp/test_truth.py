@@ -20,6 +20,8 @@ from lsprotocol import types
 from tests.conftest import check_tree, skill, write
 from tests.lsp.conftest import DIAGNOSTIC_PROFILES, TIMEOUT, client_reports, settle, uri
 
+pytestmark = pytest.mark.long  # tests/conftest.py: started first when modules run side by side
+
 
 PROFILES = DIAGNOSTIC_PROFILES
 
@@ -372,19 +374,24 @@ async def test_listing_budget_findings_follow_changes_to_other_files(start, tree
 
     before = await matches()
     assert str(files[-1].resolve()) in before
-    s.open(files[0])
+    # Two descriptions shortened: the ~1,800 characters freed are more than one entry (~900 + its
+    # path), so the cut moves however long the temporary directory's path is.
+    edited = files[:2]
     sent: list[str] = []
     fm = s.client.protocol.fm
     original = fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
     fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = lambda params: sent.append(types_path(params.uri)) or original(params)
-    s.change(files[0], files[0].read_text().replace("d" * 900, "Short"), version=2)
-    files[0].write_text(files[0].read_text().replace("d" * 900, "Short"))  # check reads the disk
+    for f in edited:
+        s.open(f)
+        s.change(f, f.read_text().replace("d" * 900, "Short"), version=2)
+        f.write_text(f.read_text().replace("d" * 900, "Short"))  # check reads the disk
     after = await matches()
     assert after != before  # the cut moved: fewer skills fall out (the grouped findings say how many)
     await s.idle()
-    if not s.pull:  # only the open file and the files whose finding changed were pushed
+    if not s.pull:  # only the open files and the files whose finding changed were pushed
+        opened = {str(f.resolve()) for f in edited}
         changed = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
-        assert set(sent) <= {str(files[0].resolve())} | changed and changed <= set(sent) | {str(files[0].resolve())}, sent
+        assert set(sent) <= opened | changed and changed <= set(sent) | opened, sent
     first = skill(root, "a-first", description="e" * 900 + ". Use when testing.")  # a new first entry
     if any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in s.registrations):
         s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(

@@ -90,7 +90,7 @@ def skill_hover(state: WorkspaceState, name: str, path: str, kind: str | None = 
     `kind` is how the name is written there (`SkillRef.kind`): a name in an agent's `skills.disabled`
     (a tombstone) is not in that agent's catalog, so its catalog line says so instead of a cost."""
     from skill_ls.analysis.effective import skills_off
-    from skill_ls.core.own_settings import disabled_names
+    from skill_ls.core.own_settings import disabled_names, permission_notes
 
     index = index_of(state)
     tombstoned_by = None
@@ -130,6 +130,7 @@ def skill_hover(state: WorkspaceState, name: str, path: str, kind: str | None = 
         disabled_by = disabled_names(RUNTIMES[res.runtime], index).get(name)
         if disabled_by is not None:
             lines.append(f"- disabled (`{disabled_by}`): omitted from catalogs")
+        lines.extend(f"- {note}" for note in permission_notes(RUNTIMES[res.runtime], index, name))
         off = skills_off(index, RUNTIMES[res.runtime])
         if off:
             lines.append(f"- {runtime_title(res.runtime)} skills are disabled: `{off}`")

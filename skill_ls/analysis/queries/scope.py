@@ -96,8 +96,9 @@ def runtime_title(rid: str) -> str:
 def choose_runtime(index: Index, requested: str | None, agent: str | None) -> str:
     """The runtime a question about a name or an agent answers for (`where`, `list`, `catalog`,
     `preview`, and the server's commands alike): the one requested; else, for a named agent, the
-    runtime of its family (unless the default runtime has an agent of that name itself); else the
-    default runtime of the active ones. `auto` is not a request."""
+    runtime of its family (unless the default runtime has an agent of that name itself), or the first
+    runtime whose own settings know it (OpenCode's agents); else the default runtime of the active
+    ones. `auto` is not a request."""
     from skill_ls.core.runtimes import default_runtime
 
     if requested is not None and requested != "auto":
@@ -107,4 +108,10 @@ def choose_runtime(index: Index, requested: str | None, agent: str | None) -> st
     scoping = RUNTIMES[runtime].agent_scoping if runtime in RUNTIMES else None
     if named is not None and (scoping is None or index.agent(named.name, scoping.family) is None):
         runtime = runtime_for_family(named.family)
+    elif named is None and agent:  # an agent a runtime knows from its own settings (OpenCode's)
+        from skill_ls.core.own_settings import settings_agents
+
+        for rid in [runtime, *index.active]:
+            if rid in RUNTIMES and agent in settings_agents(RUNTIMES[rid], index):
+                return rid
     return runtime

@@ -55,6 +55,48 @@ def json_value(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], A
     return value
 
 
+def jsonc_value(text: str) -> Any:
+    """`json_value` of JSON with comments (`//`, `/* */`) and trailing commas, as JSONC readers take
+    it (OpenCode: "OpenCode supports both JSON and JSONC (JSON with Comments) formats"). Comments
+    and trailing commas become spaces, so positions in problems stay those of the original text."""
+    return json_value(strip_jsonc(text))
+
+
+def strip_jsonc(text: str) -> str:
+    """`text` with its comments and trailing commas (outside strings) replaced by spaces, line
+    breaks kept (a linear scan: no regular expression can backtrack on hostile input)."""
+    out = list(text)
+    i, n = 0, len(text)
+    last_comma = -1  # the position of a comma that a `}` or `]` may make trailing
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+            last_comma = -1
+            continue
+        if c == "/" and i + 1 < n and text[i + 1] in "/*":
+            end = text.find("\n", i) if text[i + 1] == "/" else text.find("*/", i + 2)
+            end = n if end < 0 else end + (0 if text[i + 1] == "/" else 2)
+            for j in range(i, end):
+                if out[j] not in "\r\n":
+                    out[j] = " "
+            i = end
+            continue
+        if c == ",":
+            last_comma = i
+        elif c in "}]":
+            if last_comma >= 0:
+                out[last_comma] = " "
+            last_comma = -1
+        elif not c.isspace():
+            last_comma = -1
+        i += 1
+    return "".join(out)
+
+
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     """Whether containers nest more than `limit` levels (iterative: any depth is fine to ask)."""
     stack: list[tuple[Any, int]] = [(value, 0)]

@@ -8,7 +8,9 @@ https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-ski
 "Creating and adding a skill" steps), https://code.visualstudio.com/docs/copilot/customization/agent-skills
 (field limits), and the skill reference VS Code ships to its own agent,
 https://github.com/microsoft/vscode/blob/main/extensions/copilot/assets/prompts/skills/agent-customization/references/skills.md
-(`argument-hint`, `user-invocable`, `disable-model-invocation`). docs/fidelity.md quotes each one.
+(`argument-hint`, `user-invocable`, `disable-model-invocation`), and VS Code's current page,
+https://code.visualstudio.com/docs/agent-customization/agent-skills (`chat.agentSkillsLocations`, the
+name rule's words, `context`). docs/fidelity.md quotes each one.
 Not documented: which of a project's three directories wins for one name; VS Code's source answers it
 (`.github/skills`, then `.agents/skills`, then `.claude/skills`, the first copy found wins and the others
 are skipped as duplicates: DEFAULT_SKILL_SOURCE_FOLDERS in
@@ -33,7 +35,14 @@ COPILOT_FIELDS: dict[str, FieldSpec] = {
     "argument-hint": FieldSpec("str", "VS Code: hint shown for slash invocation."),
     "user-invocable": FieldSpec("bool", "VS Code: show the skill as a slash command (default true)."),
     "disable-model-invocation": FieldSpec("bool", "VS Code: the model does not load the skill on its own."),
+    # No value check: the page names only `fork` ("Defaults to inline").
+    "context": FieldSpec("str", "VS Code (experimental): `fork` runs the skill in a dedicated subagent context; by "
+                         "default its instructions are added inline to the parent agent's context."),
 }
+
+# VS Code's `chat.agentSkillsLocations` in the workspace's settings (the user-level settings file,
+# whose place depends on the platform and the VS Code flavour, is not read).
+VSCODE_LOCATIONS = ("{workspace}/.vscode/settings.json", "chat.agentSkillsLocations")
 
 COPILOT = Runtime(
     id="copilot", title="GitHub Copilot",
@@ -43,13 +52,26 @@ COPILOT = Runtime(
     # Within a tier, VS Code's order of DEFAULT_SKILL_SOURCE_FOLDERS: the first copy of a name wins and
     # later ones are skipped as duplicates (see the module docstring; ordered=True: the earlier root wins).
     roots=(
-        RootSpec("project", "{workspace}/.github/skills", ordered=True),
-        RootSpec("project", "{workspace}/.agents/skills", ordered=True, activates=False),
-        RootSpec("project", "{workspace}/.claude/skills", ordered=True, guest_of="claude-code", activates=False),
-        RootSpec("personal", "{home}/.copilot/skills", origin="user", ordered=True),
-        RootSpec("personal", "{home}/.agents/skills", origin="user", ordered=True, activates=False),
+        RootSpec("project", "{workspace}/.github/skills", ordered=True, json_switch=VSCODE_LOCATIONS),
+        RootSpec("project", "{workspace}/.agents/skills", ordered=True, activates=False, json_switch=VSCODE_LOCATIONS),
+        RootSpec("project", "{workspace}/.claude/skills", ordered=True, guest_of="claude-code", activates=False,
+                 json_switch=VSCODE_LOCATIONS),
+        # "You can configure additional file locations for project skills with the
+        # `chat.agentSkillsLocations` setting": the workspace's `.vscode/settings.json` (JSON with
+        # comments), a map of location -> true; "Relative paths are resolved from the root folder(s)
+        # of your workspace. Supports home directory expansion (`~`)". VS Code's source
+        # (`PromptsConfig.promptSourceFolders` in promptSyntax/config/config.ts) keeps every default
+        # folder the map does not set to false, then adds the map's other true entries in its order,
+        # a `~/` one as a personal location; a list is ignored (`getLocationsValue`).
+        RootSpec("project", VSCODE_LOCATIONS[0], ordered=True, json_keys=(VSCODE_LOCATIONS[1],), jsonc=True,
+                 json_scope="workspace", json_lists=False),
+        RootSpec("personal", "{home}/.copilot/skills", origin="user", ordered=True, json_switch=VSCODE_LOCATIONS),
+        RootSpec("personal", "{home}/.agents/skills", origin="user", ordered=True, activates=False,
+                 json_switch=VSCODE_LOCATIONS),
         RootSpec("personal", "{home}/.claude/skills", origin="user", ordered=True, guest_of="claude-code",
-                 activates=False),
+                 activates=False, json_switch=VSCODE_LOCATIONS),
+        RootSpec("personal", VSCODE_LOCATIONS[0], origin="user", ordered=True, json_keys=(VSCODE_LOCATIONS[1],),
+                 jsonc=True, json_scope="home", json_lists=False),
     ),
     fields=COPILOT_FIELDS,
     # "name (required): A unique identifier for the skill. This must be lowercase, using hyphens for

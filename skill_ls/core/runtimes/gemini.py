@@ -1,16 +1,18 @@
 """Gemini CLI: built-in < extension < user < workspace; within the user and workspace tiers the
 `.agents/skills` alias wins over `.gemini/skills`; `skills.enabled` / `skills.disabled` in its
-settings files.
+settings files (system defaults, user, project, system), `admin.skills.enabled`.
 
 Sources (read 2026-11): https://geminicli.com/docs/cli/skills/ (tiers, precedence and aliases, how
 it works), https://geminicli.com/docs/cli/using-agent-skills/ (disable),
 https://geminicli.com/docs/cli/creating-skills/ (the built-in `skill-creator`),
 https://geminicli.com/docs/reference/configuration (`skills.enabled`,
 `skills.disabled`, settings files), https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/skills.md
-(the repository's page: the required fields). docs/fidelity.md quotes each one. Not documented: the exact
+(the repository's page: the required fields),
+https://github.com/google-gemini/gemini-cli/blob/main/docs/extensions/reference.md (where installed
+extensions live and where their skills go). docs/fidelity.md quotes each one. Not documented: the exact
 system-prompt text ("injects the name and description of all enabled skills"), a name pattern or
-length, a prompt budget; the extensions directory (`~/.gemini/extensions/<extension>/skills`) is
-where installed extensions keep their skills (a reading).
+length, a prompt budget, where `gemini extensions disable` records a disabled extension (its skills
+are still counted).
 """
 from __future__ import annotations
 
@@ -37,7 +39,11 @@ GEMINI = Runtime(
         RootSpec("workspace", "{workspace}/.gemini/skills", ordered=True),
         RootSpec("user", "{home}/.agents/skills", origin="user", ordered=True, activates=False),
         RootSpec("user", "{home}/.gemini/skills", origin="user", ordered=True),
-        RootSpec("extension", "{home}/.gemini/extensions/*/skills", origin="user", title="installed extensions"),
+        # "On startup, Gemini CLI looks for extensions in `<home>/.gemini/extensions`"; "Extensions exist
+        # as a directory that contains a `gemini-extension.json` file"; "Skills must be placed in a
+        # `skills/` directory within the extension."
+        RootSpec("extension", "{home}/.gemini/extensions/*/skills", origin="user", title="installed extensions",
+                 marker="../gemini-extension.json"),
     ),
     fields=GEMINI_FIELDS,
     # "A unique identifier for the skill. This should match the directory name." No pattern, no length.
@@ -47,8 +53,15 @@ GEMINI = Runtime(
     unknown_field_severity="information",
     # "The recommended way to create a new skill is to use the built-in `skill-creator` skill."
     builtin_names=("skill-creator",),
-    own_settings=OwnSettings(("{home}/.gemini/settings.json", "{workspace}/.gemini/settings.json"), "json",
+    # "Configuration is applied in the following order of precedence": the system defaults file, the
+    # user settings file, the project settings file, then the system settings file ("System settings
+    # act as overrides, taking precedence over all other settings files"); the Linux paths, each
+    # movable by its environment variable (https://geminicli.com/docs/reference/configuration).
+    own_settings=OwnSettings(("{env:GEMINI_CLI_SYSTEM_DEFAULTS_PATH=/etc/gemini-cli/system-defaults.json}",
+                              "{home}/.gemini/settings.json", "{workspace}/.gemini/settings.json",
+                              "{env:GEMINI_CLI_SYSTEM_SETTINGS_PATH=/etc/gemini-cli/settings.json}"), "json",
                              switch=("skills", "enabled"), switch_effect="no skills in the system prompt",
+                             admin_switch=("admin", "skills", "enabled"),
                              disabled=("skills", "disabled")),
     # "When Gemini identifies a task matching a skill's description, it calls the `activate_skill` tool."
     skill_tool="activate_skill",

@@ -26,16 +26,24 @@ OPENCODE_FIELDS: dict[str, FieldSpec] = {
     "metadata": FieldSpec("str_map", "A string-to-string map."),
 }
 
+# "OpenCode supports both **JSON** and **JSONC** (JSON with Comments) formats"; the project config is
+# looked for "in the current directory or traverse up to the nearest Git directory" (reading: every
+# level from the worktree's root down to the workspace, the nearer one loaded later, `opencode.jsonc`
+# before `opencode.json` in one directory). https://opencode.ai/docs/config
+GLOBAL_CONFIGS = ("{home}/.config/opencode/opencode.jsonc", "{home}/.config/opencode/opencode.json")
+PROJECT_CONFIGS = ("{repo_chain}/opencode.jsonc", "{repo_chain}/opencode.json")
+
 OPENCODE = Runtime(
     id="opencode", title="OpenCode",
     tiers=("global", "project", "paths"),
     roots=(
         # `skills.paths` of opencode.json ("resolved relative to the config file location"): the
-        # project's, then the global one (reading: the project file's paths are loaded last).
-        RootSpec("paths", "{workspace}/opencode.json", ordered=True, json_keys=("skills.paths",),
-                 json_base="file"),
-        RootSpec("paths", "{home}/.config/opencode/opencode.json", origin="user", ordered=True,
-                 json_keys=("skills.paths",), json_base="file"),
+        # project's, nearest first, then the global one (reading: the project file's paths are loaded
+        # last; of one directory's two files, `opencode.json` is loaded after `opencode.jsonc`).
+        *(RootSpec("paths", t.replace("{repo_chain}", "{ancestors}"), ordered=True, json_keys=("skills.paths",),
+                   json_base="file", jsonc=True) for t in reversed(PROJECT_CONFIGS)),
+        *(RootSpec("paths", t, origin="user", ordered=True, json_keys=("skills.paths",), json_base="file", jsonc=True)
+          for t in reversed(GLOBAL_CONFIGS)),
         # Walking up from the workspace to the worktree, the directory loaded last (the outermost)
         # wins; `.opencode/skills` is loaded after `.agents/skills` and `.claude/skills`.
         RootSpec("project", "{repo_chain}/.opencode/skills", ordered=True),
@@ -52,10 +60,23 @@ OPENCODE = Runtime(
     default_extra_tier="paths",
     # "Unknown frontmatter fields are ignored.": a note, not a warning.
     unknown_field_severity="information",
-    # "Control which skills agents can access using pattern-based permissions in `opencode.json`" —
-    # "`deny`: Skill hidden from agent, access rejected"; the global file first, the project's last.
-    own_settings=OwnSettings(("{home}/.config/opencode/opencode.json", "{workspace}/opencode.json"), "json",
-                             permissions=("permission", "skill")),
+    # "Control which skills agents can access using pattern-based permissions in `opencode.json`":
+    # "`deny`: Skill hidden from agent, access rejected", "`ask`: User prompted for approval before
+    # loading"; "You can set permissions globally (with `*`)" and "set all permissions at once"
+    # (https://opencode.ai/docs/permissions); per agent in opencode.json's `agent.<name>` or the
+    # agent's Markdown frontmatter ("Agent permissions are merged with the global config, and agent
+    # rules take precedence"; "The markdown file name becomes the agent name",
+    # https://opencode.ai/docs/agents), where `tools: skill: false` leaves the agent no skills.
+    own_settings=OwnSettings((*GLOBAL_CONFIGS, *PROJECT_CONFIGS), "jsonc",
+                             permissions=("permission", "skill"), ask_value="ask", permission_wildcards=True,
+                             agents=("agent",),
+                             agent_files=("{home}/.config/opencode/agent", "{home}/.config/opencode/agents",
+                                          "{repo_chain}/.opencode/agent", "{repo_chain}/.opencode/agents"),
+                             agent_switch=("tools", "skill"),
+                             # "OpenCode comes with two built-in primary agents, Build and Plan" and the
+                             # General and Explore subagents (https://opencode.ai/docs/agents; a later
+                             # text adds Scout, not listed here until the page the descriptor cites does).
+                             builtin_agents=("build", "explore", "general", "plan")),
     catalog_format="opencode_xml", catalog_order="discovery", escapes_catalog=False,
     # "The agent loads a skill by calling the tool: skill({ name: \"git-release\" })"
     skill_tool="opencode_skill",

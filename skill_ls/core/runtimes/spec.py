@@ -52,7 +52,8 @@ class FieldSpec:
 
 @dataclass(frozen=True, eq=False)
 class RootSpec:
-    """A family of directories a runtime scans. `template` placeholders:
+    """A family of directories a runtime scans. `template` placeholders (a settings file's template may
+    also be `{env:NAME=default path}`: the variable's value, else the default):
     {workspace}, {home}, {agh_home}, {codex_home}, {amp_toolbox}, {ancestors} (workspace and each
     parent up to the repository root, nearest first), {repo_chain} (repository root down to the
     workspace), and {config:NAME} (each path of a Config attribute). A path segment `*` stands for
@@ -70,6 +71,18 @@ class RootSpec:
     # under the first of these keys it has (Amp: `~/.config/amp/settings.json`, "amp.skills.path").
     json_keys: tuple[str, ...] = ()
     json_base: Literal["workspace", "file"] = "workspace"  # what a relative path in that file is relative to
+    jsonc: bool = False  # that file is JSON with comments and trailing commas (OpenCode's config)
+    # Which of the listed paths this root takes: "all", "home" (only `~/…` ones) or "workspace" (the
+    # others): VS Code's `chat.agentSkillsLocations` lists project and personal locations together.
+    json_scope: Literal["all", "home", "workspace"] = "all"
+    json_lists: bool = True  # a list under the key lists paths (VS Code reads only the map form)
+    # (settings file template, key): the root is not read when that JSON (with comments) file maps
+    # the root's own location, as the runtime writes it (`.claude/skills`, `~/.copilot/skills`), to
+    # false (VS Code: `"chat.agentSkillsLocations": {".claude/skills": false}`).
+    json_switch: tuple[str, str] | None = None
+    # A file that must exist, relative to each expanded root, for the runtime to read it (Gemini CLI:
+    # an extension is "a directory that contains a `gemini-extension.json` file": `../gemini-extension.json`).
+    marker: str = ""
     title: str = ""
     # Whether this directory existing makes the runtime active (`runtimes = ["auto"]`). A directory
     # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
@@ -88,15 +101,34 @@ class OwnSettings:
     permissions (OpenCode's `permission.skill`)."""
 
     files: tuple[str, ...]
-    format: Literal["toml", "json"]
+    format: Literal["toml", "json", "jsonc"]  # jsonc: comments and trailing commas allowed
     switch: tuple[str, ...] | None = None
     switch_effect: str = "no catalog"
+    # A boolean whose `false` in any of the files turns skills off whatever the others say (Gemini
+    # CLI's `admin.skills.enabled`: "If false, disallows agent skills from being used").
+    admin_switch: tuple[str, ...] | None = None
     disabled: tuple[str, ...] | None = None
     # The key path of a map from name patterns (`*` wildcards) to an action; a name whose last
     # matching pattern (files in order, keys in order) maps to `denied_value` is disabled (OpenCode's
     # `permission.skill`: `"internal-*": "deny"` hides those skills from the agent).
     permissions: tuple[str, ...] | None = None
     denied_value: str = "deny"
+    # The value that keeps a skill listed but asks the user before it loads (OpenCode `"ask"`: "User
+    # prompted for approval before loading"): `where` and hover say so.
+    ask_value: str | None = None
+    # The parent of `permissions` may hold rules for every permission: a string (`"permission":
+    # "deny"`) or a `"*"` key (`"permission": {"*": "ask"}`), in key order with the specific map
+    # (OpenCode: "You can set permissions globally (with `*`), and override specific tools").
+    permission_wildcards: bool = False
+    # Per-agent overrides: `agents` is the key path of a map agent name -> agent settings in each
+    # settings file (OpenCode `agent`); `agent_files` templates of directories whose `<agent>.md`
+    # files hold the same settings in their frontmatter (the file name is the agent's name). An
+    # agent's `permissions` rules come after the files' rules ("agent rules take precedence"); its
+    # `agent_switch` (a key path inside the agent's settings) set to `false` leaves it no skills.
+    agents: tuple[str, ...] | None = None
+    agent_files: tuple[str, ...] = ()
+    agent_switch: tuple[str, ...] | None = None
+    builtin_agents: tuple[str, ...] = ()  # agents that exist without any settings (OpenCode `build`, `plan`)
 
 
 @dataclass(frozen=True, eq=False)
