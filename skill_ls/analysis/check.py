@@ -41,6 +41,8 @@ FEW_FILES = 32
 
 # What the per-file phase is given for a file: its path, or the plugin file the plugin scan found there.
 CheckItem = str | PluginFile
+# What it gives back for a share of them: the findings, and the texts of the files they point into.
+PerFileResult = tuple[list[Diagnostic], dict[str, str]]
 
 
 class UsageError(Exception):
@@ -220,14 +222,14 @@ class Checker:
         collected.extend(resolved)
         return finish_diagnostics(collected, self.config)
 
-    def per_file(self, files: list[str] | None = None) -> Callable[[list[CheckItem]], tuple[list[Diagnostic], dict[str, str]]]:
+    def per_file(self, files: list[str] | None = None) -> Callable[[list[CheckItem]], PerFileResult]:
         """The per-file phase for any share of the run's items (`files`; None: any file of the
         index): its findings, unsuppressed, and the texts of the files they point into
         (`DocumentStore.texts`: a share checked in another process brings them back to this one's
         store). An item is a path, or the plugin file the plugin scan found there (so a process
         forked before the scan checks it as this one would)."""
         by_path: dict[str, list[SkillDecl]] = {}
-        if files is not None and len(files) <= FEW_FILES:  # the editor: a scan of every declaration per keystroke is O(N)
+        if files is not None and len(files) <= FEW_FILES:  # the editor: scanning every declaration is O(N)
             for path in set(files):
                 found = self.index.decls_for_path(path)
                 if found:
@@ -240,7 +242,7 @@ class Checker:
                         by_path.setdefault(d.path, []).append(d)
         agents_by_path = {a.path: a for a in self.index.agents}
 
-        def per_file(items: list[CheckItem]) -> tuple[list[Diagnostic], dict[str, str]]:
+        def per_file(items: list[CheckItem]) -> PerFileResult:
             raw: list[Diagnostic] = []
             for item in items:
                 path, pf = (item, None) if isinstance(item, str) else (item.path, item)
