@@ -226,8 +226,9 @@ class Checker:
         """The per-file phase for any share of the run's items (`files`; None: any file of the
         index): its findings, unsuppressed, and the texts of the files they point into
         (`DocumentStore.texts`: a share checked in another process brings them back to this one's
-        store). An item is a path, or the plugin file the plugin scan found there (so a process
-        forked before the scan checks it as this one would)."""
+        store; not those parsed before, which every process has). An item is a path, or the plugin
+        file the plugin scan found there (so a process forked before the scan checks it as this one
+        would)."""
         by_path: dict[str, list[SkillDecl]] = {}
         if files is not None and len(files) <= FEW_FILES:  # the editor: scanning every declaration is O(N)
             for path in set(files):
@@ -241,6 +242,7 @@ class Checker:
                     if wanted is None or d.path in wanted:
                         by_path.setdefault(d.path, []).append(d)
         agents_by_path = {a.path: a for a in self.index.agents}
+        shared = self.index.store.loads  # (the documents parsed so far: every process has their texts)
 
         def per_file(items: list[CheckItem]) -> PerFileResult:
             raw: list[Diagnostic] = []
@@ -251,7 +253,7 @@ class Checker:
                 except Exception as exc:  # noqa: BLE001 - the per-file boundary (rules have their own)
                     raw.append(file_failure(path, "reading the file", exc))
             found = self.unsuppressed(raw)
-            return found, self.index.store.texts(_pointed_into(found))
+            return found, self.index.store.texts(_pointed_into(found), since=shared)
 
         return per_file
 

@@ -71,6 +71,8 @@ class DocumentStore:
         self._docs: dict[str, Document] = {}
         self.overlays: dict[str, tuple[str, int | None]] = {}
         self._texts: dict[str, str] = {}  # texts another process of the same check read (`add_texts`)
+        self.loads = 0  # documents parsed so far: `texts(since=...)` leaves out the first ones
+        self._load_number: dict[str, int] = {}
 
     def get(self, path: str, *, agent: bool = False) -> Document:
         doc = self._docs.get(path)
@@ -78,6 +80,8 @@ class DocumentStore:
             return doc
         doc = self._load(path, agent)
         self._docs[path] = doc
+        self.loads += 1
+        self._load_number[path] = self.loads
         return doc
 
     def peek(self, path: str) -> Document:
@@ -98,12 +102,13 @@ class DocumentStore:
             return SourceText(text, has_crlf="\r" in text)
         return SourceText.from_bytes(read_bytes(path)[0])
 
-    def texts(self, paths: Iterable[str]) -> dict[str, str]:
-        """The texts (after the BOM) of those of `paths` that this store has read from disk."""
+    def texts(self, paths: Iterable[str], since: int = 0) -> dict[str, str]:
+        """The texts (after the BOM) of those of `paths` that this store has read from disk, after
+        its first `since` documents (`loads` at some moment: what it had parsed then is left out)."""
         out = {}
         for path in paths:
             doc = self._docs.get(path)
-            if doc is not None and path not in self.overlays:
+            if doc is not None and path not in self.overlays and self._load_number.get(path, 0) > since:
                 out[path] = doc.src.text
         return out
 
