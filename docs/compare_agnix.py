@@ -118,16 +118,18 @@ AGNIX_ONLY_NOTES: dict[str, str] = {
 RULES_TSV = ROOT / "tests" / "data" / "agnix" / "rules-0.59.3.tsv"
 
 # Exactly which files skill-ls reads for the concerns of agnix's hook and MCP rules (issue 25).
-HOOK_FILES = ("the hooks of a project's `.claude/settings.json` and `.claude/settings.local.json`, a plugin's "
-              "`hooks/hooks.json` and the hook files its `plugin.json` names (HK001), and `hooks` in a Claude Code "
-              "skill's frontmatter (CC004) and a subagent's frontmatter (SA005); not `~/.claude/settings.json` "
-              "(personal settings), managed settings, or a `hooks` object written inside `plugin.json`")
-MCP_FILES = ("the project's root `.mcp.json` and a Claude Code plugin's `.mcp.json` (both shapes; MS008, MS001-MS006), "
-             "a subagent's `mcpServers`, a skill's `mcp.json` (AGH, Amp), `metadata.agh.mcp_servers` and AGH "
-             "`AGENT.md` `mcp_servers`; not `mcpServers` written inside `plugin.json`, `~/.claude.json` (local and "
-             "user scope) or managed MCP settings")
-HK = "files: project settings hooks, plugin hooks.json (HK001); skill and subagent frontmatter (CC004, SA005)"
-MS = "files: project and plugin `.mcp.json`, subagent `mcpServers`, skill `mcp.json`"
+HOOK_FILES = ("the hooks of a project's `.claude/settings.json` and `.claude/settings.local.json`, the user's "
+              "`~/.claude/settings.json`, managed settings (`managed-settings.json`, `managed-settings.d/*.json`), a "
+              "plugin's `hooks/hooks.json`, the hook files its `plugin.json` names and the `hooks` object written "
+              "inside `plugin.json` (HK001-HK003), and `hooks` in a Claude Code skill's frontmatter (CC004) and a "
+              "subagent's frontmatter (SA005)")
+MCP_FILES = ("the project's root `.mcp.json`, a Claude Code plugin's `.mcp.json`, the MCP configs its `plugin.json` "
+             "names and the `mcpServers` written inside `plugin.json` (MS008, MS001-MS006), a subagent's "
+             "`mcpServers`, a skill's `mcp.json` (AGH, Amp), `metadata.agh.mcp_servers` and AGH `AGENT.md` "
+             "`mcp_servers`; not `~/.claude.json` (local and user scope) or managed MCP settings")
+HK = ("files: project, user and managed settings hooks, plugin hooks.json and plugin.json hooks (HK001); skill "
+      "and subagent frontmatter (CC004, SA005)")
+MS = "files: project and plugin `.mcp.json`, plugin.json `mcpServers`, subagent `mcpServers`, skill `mcp.json`"
 
 # agnix rule -> (skill-ls status, codes, decision). Status: "full" (the same concern, decided on the
 # runtime's documentation), "partial", "no" (not checked, with the reason), "n/a" (a file kind or runtime
@@ -176,11 +178,14 @@ COVERAGE: dict[str, tuple[str, str, str]] = {
     "CC-AG-024": ("full", "SA004", ""),
     # ---- Claude Code hooks (HOOK_FILES)
     "CC-HK-001": ("full", "HK001, CC004, SA005", HK),
-    "CC-HK-002": ("no", "", "which handler types an event takes is not checked (a gap; the validator accepts it)"),
+    "CC-HK-002": ("full", "HK002", "as Claude Code 2.1.332 runs them: it also runs prompt and agent hooks on "
+                  "PermissionDenied and TeammateIdle, which the page excludes (not reported); settings and plugin "
+                  "hook files, not frontmatter"),
     "CC-HK-003": ("no", "", "no matcher matches every tool (documented)"),
     "CC-HK-005": ("full", "HK001, CC004, SA005", HK), "CC-HK-006": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-007": ("full", "HK001, CC004, SA005", HK),
-    "CC-HK-008": ("no", "", "skill-ls does not resolve hook command lines"),
+    "CC-HK-008": ("partial", "HK003", "only where the script's directory is certain (`${CLAUDE_PLUGIN_ROOT}`, "
+                  "`$CLAUDE_PROJECT_DIR`, the user's `~`); relative paths and shell pipelines are never guessed"),
     "CC-HK-009": ("no", "", "advice about what a command does"),
     "CC-HK-010": ("no", "", "not checked"), "CC-HK-011": ("full", "HK001, CC004, SA005", "a positive number; " + HK),
     "CC-HK-012": ("full", "HK001, SK003, AG001", "JSON of hooks files, YAML of frontmatter; " + HK),
@@ -218,7 +223,7 @@ COVERAGE: dict[str, tuple[str, str, str]] = {
     "MCP-017": ("full", "MS002", MS), "MCP-018": ("full", "MS003", "known token formats, and literal values under secret-named keys; " + MS),
     "MCP-019": ("no", "", "advice about what a command does"), "MCP-021": ("full", "MS005", MS),
     "MCP-022": ("full", "MS008, AG004", "Claude Code drops the server; AGH `mcp_servers`; " + MS),
-    "MCP-023": ("full", "MS006", MS), "MCP-024": ("full", "MS006", MS), "MCP-027": ("full", "MS004", MS),
+    "MCP-023": ("full", "MS006", MS), "MCP-024": ("full", "MS001, MS006", "MS001 where Claude Code drops it; " + MS), "MCP-027": ("full", "MS004", MS),
     "MCP-028": ("full", "MS003", "headers; " + MS), "MCP-029": ("no", "", "advice about a server's arguments"),
     "CC-MCP-001": ("no", "", "not checked"), "CC-MCP-002": ("no", "", "not checked (`${VAR:-default}` defaults are read)"),
     "CC-MCP-003": ("n/a", "", "what a server sends (protocol data)"), "CC-MCP-004": ("no", "", "not checked"),

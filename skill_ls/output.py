@@ -174,13 +174,15 @@ def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStor
     """The JSON report: exactly `json_text` of {version, files_checked, diagnostics (each
     `diagnostic_json`), summary}, each finding from `JsonEntries`."""
     writer = JsonEntries(store)
-    items = [writer.entry(d) for d in diags]
+    # `json_escape` entry by entry, and only where there is something to escape: every character it
+    # escapes is outside ASCII (and `isascii` is a flag of the string: no scan).
+    items = [entry if entry.isascii() else json_escape(entry) for entry in map(writer.entry, diags)]
     head = (f'{{\n  "version": {json_layout(__version__)},\n  "files_checked": {files_checked},\n'
             f'  "diagnostics": ')
     tail = f',\n  "summary": {json_layout(summary(diags), 1)}\n}}\n'
     # One join for the whole report (a report is megabytes: each intermediate copy is fresh memory)
     pieces = [head, "[\n    ", ",\n    ".join(items), "\n  ]", tail] if items else [head, "[]", tail]
-    return json_escape("".join(pieces))
+    return "".join(pieces) if head.isascii() and tail.isascii() else json_escape("".join(pieces))
 
 
 def _format_json_generic(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:

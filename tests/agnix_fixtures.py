@@ -351,13 +351,12 @@ DISAGREE: dict[str, str] = {
     "invalid/hooks/prompt-missing-arguments/settings.json":
         "A prompt hook that does not quote the hook input with `$ARGUMENTS` can be intended; agnix 0.59.3 "
         f"reports nothing either. {ACCEPTED}.",
-    "invalid/hooks/prompt-on-wrong-event/settings.json": _hooks_reason(
-        f"agnix is right on the documentation: prompt and agent hooks are documented for some events only, not "
-        f"`SessionStart` or `Notification` ({HOOKS_DOC}). A gap of skill-ls (candidate for HK001)."),
     "invalid/hooks/script-not-found/settings.json":
-        "agnix is right that the hook fails when it runs: the command line names a script that does not exist "
-        f"(`scripts/nonexistent-hook.sh`). {ACCEPTED}; skill-ls does not resolve command lines (a shell runs "
-        "them, in the session's directory, with `$CLAUDE_PROJECT_DIR`): a gap.",
+        "agnix may be right that the hook fails when it runs: the command line names a script by a relative path "
+        f"(`scripts/nonexistent-hook.sh`). {ACCEPTED}; skill-ls's HK003 resolves a hook's script only where its "
+        "directory is certain (`$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}`, the user's `~`): a relative path is "
+        "resolved against the session's current directory, which moves with the session (the hooks page tells "
+        "to use `$CLAUDE_PROJECT_DIR` for that reason), so skill-ls does not guess.",
     # ---- MCP
     "mcp/dangerous-stdio-command.mcp.json":
         "Advice about what a server's `command` does (a `curl … | sh` command line); skill-ls does not judge "

@@ -88,6 +88,116 @@ def test_a_worker_that_leaves_without_a_word_is_replaced(monkeypatch):
     assert [i for chunk in map_chunks(lambda c: list(c), items, 2) for i in chunk] == items
 
 
+def _forks(monkeypatch) -> list[int]:
+    """The pids of the processes the executor forks from now on."""
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork():
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    return forked
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_a_worker_forked_before_the_items_are_found_prepares_meanwhile(tmp_path, monkeypatch):
+    """Given the function that finds the items (the walk), one worker is forked before it runs and
+    prepares (imports) meanwhile; it is handed the items and takes chunks like any other."""
+    forked = _forks(monkeypatch)
+    parent = os.getpid()
+    log = tmp_path / "log"
+
+    def prepare():
+        with log.open("a") as f:
+            f.write(f"prepared here: {os.getpid() == parent}\n")
+
+    def find():
+        assert len(forked) == 1  # (already forked)
+        return list(range(BIG * 2))
+
+    results = map_chunks(lambda chunk: [(i * 2, os.getpid()) for i in chunk], find, 2, prepare)
+    assert [i for chunk in results for i, _ in chunk] == [i * 2 for i in range(BIG * 2)]
+    assert log.read_text() == "prepared here: False\n"
+    assert {pid for chunk in results for _, pid in chunk} <= {parent, *forked}
+    assert len(forked) == 1 and _gone(forked[0])
+
+
+def test_an_early_worker_is_let_go_when_the_items_are_too_few(monkeypatch):
+    forked = _forks(monkeypatch)
+    parent = os.getpid()
+
+    def prepare():
+        import time
+        time.sleep(60)  # (it is not waited for)
+
+    assert map_chunks(lambda items: [os.getpid() for _ in items], lambda: [1, 2, 3], 2, prepare) == [[parent] * 3]
+    assert len(forked) == 1 and _gone(forked[0])
+
+
+def test_an_early_worker_that_fails_to_prepare_changes_nothing(monkeypatch):
+    forked = _forks(monkeypatch)
+
+    def prepare():
+        raise RuntimeError("cannot prepare")
+
+    items = list(range(BIG * 2))
+    assert [i for chunk in map_chunks(lambda c: list(c), lambda: items, 2, prepare) for i in chunk] == items
+    assert forked and all(_gone(pid) for pid in forked)
+
+
+def test_a_plugin_file_is_checked_as_the_plugin_scan_found_it_in_any_process(workspace):
+    """A worker forked before the walk never ran the plugin scan: the items carry what it found (an
+    `AGENT.md` in a directory a `plugin.json` declares is a plugin subagent, which its path alone
+    does not say)."""
+    from skill_ls.analysis.check import Checker, CheckOptions, open_run
+
+    write(workspace / "tools" / ".claude-plugin" / "plugin.json", '{"name": "tools", "agents": "./custom"}')
+    write(workspace / "tools" / "custom" / "helper" / "AGENT.md", "---\nname: helper\ncolour: red\n---\nDo.\n")
+    checker, _, files = open_run(CheckOptions(paths=[str(workspace)], workspace=str(workspace)))
+    items = [checker._plugin_files.get(p, p) for p in files]
+    here, _ = checker.per_file()(items)
+    assert any(d.code == "AG002" and d.path.endswith("AGENT.md") for d in here)
+    elsewhere, _ = Checker(checker.index).per_file()(items)  # (a checker that never scanned)
+    assert elsewhere == here
+
+
+def test_meanwhile_runs_here_while_the_workers_take_the_first_chunks():
+    """Work of this process that needs no chunk's result (the checker's resolution) runs while the
+    workers start: it can wait for a worker to have delivered a chunk. In one process, it runs once."""
+    import select
+
+    parent = os.getpid()
+    signal_r, signal_w = os.pipe()
+    ran: list[int] = []
+
+    def work(chunk):
+        if os.getpid() != parent:
+            os.write(signal_w, b"x")
+        return list(chunk)
+
+    def meanwhile():
+        ran.append(os.getpid())
+        assert select.select([signal_r], [], [], 60)[0]  # (a worker has checked a chunk meanwhile)
+
+    items = list(range(BIG * 2))
+    assert [i for chunk in map_chunks(work, items, 2, meanwhile=meanwhile) for i in chunk] == items
+    assert map_chunks(lambda c: list(c), [1, 2, 3], 2, meanwhile=lambda: ran.append(0)) == [[1, 2, 3]]
+    os.close(signal_r)
+    os.close(signal_w)
+    assert ran == [parent, 0]
+
+
 def test_small_inputs_stay_in_process():
     parent = os.getpid()
     assert map_chunks(lambda items: [os.getpid() for _ in items], [1, 2, 3], 4) == [[parent] * 3]
@@ -175,3 +285,22 @@ def test_findings_cross_the_pipe_whole():
     back = pickle.loads(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == d and back is not d
     assert [f.name for f in dataclasses.fields(Diagnostic)] == list(Diagnostic.__slots__)
+
+
+def test_the_report_places_a_workers_findings_in_the_text_it_checked(workspace):
+    """Positions (UTF-16 columns) come from the text the findings were computed from: a worker's
+    share brings the texts of the files its findings point into back to this process's store, so
+    the report neither reads those files again nor sees a later version of them."""
+    import shutil
+
+    from skill_ls.output import format_json
+
+    for i in range(BIG):
+        # (a character outside the BMP before the link: its UTF-16 columns differ from code points)
+        skill(workspace / "skills", f"s{i:04d}", extra="colour: red\n", body=f"\U0001F600 see [it](missing{i}.md)\n")
+    serial = check_tree(workspace, jobs=1)
+    expected = format_json(serial.diagnostics, serial.files_checked, serial.index.store)
+    parallel = check_tree(workspace, jobs=2)
+    shutil.rmtree(workspace / "skills")  # (nothing left on disk to read again)
+    assert format_json(parallel.diagnostics, parallel.files_checked, parallel.index.store) == expected
+    assert '"character": 12' in expected  # RF001's target after the emoji: 12 UTF-16 units, 11 code points

@@ -83,3 +83,134 @@ def test_ms003_literal_secret_under_a_secret_named_key(workspace):
         "API_KEY": "abc123def456", "TOKEN": "${TOKEN}", "PASSWORD": "changeme", "DEBUG": "1"}}}))
     [d] = diags_for(check_tree(workspace), m, "MS003")
     assert "env.API_KEY" in d.message and d.severity == Severity.WARNING
+
+
+def test_inline_hooks_in_plugin_json_are_checked_as_hooks_json(workspace):
+    """plugin.json's `hooks` object is the map of events itself: the same rules, positions in plugin.json."""
+    m = write(workspace / "p" / ".claude-plugin" / "plugin.json", json.dumps({"name": "p", "hooks": {
+        "PreToolUse": [{"hooks": [{"command": "x"}]}], "Stop": [{"hooks": [{"type": "command"}]}],
+        "Stopp": []}}, indent=1))
+    ds = sorted(diags_for(check_tree(workspace), m, "HK001"), key=lambda d: d.span.start_line)
+    assert [(d.span.start_line, d.severity) for d in ds] == [(6, Severity.ERROR), (15, Severity.WARNING),
+                                                              (21, Severity.WARNING)]
+    assert "has no 'type'" in ds[0].message and "needs 'command'" in ds[1].message and "'Stop'" in ds[2].message
+    # a list of paths and inline objects; a wrapper Claude Code does not read; one matcher group
+    for value, code_count in (([{"PreToolUse": [{"hooks": [{"command": "x"}]}]}], 1),
+                              ({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}}, 1),
+                              ({"matcher": "Edit", "hooks": [{"type": "command", "command": "x"}]}, 1), (5, 1)):
+        write(m, json.dumps({"name": "p", "hooks": value}))
+        ds = diags_for(check_tree(workspace), m, "HK001")
+        assert len(ds) == code_count and ds[0].severity == Severity.ERROR, value
+
+
+def test_a_hooks_file_named_by_plugin_json_is_checked_on_its_own(workspace):
+    root = plugin(workspace)
+    write(root / ".claude-plugin" / "plugin.json", '{"name": "p", "hooks": "./config/h.json"}')
+    h = write(root / "config" / "h.json", '{"hooks": {"PreToolUse": [{"hooks": [{"command": "x"}]}]}}')
+    assert diags_for(check_tree(workspace), h, "HK001")
+    from skill_ls.core.plugins import plugin_file_for  # the editor: the file opened alone is a hooks file
+
+    assert plugin_file_for(str(h)).kind == "hooks"
+
+
+def test_inline_mcp_servers_in_plugin_json_are_checked_as_mcp_json(workspace):
+    m = write(workspace / "p" / ".claude-plugin" / "plugin.json", json.dumps({"name": "p", "mcpServers": {
+        "args": {"command": "node", "args": "--port 1"}, "http": {"type": "http"}, "remote": {"url": "https://x.io/m"},
+        "empty": {}, "rel": {"command": "./bin/server"}, "env": {"command": "x", "env": {"A": 1}},
+        "npx": {"command": "npx", "args": ["-y", "pkg"]}}}, indent=1))
+    ds = sorted(diags_for(check_tree(workspace), m), key=lambda d: d.span.start_line)
+    got = [(d.code, d.span.start_line, d.severity) for d in ds]
+    assert got == [("MS008", 5, Severity.ERROR), ("MS001", 8, Severity.ERROR), ("MS001", 11, Severity.ERROR),
+                   ("MS001", 13, Severity.ERROR), ("MS008", 15, Severity.ERROR), ("MS008", 19, Severity.ERROR),
+                   ("MS004", 25, Severity.WARNING)]
+    write(m, json.dumps({"name": "p", "mcpServers": {"mcpServers": {"s": {"command": "node"}}}}))
+    [d] = diags_for(check_tree(workspace), m, "MS001")
+    assert "map of servers itself" in d.message
+    write(m, json.dumps({"name": "p", "mcpServers": ["./m.json", {"s": {"command": "node", "args": ["a"]}}]}))
+    write(workspace / "p" / "m.json", json.dumps({"mcpServers": {"t": {"command": "node", "args": "x"}}}))
+    res = check_tree(workspace)
+    assert not diags_for(res, m) and diags_for(res, workspace / "p" / "m.json", "MS008")
+
+
+def test_hk002_handler_types_an_event_does_not_run(workspace):
+    h = write(plugin(workspace) / "hooks" / "hooks.json", json.dumps({"hooks": {
+        "SessionStart": [{"hooks": [{"type": "prompt", "prompt": "x"}, {"type": "http", "url": "https://x.example"},
+                                    {"type": "command", "command": "echo hi"}]}],
+        "Notification": [{"hooks": [{"type": "agent", "prompt": "x"}, {"type": "http", "url": "https://x.example"}]}],
+        "PermissionRequest": [{"hooks": [{"type": "agent", "prompt": "x"}, {"type": "prompt", "prompt": "x"}]}],
+        # Claude Code 2.1.332 runs prompt hooks on these with the conversation (the page says it does not)
+        "PermissionDenied": [{"hooks": [{"type": "prompt", "prompt": "x"}]}],
+        "TeammateIdle": [{"hooks": [{"type": "agent", "prompt": "x"}]}],
+        "Stop": [{"hooks": [{"type": "agent", "prompt": "x"}]}]}}, indent=1))
+    ds = diags_for(check_tree(workspace), h, "HK002")
+    got = sorted((d.span.start_line, d.message.split(" never")[0]) for d in ds)
+    assert got == [(6, "a 'prompt' hook on SessionStart"), (10, "a 'http' hook on SessionStart"),
+                   (24, "an 'agent' hook on Notification"), (38, "an 'agent' hook on PermissionRequest")]
+    assert all(d.severity == Severity.WARNING for d in ds)
+    # inline in plugin.json and in settings too
+    write(workspace / "p" / ".claude-plugin" / "plugin.json", json.dumps(
+        {"name": "p", "hooks": {"SessionEnd": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]}}))
+    s = write(workspace / ".claude" / "settings.json", json.dumps(
+        {"hooks": {"PreCompact": [{"hooks": [{"type": "agent", "prompt": "x"}]}]}}))
+    res = check_tree(workspace)
+    assert diags_for(res, workspace / "p" / ".claude-plugin" / "plugin.json", "HK002") and diags_for(res, s, "HK002")
+
+
+def test_hk003_hook_script_missing_where_its_path_is_certain(workspace):
+    root = plugin(workspace)
+    write(root / "scripts" / "ok.sh", "#!/bin/sh\n")
+    h = write(root / "hooks" / "hooks.json", json.dumps({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/check.sh"},
+        {"type": "command", "command": "bash \"${CLAUDE_PLUGIN_ROOT}/scripts/ok.sh\" --fast"},
+        {"type": "command", "command": "node $CLAUDE_PLUGIN_ROOT/dist/index.js"},
+        {"type": "command", "command": "uv run ${CLAUDE_PLUGIN_ROOT}/hooks/x.py"},
+        # never guessed: shell operators, relative paths, programs on PATH, inline code, other variables
+        {"type": "command", "command": "[ -f ${CLAUDE_PLUGIN_ROOT}/x.sh ] && ${CLAUDE_PLUGIN_ROOT}/x.sh"},
+        {"type": "command", "command": "bash ${CLAUDE_PLUGIN_ROOT}/bin/x 2>/dev/null || true"},
+        {"type": "command", "command": "./scripts/missing.sh"},
+        {"type": "command", "command": "missing-tool --flag"},
+        {"type": "command", "command": "bash -c \"${CLAUDE_PLUGIN_ROOT}/x.sh\""},
+        {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/x.sh"},
+        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/../outside.sh"}]}]}}, indent=1))
+    ds = diags_for(check_tree(workspace), h, "HK003")
+    assert [(d.span.start_line, d.span.start_col) for d in ds] == [(7, 17), (15, 17), (19, 17)]
+    assert "scripts/check.sh" in ds[0].message and ds[0].severity == Severity.WARNING
+    # a project's settings: $CLAUDE_PROJECT_DIR is the directory holding .claude/
+    s = write(workspace / ".claude" / "settings.json", json.dumps({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/stop.sh"},
+        {"type": "command", "command": "${CLAUDE_PROJECT_DIR}/.claude/hooks/there.sh"}]}]}}))
+    write(workspace / ".claude" / "hooks" / "there.sh", "#!/bin/sh\n")
+    [d] = diags_for(check_tree(workspace), s, "HK003")
+    assert ".claude/hooks/stop.sh" in d.message and "in the project" in d.message
+
+
+def test_user_settings_hooks_are_checked_with_a_private_home(workspace, private_home):
+    """~/.claude/settings.json holds hooks like a project's: checked given alone, in `check ~/.claude` and
+    `check ~`, and in the server for a file outside the workspace; `~` and `$HOME` are known there."""
+    user = write(private_home / ".claude" / "settings.json", json.dumps({"hooks": {
+        "PreToolUse": [{"hooks": [{"type": "command"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "~/.claude/hooks/stop.sh"},
+                            {"type": "command", "command": "bash $HOME/.claude/hooks/there.sh"},
+                            {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/x.sh"}]}],
+        "SessionStart": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]}}, indent=1))
+    write(private_home / ".claude" / "hooks" / "there.sh", "#!/bin/sh\n")
+    for target in (user, private_home / ".claude", private_home):
+        res = check_tree(target, workspace=workspace)
+        assert sorted(d.code for d in diags_for(res, user)) == ["HK001", "HK002", "HK003"], target
+    [d] = diags_for(check_tree(user, workspace=workspace), user, "HK003")
+    assert "~/.claude/hooks/stop.sh" in d.message and "home directory" in d.message
+    from conftest import workspace_state
+
+    state = workspace_state(workspace)
+    assert sorted(d.code for d in state.diagnostics([str(user)])[str(user)]) == ["HK001", "HK002", "HK003"]
+
+
+def test_managed_settings_hooks_are_checked(tmp_path):
+    managed = tmp_path / "etc" / "claude-code"
+    main = write(managed / "managed-settings.json", '{"hooks": [{"matcher": "Bash"}]}')
+    drop_in = write(managed / "managed-settings.d" / "10-guard.json",
+                    '{"hooks": {"PreToolUse": [{"hooks": [{"command": "x"}]}]}}')
+    other = write(tmp_path / "etc" / "other" / "managed-settings.json", '{"hooks": []}')
+    res = check_tree(tmp_path / "etc")
+    assert diags_for(res, main, "HK001") and diags_for(res, drop_in, "HK001") and not diags_for(res, other)
+    assert diags_for(check_tree(drop_in, workspace=tmp_path), drop_in, "HK001")

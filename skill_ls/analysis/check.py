@@ -16,7 +16,7 @@ from skill_ls.core.discovery import SKILL_FILE, Environment, WalkResult
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity, Span
 from skill_ls.core.resolve import NameResolution, resolve_name
-from skill_ls.analysis.rules import INTERNAL_ERROR, Reporter, internal_error_message, rules_for, run_rules
+from skill_ls.analysis.rules import INTERNAL_ERROR, Reporter, all_rules, internal_error_message, rules_for, run_rules
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
 from skill_ls.core.plugins import COMMAND_TIER, PLUGIN_TIER, PluginFile, command_name, plugin_file_for, plugin_of
 from skill_ls.core.runtimes import (BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_AGENT_FAMILY, PLUGIN_RUNTIME, RUNTIMES,
@@ -37,6 +37,12 @@ RUNTIME_ORDER = {rid: i for i, rid in enumerate(RUNTIMES)}
 # Up to this many files (the editor's one document, a few affected copies), declarations are looked
 # up per file in the index's path table instead of scanning every declaration of the index.
 FEW_FILES = 32
+
+
+# What the per-file phase is given for a file: its path, or the plugin file the plugin scan found there.
+CheckItem = str | PluginFile
+# What it gives back for a share of them: the findings, and the texts of the files they point into.
+PerFileResult = tuple[list[Diagnostic], dict[str, str]]
 
 
 class UsageError(Exception):
@@ -108,10 +114,9 @@ def build_index(workspace: str, config: Config, environ: Mapping[str, str] | Non
     return Index(workspace, env, config).build()
 
 
-def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tuple[Checker, list[str], list[str]]:
+def open_checker(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tuple[Checker, list[str]]:
     """What `check` (and `check --fix`) start from: the paths validated, the workspace chosen, its
-    configuration and index built: (checker, the paths in scope, the files in scope). Raises
-    `UsageError`/`ConfigError`."""
+    configuration and index built: (checker, the paths in scope). Raises `UsageError`/`ConfigError`."""
     for p in opts.paths:
         if not os.path.exists(p):
             raise UsageError(f"path does not exist: {p}")
@@ -120,13 +125,26 @@ def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tu
     workspace = choose_workspace(opts.paths, opts.workspace)
     config = prepare_config(workspace, opts)
     checker = Checker(build_index(workspace, config, environ))
-    scope = [os.path.abspath(p) for p in opts.paths] or [workspace]
+    return checker, [os.path.abspath(p) for p in opts.paths] or [workspace]
+
+
+def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tuple[Checker, list[str], list[str]]:
+    """`open_checker`, and the files in scope: (checker, the paths in scope, the files in scope)."""
+    checker, scope = open_checker(opts, environ)
     return checker, scope, checker.files_in_scope(scope)
 
 
 def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> CheckResult:
-    checker, _, files = open_run(opts, environ)
-    return CheckResult(checker.check_files(files, jobs=opts.jobs), len(files), checker.index)
+    checker, scope = open_checker(opts, environ)
+    files: list[str] = []
+
+    def find() -> list[str]:
+        files.extend(checker.files_in_scope(scope))
+        return files
+
+    # A directory to walk: the executor may fork a worker that prepares while the walk runs.
+    diags = checker.check_files(find if any(os.path.isdir(p) for p in scope) else find(), jobs=opts.jobs)
+    return CheckResult(diags, len(files), checker.index)
 
 
 class Checker:
@@ -178,47 +196,72 @@ class Checker:
         return {p: f for p, f in found.items() if any(is_under(p, s) for s in scope)}
 
     # -- running -------------------------------------------------------------------------------
-    def check_files(self, files: list[str], jobs: int = 1) -> list[Diagnostic]:
-        """Diagnostics for `files`, finished. The per-file phase (parsing, file/runtime/agent/sidecar
-        rules, suppressions) runs as `executor.map_chunks` decides for `jobs` (1: here; 0: as many
-        processes as pay); resolution runs here, on the index."""
-        per_file = self.per_file(files)
-        collected = [d for found in map_chunks(per_file, files, jobs) for d in found]
-        collected.extend(self.resolved(set(files)))
+    def check_files(self, files: list[str] | Callable[[], list[str]], jobs: int = 1) -> list[Diagnostic]:
+        """Diagnostics for `files` (or for the files the function finds: a walk), finished. The
+        per-file phase (parsing, file/runtime/agent/sidecar rules, suppressions) runs as
+        `executor.map_chunks` decides for `jobs` (1: here; 0: as many processes as pay); resolution
+        runs here, on the index (while the other processes, if any, start on the per-file phase)."""
+        checked: list[str] = []
+
+        def items() -> list[CheckItem]:
+            checked.extend(files() if callable(files) else files)
+            return [self._plugin_files.get(p, p) for p in checked]
+
+        resolved: list[Diagnostic] = []
+
+        def resolve() -> None:  # (here, while other processes start on the per-file phase)
+            resolved.extend(self.resolved(set(checked)))
+
+        per_file = self.per_file(None if callable(files) else files)
+        collected: list[Diagnostic] = []
+        store = self.index.store
+        for found, texts in map_chunks(per_file, items if callable(files) else items(), jobs, prepare=all_rules,
+                                       meanwhile=resolve):
+            collected.extend(found)
+            store.add_texts(texts)
+        collected.extend(resolved)
         return finish_diagnostics(collected, self.config)
 
-    def per_file(self, files: list[str]) -> Callable[[list[str]], list[Diagnostic]]:
-        """The per-file phase for any share of `files` (the whole run's files): its findings, unsuppressed."""
-        wanted = set(files)
+    def per_file(self, files: list[str] | None = None) -> Callable[[list[CheckItem]], PerFileResult]:
+        """The per-file phase for any share of the run's items (`files`; None: any file of the
+        index): its findings, unsuppressed, and the texts of the files they point into
+        (`DocumentStore.texts`: a share checked in another process brings them back to this one's
+        store; not those parsed before, which every process has). An item is a path, or the plugin
+        file the plugin scan found there (so a process forked before the scan checks it as this one
+        would)."""
         by_path: dict[str, list[SkillDecl]] = {}
-        if len(wanted) <= FEW_FILES:  # the editor: a scan of every declaration per keystroke is O(N)
-            for path in wanted:
+        if files is not None and len(files) <= FEW_FILES:  # the editor: scanning every declaration is O(N)
+            for path in set(files):
                 found = self.index.decls_for_path(path)
                 if found:
                     by_path[path] = found
         else:
+            wanted = set(files) if files is not None else None
             for rid, decls in self.index.decls.items():
                 for d in decls:
-                    if d.path in wanted:
+                    if wanted is None or d.path in wanted:
                         by_path.setdefault(d.path, []).append(d)
         agents_by_path = {a.path: a for a in self.index.agents}
+        shared = self.index.store.loads  # (the documents parsed so far: every process has their texts)
 
-        def per_file(paths: list[str]) -> list[Diagnostic]:
+        def per_file(items: list[CheckItem]) -> PerFileResult:
             raw: list[Diagnostic] = []
-            for path in paths:
+            for item in items:
+                path, pf = (item, None) if isinstance(item, str) else (item.path, item)
                 try:
-                    raw.extend(self.check_one(path, by_path, agents_by_path))
+                    raw.extend(self.check_one(path, by_path, agents_by_path, pf))
                 except Exception as exc:  # noqa: BLE001 - the per-file boundary (rules have their own)
                     raw.append(file_failure(path, "reading the file", exc))
-            return self.unsuppressed(raw)
+            found = self.unsuppressed(raw)
+            return found, self.index.store.texts(_pointed_into(found), since=shared)
 
         return per_file
 
-    def check_one(self, path: str, by_path: dict[str, list[SkillDecl]],
-                  agents_by_path: dict[str, AgentDecl]) -> list[Diagnostic]:
-        """The per-file findings of one file, by its kind."""
+    def check_one(self, path: str, by_path: dict[str, list[SkillDecl]], agents_by_path: dict[str, AgentDecl],
+                  plugin_file: PluginFile | None = None) -> list[Diagnostic]:
+        """The per-file findings of one file, by its kind (`plugin_file`: what the plugin scan found there)."""
         base = os.path.basename(path)
-        pf = self._plugin_files.get(path) or plugin_file_for(path)
+        pf = plugin_file or plugin_file_for(path)
         if pf is not None and path not in agents_by_path:
             return self.check_plugin_file(pf)
         if (base in (SKILL_FILE, SKILL_FILE_LOWER) or path in by_path) and path not in agents_by_path:
@@ -392,6 +435,17 @@ def finish_diagnostics(raw: list[Diagnostic], config: Config) -> list[Diagnostic
         for key, d in last.items():
             d.message += f" (and {capped[key] - MAX_PER_FILE_AND_CODE} more {d.code} findings in this file, not shown)"
     return out
+
+
+def _pointed_into(diags: list[Diagnostic]) -> set[str]:
+    """The Markdown files `diags` point into (their own, related and fix edits): the texts the
+    presenters convert positions in."""
+    paths = {d.path for d in diags}
+    for d in diags:
+        paths.update(r.path for r in d.related)
+        if d.fix is not None:
+            paths.update(e.path for e in d.fix.edits)
+    return {p for p in paths if p.endswith(".md")}
 
 
 def _selected(code: str, config: Config) -> bool:

@@ -10,6 +10,14 @@ results back pickled; this process takes them in between its own chunks. Any chu
 did not deliver (it failed, for any reason) is computed here again, so the result never depends on
 a worker.
 
+The items may also be given as the function that finds them (`check` walks the checked directories
+to find its files). When the machine has a processor for a second process, one worker is then
+forked before the walk: it runs `prepare` (the imports every process needs before its first chunk:
+the rule modules) while this process walks, is handed the items (pickled, through a pipe of its
+own) and takes chunks like the others, so the first chunks are checked while this process is still
+importing what it needs for its own. When the items are too few to share, it is let go (killed:
+it has done nothing but import).
+
 How many processes (`processes`): `jobs` when it is given (1: never fork); by default (`jobs=0`) as
 many as there is work for (`MIN_ITEMS_PER_PROCESS` items each) and free processors for: the
 processors this process may run on, less the load of everything else (the smaller of the 1-minute
@@ -75,21 +83,40 @@ def chunked(items: list[_T]) -> list[list[_T]]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def map_chunks(work: Callable[[list[_T]], _R], items: list[_T], jobs: int = 0) -> list[_R]:
+def map_chunks(work: Callable[[list[_T]], _R], items: list[_T] | Callable[[], list[_T]], jobs: int = 0,
+               prepare: Callable[[], object] | None = None, meanwhile: Callable[[], object] | None = None) -> list[_R]:
     """`work` over `items`, in `processes(len(items), jobs)` processes: one result per chunk, in
-    the chunks' order (one chunk, all the items, when it runs here alone)."""
-    n = processes(len(items), jobs)
-    if n <= 1:
-        return [work(items)]
-    import pickle  # noqa: F401 - (once, before the fork, rather than in every process)
+    the chunks' order (one chunk, all the items, when it runs here alone).
 
-    chunks = chunked(items)
-    tokens_r, tokens_w = os.pipe()
-    os.write(tokens_w, bytes(range(len(chunks))))
-    os.close(tokens_w)  # (every process sees the end of the tokens once they are taken)
+    `items` may be the function that finds them (a walk of the checked directories): when the
+    machine has a processor for a second process, one worker is forked before it is called, runs
+    `prepare` (what a process does before its first chunk, such as imports) while this process
+    finds the items, and is handed them; if they turn out too few, it is let go.
+
+    `meanwhile` is other work of this process that needs no result of `work` (the checker's
+    resolution): it runs here while the workers take the first chunks (or first, in one process)."""
     workers: list[_Worker] = []
+    tokens_r, tokens_w = os.pipe()
     try:
-        for _ in range(n - 1):
+        if callable(items):
+            find = items
+            if processes(MAX_CHUNKS * MIN_ITEMS_PER_PROCESS, jobs) > 1:
+                _fork_early(work, prepare, tokens_r, tokens_w, workers)
+            items = find()
+        n = processes(len(items), jobs)
+        if n <= 1:
+            if meanwhile is not None:
+                meanwhile()
+            return [work(items)]
+        import pickle  # noqa: F401 - (once, before the fork, rather than in every process)
+
+        chunks = chunked(items)
+        for w in workers:
+            _hand_over(w, items)
+        os.write(tokens_w, bytes(range(len(chunks))))
+        os.close(tokens_w)  # (every process sees the end of the tokens once they are taken)
+        tokens_w = -1
+        for _ in range(n - 1 - len(workers)):
             try:
                 up_r, up_w = os.pipe()
                 pid = os.fork()
@@ -98,7 +125,10 @@ def map_chunks(work: Callable[[list[_T]], _R], items: list[_T], jobs: int = 0) -
             if pid == 0:
                 _worker(work, chunks, tokens_r, up_r, up_w, [w.up for w in workers])
             os.close(up_w)
+            _roomy(up_r)
             workers.append(_Worker(pid, up_r))
+        if meanwhile is not None:
+            meanwhile()  # (the workers' results wait in their pipes)
         done: dict[int, _R] = {}
         _take(tokens_r, chunks, work, done, lambda: _drain(workers, done, block=False))
         _drain(workers, done, block=True)
@@ -108,7 +138,14 @@ def map_chunks(work: Callable[[list[_T]], _R], items: list[_T], jobs: int = 0) -
         return [done[k] for k in range(len(chunks))]
     finally:
         os.close(tokens_r)
+        if tokens_w >= 0:
+            os.close(tokens_w)
         for w in workers:
+            if w.down >= 0:  # an early worker never handed the items: it has nothing to finish
+                import signal
+
+                os.close(w.down)
+                os.kill(w.pid, signal.SIGKILL)
             if not w.ended:
                 os.close(w.up)
             try:
@@ -117,9 +154,92 @@ def map_chunks(work: Callable[[list[_T]], _R], items: list[_T], jobs: int = 0) -
                 pass
 
 
+def _fork_early(work: Callable[[list[_T]], _R], prepare: Callable[[], object] | None, tokens_r: int,
+                tokens_w: int, workers: list[_Worker]) -> None:
+    """Fork the worker that prepares while this process finds the items (into `workers`)."""
+    try:
+        down_r, down_w = os.pipe()
+        up_r, up_w = os.pipe()
+    except OSError:
+        return
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (down_r, down_w, up_r, up_w):
+            os.close(fd)
+        return
+    if pid == 0:
+        _early_worker(work, prepare, tokens_r, down_r, up_w, [tokens_w, down_w, up_r])
+    _roomy(down_w)  # (handing the items over never waits for the worker to read them)
+    os.close(down_r)
+    os.close(up_w)
+    _roomy(up_r)
+    worker = _Worker(pid, up_r)
+    worker.down = down_w
+    workers.append(worker)
+
+
+def _roomy(fd: int) -> None:
+    """Give a pipe room for a megabyte (Linux; elsewhere it keeps its size): its writer does not wait
+    for a reader busy with something else."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (ImportError, AttributeError, OSError):
+        pass
+
+
+def _hand_over(w: _Worker, items: list[_T]) -> None:
+    """Send an early worker the items (pickled; the end of its pipe ends them). A worker that is
+    gone cannot take any chunk: its pipe's end tells `_drain`."""
+    import pickle
+
+    view = memoryview(pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL))
+    try:
+        while view:
+            view = view[os.write(w.down, view):]
+    except OSError:
+        pass
+    os.close(w.down)
+    w.down = -1
+
+
+def _early_worker(work: Callable[[list[_T]], _R], prepare: Callable[[], object] | None, tokens: int, down: int,
+                  up: int, inherited: list[int]) -> None:
+    status = 1
+    try:
+        for fd in inherited:
+            os.close(fd)
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        if prepare is not None:
+            prepare()
+        import pickle  # (while the items are still being found)
+
+        received = bytearray()
+        while True:
+            data = os.read(down, 1 << 20)
+            if not data:
+                break
+            received += data
+        if received:  # (nothing: the items were too few for it)
+            chunks = chunked(pickle.loads(received))
+            done: dict[int, _R] = {}
+            _take(tokens, chunks, work, done, lambda: _send(up, done.popitem()))
+            _send(up, None)
+        status = 0
+    except BaseException:  # noqa: BLE001 - any failure: this process redoes what the worker took
+        status = 1
+    finally:
+        os._exit(status)
+
+
 class _Worker:
     def __init__(self, pid: int, up: int):
         self.pid, self.up = pid, up
+        self.down = -1  # an early worker's pipe of items, until they are handed over
         self.buffer = bytearray()
         self.ended = False
 

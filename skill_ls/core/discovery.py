@@ -345,11 +345,12 @@ class Walker:
         self.truncated: list[str] = []  # roots whose walk stopped at MAX_WALK_DIRS
 
     def listdir(self, path: str) -> tuple[list[tuple[str, str, bool]], str | None]:
-        """(entries, error): entries are (name, full path, is_dir) for dirs and regular files."""
+        """(entries, error): entries are (name, full path, is_dir) for dirs and regular files, by name."""
         cached = self._listing.get(path)
         if cached is not None:
             return cached
         entries: list[tuple[str, str, bool]] = []
+        append = entries.append
         error = None
         try:
             with os.scandir(path) as it:
@@ -358,9 +359,9 @@ class Walker:
                         if e.is_symlink():
                             self._links.add(e.path)
                         if e.is_dir():
-                            entries.append((e.name, e.path, True))
+                            append((e.name, e.path, True))
                         elif e.is_file():
-                            entries.append((e.name, e.path, False))
+                            append((e.name, e.path, False))
                         elif os.path.exists(e.path):  # FIFO, socket, device: walk() reports it
                             self._special.add(e.path)
                             entries.append((e.name, e.path, False))
@@ -394,6 +395,8 @@ class Walker:
         seen: set[str] = {real_root}
         stack: list[tuple[str, int, str]] = [(root, 0, real_root)]
         links = self._links
+        excluded = self.excluder if self.excluder.patterns else None  # (no call per entry without patterns)
+        root_prefix = real_root.rstrip(os.sep) + os.sep
         while stack:
             if listed >= limit:
                 result.skipped.append((root, f"stopped after listing {limit:,} directories: the rest of this tree "
@@ -409,14 +412,13 @@ class Walker:
                 result.skipped.append((directory, f"cannot read directory: {error}"))
                 continue
             subdirs = []
+            deeper = depth + 1 <= max_depth
             for name, full, is_dir in entries:
                 if is_dir:
-                    if name in NEVER_ENTER or self.excluder(full):
-                        continue
-                    if depth + 1 <= max_depth:
-                        subdirs.append((full, depth + 1))
+                    if deeper and name not in NEVER_ENTER and (excluded is None or not excluded(full)):
+                        subdirs.append((name, full))
                 elif name in wanted or (suffix is not None and name.endswith(suffix)):
-                    if self.excluder(full):
+                    if excluded is not None and excluded(full):
                         continue
                     if full in self._special or (full in links and _is_special(full)):
                         result.skipped.append((full, "not a regular file"))
@@ -428,22 +430,23 @@ class Walker:
                         continue
                     key = name if name in wanted else "*" + str(suffix)
                     result.files.setdefault(key, []).append(Found(full, depth))
-            for full, d in reversed(subdirs):
+            real_prefix = real_dir if real_dir.endswith(os.sep) else real_dir + os.sep
+            for name, full in reversed(subdirs):
                 if full in links:
                     try:
                         real = os.path.realpath(full)
                     except (OSError, ValueError):
                         continue
-                else:  # a plain directory's real path follows from its parent's
-                    real = os.path.join(real_dir, os.path.basename(full))
+                    if not (real == real_root or real.startswith(root_prefix)):
+                        result.skipped.append((full, "symlink leads outside the root; not followed"))
+                        continue
+                else:  # a plain directory's real path follows from its parent's (inside the root)
+                    real = real_prefix + name
                 if real in seen:
                     result.skipped.append((full, "symlink loop: directory already visited"))
                     continue
-                if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
-                    result.skipped.append((full, "symlink leads outside the root; not followed"))
-                    continue
                 seen.add(real)
-                stack.append((full, d, real))
+                stack.append((full, depth + 1, real))
         for found in result.files.values():
             found.sort(key=lambda f: f.path)
         return result

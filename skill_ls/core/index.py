@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
 from skill_ls.core.config import Config
@@ -69,6 +70,9 @@ class DocumentStore:
     def __init__(self) -> None:
         self._docs: dict[str, Document] = {}
         self.overlays: dict[str, tuple[str, int | None]] = {}
+        self._texts: dict[str, str] = {}  # texts another process of the same check read (`add_texts`)
+        self.loads = 0  # documents parsed so far: `texts(since=...)` leaves out the first ones
+        self._load_number: dict[str, int] = {}
 
     def get(self, path: str, *, agent: bool = False) -> Document:
         doc = self._docs.get(path)
@@ -76,6 +80,8 @@ class DocumentStore:
             return doc
         doc = self._load(path, agent)
         self._docs[path] = doc
+        self.loads += 1
+        self._load_number[path] = self.loads
         return doc
 
     def peek(self, path: str) -> Document:
@@ -91,7 +97,28 @@ class DocumentStore:
         overlay = self.overlays.get(path)
         if overlay is not None:
             return SourceText.from_str(overlay[0])
+        text = self._texts.get(path)
+        if text is not None:
+            return SourceText(text, has_crlf="\r" in text)
         return SourceText.from_bytes(read_bytes(path)[0])
+
+    def texts(self, paths: Iterable[str], since: int = 0) -> dict[str, str]:
+        """The texts (after the BOM) of those of `paths` that this store has read from disk, after
+        its first `since` documents (`loads` at some moment: what it had parsed then is left out)."""
+        out = {}
+        for path in paths:
+            doc = self._docs.get(path)
+            if doc is not None and path not in self.overlays and self._load_number.get(path, 0) > since:
+                out[path] = doc.src.text
+        return out
+
+    def add_texts(self, texts: dict[str, str]) -> None:
+        """Texts that another process of the same run read from disk (`texts` there): `source`
+        serves them, so findings computed there are placed in the text they were computed from
+        without reading the file again."""
+        for path, text in texts.items():
+            if path not in self._docs:
+                self._texts[path] = text
 
     def release_texts(self) -> int:
         """Let every document read from disk drop its text until next used (see SourceText.release);

@@ -18,6 +18,7 @@ from typing import Any
 from skill_ls.core.files import read_json
 from skill_ls.core.model import Span
 from skill_ls.core.paths import NEVER_ENTER
+from skill_ls.core.runtimes.claude_code import MANAGED_SETTINGS_DIRS as MANAGED_DIRS
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 COMPONENT_DIRS = ("skills", "agents", "commands")
@@ -147,6 +148,12 @@ MARKETPLACE = os.path.join(".claude-plugin", "marketplace.json")
 HOOKS_FILE = os.path.join("hooks", "hooks.json")
 SETTINGS_FILES = ("settings.json", "settings.local.json")
 MCP_JSON = ".mcp.json"
+# Managed (enterprise) settings: `managed-settings.json` and `managed-settings.d/*.json` in
+# /etc/claude-code (Linux, WSL) or /Library/Application Support/ClaudeCode (macOS), with hooks read as a
+# project's are. https://code.claude.com/docs/en/settings ("Settings files").
+MANAGED_SETTINGS = "managed-settings.json"
+MANAGED_DROP_INS = "managed-settings.d"
+
 
 
 def plugin_globs() -> tuple[list[str], list[str]]:
@@ -154,7 +161,8 @@ def plugin_globs() -> tuple[list[str], list[str]]:
     manifests, marketplaces, hooks, settings, `.mcp.json`). The server decides per path what a file is."""
     markdown = ["**/commands/**/*.md", "**/agents/*.md"]
     json_files = [f"**/{MANIFEST}", f"**/{MARKETPLACE}", f"**/{HOOKS_FILE}",
-                  *(f"**/.claude/{name}" for name in SETTINGS_FILES), f"**/{MCP_JSON}"]
+                  *(f"**/.claude/{name}" for name in SETTINGS_FILES), f"**/{MCP_JSON}",
+                  f"**/{MANAGED_SETTINGS}", f"**/{MANAGED_DROP_INS}/*.json"]
     return markdown, [g.replace(os.sep, "/") for g in json_files]
 
 
@@ -177,7 +185,10 @@ def _may_be_plugin(directory: str, entries: list[tuple[str, str, bool]]) -> bool
     directory of the walk."""
     if os.path.basename(os.path.dirname(directory)) == MARKETPLACE_DIR:
         return True
-    return any(is_dir and name == ".claude-plugin" for name, _, is_dir in entries)
+    for name, _, is_dir in entries:  # (sorted by name: past ".claude-plugin", it is not there)
+        if name >= ".claude-plugin":
+            return is_dir and name == ".claude-plugin"
+    return False
 
 
 def declared_paths(plugin: Plugin, key: str) -> list[str]:
@@ -229,6 +240,10 @@ def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
     `.claude/commands`, `.claude/settings*.json` and `.mcp.json`, below `root` (`listdir` is the
     walker's cached directory listing)."""
     out: list[PluginFile] = []
+    if os.path.basename(root.rstrip(os.sep)) == ".claude":  # `check ~/.claude`: the user's own
+        out += [PluginFile(p, "command", None) for p in _md_files(listdir, os.path.join(root, "commands"))]
+        out += [PluginFile(os.path.join(root, s), "settings", None) for s in SETTINGS_FILES
+                if os.path.isfile(os.path.join(root, s))]
     stack: list[tuple[str, int]] = [(root, 0)]
     while stack:
         directory, depth = stack.pop()
@@ -239,6 +254,12 @@ def plugin_files(listdir: Any, root: str) -> list[PluginFile]:
         if plugin is not None:
             out += _plugin_parts(listdir, plugin)
         names = {name: is_dir for name, _, is_dir in entries}
+        if os.path.basename(directory) in MANAGED_DIRS:
+            out += [f for f in (managed_settings_file(os.path.join(directory, MANAGED_SETTINGS)),) if f]
+            if names.get(MANAGED_DROP_INS):
+                drop_ins, _ = listdir(os.path.join(directory, MANAGED_DROP_INS))
+                out += [PluginFile(full, "settings", None) for name, full, is_dir in drop_ins
+                        if not is_dir and name.endswith(".json")]
         if plugin is None and names.get(MCP_JSON) is False and (depth == 0 or names.get(".claude")):
             out.append(PluginFile(os.path.join(directory, MCP_JSON), "project_mcp", None))
         for name, full, is_dir in entries:
@@ -277,9 +298,14 @@ def plugin_file_for(path: str) -> PluginFile | None:
         return PluginFile(path, "project_mcp", None) if os.path.isdir(os.path.join(parent, ".claude")) else None
     if base in SETTINGS_FILES and os.path.basename(parent) == ".claude":
         return PluginFile(path, "settings", None)
+    if base == MANAGED_SETTINGS or os.path.basename(parent) == MANAGED_DROP_INS and base.endswith(".json"):
+        return managed_settings_file(path)
     if base == "hooks.json" and os.path.basename(parent) == "hooks":
         plugin = _plugin_at(os.path.dirname(parent))
         return PluginFile(path, "hooks", plugin) if plugin is not None else None
+    if base.endswith(".json"):
+        # a hooks file or an MCP config that a plugin.json names by a custom path ("hooks": "./config/h.json")
+        return _declared_file(os.path.abspath(path), (("hooks", "hooks"), ("mcpServers", "plugin_mcp")))
     if not base.endswith(".md") or base.lower() == "readme.md":
         return None
     parts = os.path.abspath(path).split(os.sep)
@@ -296,9 +322,11 @@ def plugin_file_for(path: str) -> PluginFile | None:
     return _declared_file(os.path.abspath(path))
 
 
-def _declared_file(path: str) -> PluginFile | None:
-    """An agent or command file a plugin's `plugin.json` declares by a custom path (`"agents":
-    ["./custom/x.md"]`), looked up in the manifests of the directories above it."""
+def _declared_file(path: str, keys: tuple[tuple[str, str], ...] = (("agents", "agent"), ("commands", "command"))
+                   ) -> PluginFile | None:
+    """A file a plugin's `plugin.json` declares by a custom path (`"agents": ["./custom/x.md"]`, `"hooks":
+    "./config/hooks.json"`), looked up in the manifests of the directories above it: `keys` maps the
+    manifest's fields to the kind of file they name."""
     directory = os.path.dirname(path)
     for _ in range(PLUGIN_DEPTH):
         parent = os.path.dirname(directory)
@@ -306,9 +334,10 @@ def _declared_file(path: str) -> PluginFile | None:
             plugin = _plugin_at(directory)
             if plugin is None:
                 return None
-            for key, kind in (("agents", "agent"), ("commands", "command")):
+            for key, kind in keys:
                 for target in declared_paths(plugin, key):
-                    if target == path or (os.path.isdir(target) and path.startswith(target + os.sep)):
+                    if target == path or (kind in ("agent", "command") and os.path.isdir(target)
+                                          and path.startswith(target + os.sep)):
                         return PluginFile(path, kind, plugin)
             return None
         if parent == directory:
@@ -326,4 +355,15 @@ def _plugin_of_component(parts: list[str], component: str) -> Plugin | None:
             plugin = _plugin_at(os.sep.join(parts[:i]) or os.sep)
             if plugin is not None:
                 return plugin
+    return None
+
+
+def managed_settings_file(path: str) -> PluginFile | None:
+    """Claude Code's managed settings (`<dir>/managed-settings.json`, `<dir>/managed-settings.d/*.json`,
+    `<dir>` one of `MANAGED_DIRS`) as a settings file, when it is one."""
+    parent = os.path.dirname(path)
+    if os.path.basename(path) != MANAGED_SETTINGS:
+        parent = os.path.dirname(parent)
+    if os.path.basename(parent) in MANAGED_DIRS and os.path.isfile(path):
+        return PluginFile(path, "settings", None)
     return None

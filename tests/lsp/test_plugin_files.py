@@ -83,3 +83,41 @@ async def test_hover_on_a_plugin_path_and_a_command(start, tree, profile):
     found = await s.request(s.client.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(uri(command)), types.Position(line=0, character=1))))
     assert "`/p:frontend:review`" in found.contents.value
+
+
+async def test_inline_and_declared_hooks_and_mcp_servers_live(start, tree, profile):
+    """plugin.json's inline `hooks`/`mcpServers` get HK001/MS findings in plugin.json; a hooks file and
+    an MCP config it names by path are checked as such when opened; an edit re-checks them."""
+    root = tree.ws / "plugins" / "p"
+    manifest = write(root / ".claude-plugin" / "plugin.json",
+                     '{"name": "p", "hooks": {"PreToolUse": [{"hooks": [{"command": "x"}]}]},\n'
+                     ' "mcpServers": {"s": {"command": "node", "args": "--port 1"}}}\n', dedent=False)
+    hooks = write(root / "config" / "h.json", '{"hooks": {"Stop": [{"hooks": [{"type": "nope"}]}]}}\n', dedent=False)
+    mcp = write(root / "config" / "m.json", '{"s": {"type": "http"}}\n', dedent=False)
+    s = await start(profile)
+    s.open(manifest)
+    got = await s.diagnostics(manifest, lambda ds: {"HK001", "MS008"} <= set(_codes(ds)))
+    assert {"HK001", "MS008"} <= set(_codes(got))
+    declared = '{"name": "p", "hooks": "./config/h.json", "mcpServers": ["./config/m.json"]}\n'
+    s.change(manifest, declared, version=2)
+    await s.diagnostics(manifest, lambda ds: not {"HK001", "MS008"} & set(_codes(ds)))
+    manifest.write_text(declared)  # saved: the files it names are the plugin's hooks and MCP config
+    for path, code in ((hooks, "HK001"), (mcp, "MS001")):
+        s.open(path)
+        got = await s.diagnostics(path, lambda ds, code=code: code in _codes(ds))
+        assert code in _codes(got), path
+
+
+async def test_the_users_settings_hooks_outside_the_workspace(start, tree, profile):
+    """~/.claude/settings.json (the server's private HOME) opened beside a project: its hooks are checked
+    (HK001, HK002, HK003 with `~` resolved), and an edit in the editor re-checks them."""
+    user = write(tree.home / ".claude" / "settings.json",
+                 '{"hooks": {"SessionStart": [{"hooks": [{"type": "prompt", "prompt": "x"},\n'
+                 ' {"type": "command", "command": "~/.claude/hooks/start.sh"}]}],\n'
+                 ' "PreToolUse": [{"hooks": [{"command": "x"}]}]}}\n', dedent=False)
+    s = await start(profile)
+    s.open(user)
+    got = await s.diagnostics(user, lambda ds: {"HK001", "HK002", "HK003"} <= set(_codes(ds)))
+    assert {"HK001", "HK002", "HK003"} <= set(_codes(got))
+    s.change(user, '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}\n', version=2)
+    await s.diagnostics(user, lambda ds: not _codes(ds))

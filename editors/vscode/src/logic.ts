@@ -85,6 +85,8 @@ export const SIDECAR_PATTERNS = [
   '**/.claude/settings.json',
   '**/.claude/settings.local.json',
   '**/.mcp.json',
+  '**/managed-settings.json',
+  '**/managed-settings.d/*.json',
 ];
 // END GENERATED
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -20,11 +20,13 @@ from skill_ls.core.parse.frontmatter import Frontmatter
 from skill_ls.core.plugins import COMMAND_TIER
 from skill_ls.core.runtimes.spec import flag_word
 from skill_ls.core.suggest import did_you_mean
-from skill_ls.core.listing_budget import BudgetInputs, budget_inputs
 from skill_ls.core.model import Related, Severity, Span
 from skill_ls.core.parse.frontmatter import nesting_too_deep
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.spans import header_span, mapping_child, name_span, node_span
+
+if TYPE_CHECKING:
+    from skill_ls.core.listing_budget import BudgetInputs
 
 REPORTED = 5  # BG002 findings per over-budget listing: the entries whose shortening helps most
 
@@ -128,6 +130,8 @@ def listing(index: Index, runtime: str) -> Listing:
         except EffectiveSetError:
             eff = None
         order = index.derived_from_names[key] = [s.decl for s in eff.enabled if not s.decl.builtin] if eff else []
+    from skill_ls.core.listing_budget import budget_inputs  # (here: only a listing needs it)
+
     rt = RUNTIMES[runtime]
     inputs = budget_inputs(index, rt)
     cap = inputs.description_cap if inputs is not None else None

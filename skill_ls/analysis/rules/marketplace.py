@@ -7,7 +7,6 @@ import yaml
 
 from skill_ls.core.runtimes.agent_families import AGENT_FILE
 from skill_ls.core.index import read_bytes, read_marketplace_meta
-from skill_ls.core.mcp import agh_config, allowed_marketplace_mcp, skill_servers
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.frontmatter import MAX_NESTING, nesting_too_deep
 from skill_ls.analysis.rules import rule
@@ -127,6 +126,8 @@ def marketplace_mcp_blocked(ctx: RuntimeContext) -> None:
     decl = ctx.decl
     if decl.tier != "marketplace" or decl.meta is None or not decl.meta.ok:
         return
+    from skill_ls.core.mcp import agh_config, allowed_marketplace_mcp, skill_servers  # (here: rarely needed)
+
     servers = skill_servers(ctx.doc)
     if not servers:
         return

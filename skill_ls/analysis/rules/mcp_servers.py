@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import AgentContext, FileContext, SidecarContext
 from skill_ls.analysis.values import map_child, node_span, seq_items
 from skill_ls.core.index import Document
-from skill_ls.core.mcp_servers import ServerFinding, locate_in_json, read_server_file, server_findings
 from skill_ls.core.model import Severity, Span
 from skill_ls.analysis.readers import readers_of
 from skill_ls.core.runtimes import MCP_METADATA_KEY, RUNTIMES, Runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, family_of_path
+
+if TYPE_CHECKING:
+    from skill_ls.core.jsonpos import JsonDoc
+    from skill_ls.core.mcp_servers import ServerFinding
+# (core.mcp_servers is imported where servers are found: most checks meet none, and it is ~2 ms)
 
 Found = tuple[str, Span, str, bool]  # code, span, message, weaker
 
@@ -62,13 +66,15 @@ def _sidecar_readers(ctx: SidecarContext) -> list[Runtime]:
 
 
 def _sidecar_findings(ctx: SidecarContext) -> list[Found]:
-    if ctx.kind not in ("mcp",) + CLAUDE_MCP_KINDS:
+    if ctx.kind in CLAUDE_MCP_KINDS + ("manifest",):
+        return claude_findings(ctx)
+    if ctx.kind != "mcp":
         return []
+    from skill_ls.core.mcp_servers import locate_in_json, read_server_file, server_findings
+
     f = read_server_file(ctx.path)
     if not f.ok:
-        return []  # MC001 / MS008 report unreadable or malformed files
-    if ctx.kind in CLAUDE_MCP_KINDS:
-        f.servers = {name: expand_defaults(server) for name, server in f.servers.items()}
+        return []  # MC001 reports unreadable or malformed files
     literal = _literal(_sidecar_readers(ctx))
     out: list[Found] = []
     for name in f.duplicates:
@@ -83,6 +89,8 @@ def _sidecar_findings(ctx: SidecarContext) -> list[Found]:
 def _yaml_findings(doc: Document, servers: Any, node: Any, fallback: Span, *, shape_checked: bool,
                    literal: tuple[str, str] | None = None) -> list[Found]:
     """Servers as a YAML map (name -> server) or list ({name, ...} objects or {name: server} pairs)."""
+    from skill_ls.core.mcp_servers import server_findings
+
     out: list[Found] = []
     items: list[tuple[str, Any, Any]] = []  # name, server, node
     if isinstance(servers, dict):
@@ -183,15 +191,18 @@ def _run(ctx: Any, code: str) -> None:
         _emit(ctx, code, _cached(ctx, _file_findings, ctx.doc))
 
 
-@rule("MS001", Severity.ERROR, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
+@rule("MS001", Severity.ERROR, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp", "manifest"))
 def mcp_server_cannot_start(ctx: SidecarContext) -> None:
     """An MCP server has no `command` or `url` that matches its transport.
 
     ## What it does
     A stdio server (no `type`, or `type: stdio`) needs `command`; an `http` or `sse` server needs
-    `url`. A `url` without `type` is a warning (Claude Code reads such a server as stdio). Checked in
-    `mcp.json`, `metadata.agh.mcp_servers` and subagent `mcpServers` (AGH `AGENT.md` servers are
-    AG004's).
+    `url`. A `url` without `type` is a warning in a skill's `mcp.json` and an error in Claude Code's
+    `.mcp.json` and `plugin.json` (its loader reads such a server as stdio, finds no `command` and
+    drops it, as `claude plugin validate` says); so are an empty server and a `url` that is not an
+    absolute URL (`notaurl`; a `${VAR}` is not judged) there. Checked in `mcp.json`,
+    `.mcp.json`, the inline `mcpServers` of `plugin.json`, `metadata.agh.mcp_servers` and subagent
+    `mcpServers` (AGH `AGENT.md` servers are AG004's).
 
     ## Why is this bad?
     The server never starts, so the tools the skill or agent relies on are missing.
@@ -209,7 +220,7 @@ def mcp_server_cannot_start(ctx: SidecarContext) -> None:
     _run(ctx, "MS001")
 
 
-@rule("MS002", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
+@rule("MS002", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp", "manifest"))
 def mcp_server_plain_http(ctx: SidecarContext) -> None:
     """An MCP server `url` uses plain `http://` to a host that is not local.
 
@@ -228,7 +239,7 @@ def mcp_server_plain_http(ctx: SidecarContext) -> None:
     _run(ctx, "MS002")
 
 
-@rule("MS003", Severity.ERROR, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
+@rule("MS003", Severity.ERROR, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp", "manifest"))
 def mcp_server_literal_secret(ctx: SidecarContext) -> None:
     """A secret is written literally in an MCP server's `env`, `headers` or `args`.
 
@@ -288,7 +299,7 @@ def mcp_server_placeholder_sent_literally(ctx: SidecarContext) -> None:
     _run(ctx, "MS007")
 
 
-@rule("MS004", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
+@rule("MS004", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp", "manifest"))
 def mcp_server_unpinned_package(ctx: SidecarContext) -> None:
     """An MCP server runs an `npx`/`uvx` package without a fixed version.
 
@@ -312,7 +323,7 @@ def mcp_server_unpinned_package(ctx: SidecarContext) -> None:
     _run(ctx, "MS004")
 
 
-@rule("MS005", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
+@rule("MS005", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp", "manifest"))
 def mcp_server_binds_all_interfaces(ctx: SidecarContext) -> None:
     """An MCP server binds to or connects through `0.0.0.0`.
 
@@ -332,7 +343,7 @@ def mcp_server_binds_all_interfaces(ctx: SidecarContext) -> None:
     _run(ctx, "MS005")
 
 
-@rule("MS006", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp"))
+@rule("MS006", Severity.WARNING, "sidecar", file_kinds=("mcp", "plugin_mcp", "project_mcp", "manifest"))
 def mcp_server_empty_or_duplicate(ctx: SidecarContext) -> None:
     """An MCP server is empty, or the same server name is declared twice.
 
@@ -370,13 +381,15 @@ def _register_parts() -> None:
 _register_parts()
 
 
-@rule("MS008", Severity.ERROR, "sidecar", file_kinds=CLAUDE_MCP_KINDS)
+@rule("MS008", Severity.ERROR, "sidecar", file_kinds=CLAUDE_MCP_KINDS + ("manifest",))
 def claude_mcp_config_invalid(ctx: SidecarContext) -> None:
-    """A Claude Code `.mcp.json` (the project's, or a plugin's) cannot be loaded, or one of its servers cannot start.
+    """A Claude Code `.mcp.json` (the project's, or a plugin's) or the inline `mcpServers` of `plugin.json` cannot be loaded, or one of its servers cannot start.
 
     ## What it does
-    The project's `.mcp.json` is `{"mcpServers": {name: server}}`; a plugin's `.mcp.json` may also be
-    the flat map `{name: server}` (both shapes Claude Code accepts there). Each server is an object;
+    The project's `.mcp.json` is `{"mcpServers": {name: server}}`; a plugin's `.mcp.json` (or the
+    file its `plugin.json` names) may also be the flat map `{name: server}` (both shapes Claude Code
+    accepts there); the inline `mcpServers` of `plugin.json` is the map of servers itself, or a list
+    of such maps and `./paths`. Each server is an object;
     `args` is a list of strings (a string makes Claude Code drop the server); `env` and `headers` map
     names to strings. A plugin's stdio server whose `command` is a relative path (`./server.js`,
     `scripts/run.sh`) without `${CLAUDE_PLUGIN_ROOT}` starts in the user's directory, not the
@@ -393,43 +406,7 @@ def claude_mcp_config_invalid(ctx: SidecarContext) -> None:
     https://code.claude.com/docs/en/mcp ("Project scope", "Environment variable expansion in .mcp.json"),
     https://code.claude.com/docs/en/plugins-reference ("MCP servers", `${CLAUDE_PLUGIN_ROOT}`).
     """
-    from skill_ls.analysis.rules.plugins import json_object
-
-    found = json_object(ctx, ".mcp.json", "Claude Code loads none of its servers", "")
-    if found is None:
-        return
-    doc, data = found
-    base: tuple[str, ...] = ()
-    if "mcpServers" in data:
-        servers, base = data["mcpServers"], ("mcpServers",)
-        if not isinstance(servers, dict):
-            ctx.out.report(doc.at("mcpServers"), "'mcpServers' must map server names to server objects")
-            return
-    elif ctx.kind == "project_mcp":
-        if data:
-            ctx.out.report(doc.at(), "the project's .mcp.json needs 'mcpServers' (a map of server names to servers); "
-                           "Claude Code loads none of these")
-        return
-    else:
-        servers = data
-    for name, server in servers.items():
-        if not isinstance(server, dict):
-            ctx.out.report(doc.at(*base, name), f"MCP server '{name}' must be an object (command/args or type/url)")
-            continue
-        args = server.get("args")
-        if args is not None and not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
-            ctx.out.report(doc.at(*base, name, "args"), f"MCP server '{name}': 'args' must be a list of strings "
-                           "(Claude Code drops a server whose args is a string)")
-        for section in ("env", "headers"):
-            values = server.get(section)
-            if values is not None and not (isinstance(values, dict) and all(isinstance(v, str) for v in values.values())):
-                ctx.out.report(doc.at(*base, name, section), f"MCP server '{name}': '{section}' must map names to "
-                               "strings")
-        command = server.get("command")
-        if ctx.kind == "plugin_mcp" and isinstance(command, str) and _relative_script(command):
-            ctx.out.report(doc.at(*base, name, "command"), f"MCP server '{name}' runs '{command}' relative to the "
-                           "user's directory, where it does not exist: write '${CLAUDE_PLUGIN_ROOT}/"
-                           f"{command.removeprefix('./')}'")
+    _emit(ctx, "MS008", _sidecar_findings(ctx))
 
 
 def _relative_script(command: str) -> bool:
@@ -438,3 +415,111 @@ def _relative_script(command: str) -> bool:
     if not c or "${" in c or "$" in c.split("/")[0] or os.path.isabs(c) or c.startswith("~"):
         return False
     return c.startswith("./") or c.startswith("../") or "/" in c.split()[0]
+
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_CLAUDE_CACHE: dict[tuple[str, str, str], list[Found]] = {}
+
+
+def claude_findings(ctx: SidecarContext) -> list[Found]:
+    """Every MS finding of a Claude Code MCP configuration: the project's `.mcp.json`, a plugin's
+    `.mcp.json` (or a file its `plugin.json` names), and the inline `mcpServers` of a `plugin.json`
+    (the map of servers itself, or objects in a list beside paths), with positions in the file. One
+    reading for all the MS rules of the file."""
+    from skill_ls.analysis.rules.plugins import json_doc
+
+    doc = json_doc(ctx)
+    key = (ctx.path, ctx.kind, doc.text)
+    hit = _CLAUDE_CACHE.get(key)
+    if hit is None:
+        if len(_CLAUDE_CACHE) > 64:
+            _CLAUDE_CACHE.clear()
+        hit = _CLAUDE_CACHE[key] = _claude_findings(ctx.kind, doc)
+    return list(hit)
+
+
+def _claude_findings(kind: str, doc: JsonDoc) -> list[Found]:
+    out: list[Found] = []
+    if not doc.ok or not isinstance(doc.value, dict):
+        if kind != "manifest":  # (PL001 reports a plugin.json that is not JSON)
+            problem = f".mcp.json {doc.problem}" if not doc.ok else ".mcp.json must be a JSON object"
+            out.append(("MS008", doc.problem_span if not doc.ok else doc.at(), f"{problem}; Claude Code loads none "
+                        "of its servers", False))
+        return out
+    data = doc.value
+    maps: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    if kind == "manifest":
+        value = data.get("mcpServers")
+        items = [(("mcpServers",), value)] if isinstance(value, dict) else [
+            (("mcpServers", i), v) for i, v in enumerate(value)] if isinstance(value, list) else []
+        for base, item in items:
+            if isinstance(item, dict):
+                maps.append((base, item))
+            elif not isinstance(item, str):
+                out.append(("MS008", doc.at(*base), "plugin.json 'mcpServers' must be a './path' to an MCP config, an "
+                            "inline map of servers or a list of them; Claude Code refuses this manifest", False))
+        if value is not None and not isinstance(value, (str, list, dict)):
+            out.append(("MS008", doc.at("mcpServers"), "plugin.json 'mcpServers' must be a './path' to an MCP config, "
+                        "an inline map of servers or a list of them; Claude Code refuses this manifest", False))
+    elif "mcpServers" in data:
+        if not isinstance(data["mcpServers"], dict):
+            out.append(("MS008", doc.at("mcpServers"), "'mcpServers' must map server names to server objects", False))
+        else:
+            maps.append((("mcpServers",), data["mcpServers"]))
+    elif kind == "project_mcp":
+        if data:
+            out.append(("MS008", doc.at(), "the project's .mcp.json needs 'mcpServers' (a map of server names to "
+                        "servers); Claude Code loads none of these", False))
+    else:
+        maps.append(((), data))
+    for base, servers in maps:
+        for path in doc.duplicates:
+            if len(path) == len(base) + 1 and path[:-1] == base and isinstance(servers.get(path[-1]), dict):
+                out.append(("MS006", doc.key(*path), f"MCP server '{path[-1]}' is declared twice; the last definition "
+                            "silently replaces the first", False))
+        for name, server in servers.items():
+            out += _claude_server(kind, doc, (*base, name), name, server, inline=kind == "manifest")
+    return out
+
+
+def _claude_server(kind: str, doc: JsonDoc, where: tuple[Any, ...], name: str, server: Any, *,
+                   inline: bool) -> list[Found]:
+    """One server of a Claude Code MCP configuration (`where`: its path in the file)."""
+    if not isinstance(server, dict):
+        return [("MS008", doc.at(*where), f"MCP server '{name}' must be an object (command/args or type/url): "
+                 "Claude Code drops it", False)]
+    if not server:
+        hint = (" (an inline 'mcpServers' in plugin.json is the map of servers itself: no inner 'mcpServers')"
+                if inline and name == "mcpServers" else "")
+        return [("MS001", doc.key(*where), f"MCP server '{name}' is empty: give it a 'command' (stdio) or a 'url'; "
+                 f"Claude Code drops it{hint}", False)]
+    from skill_ls.core.mcp_servers import server_findings
+
+    out: list[Found] = []
+    for finding in server_findings(name, expand_defaults(server)):
+        message = finding.message
+        if inline and name == "mcpServers" and finding.code == "MS001":
+            message += " (an inline 'mcpServers' in plugin.json is the map of servers itself: no inner 'mcpServers')"
+        located = tuple(int(p) if p.isdigit() else p for p in finding.locate)
+        # A server with a url and no type is dropped by Claude Code's loader (its validator says so).
+        out.append((finding.code, doc.key(*where, *located), message, finding.warning and finding.code != "MS001"))
+    url = expand_defaults(server.get("url"))
+    if isinstance(url, str) and url.strip() and "$" not in url and not _SCHEME.match(url.strip()):
+        # Claude Code reads the url as an absolute URL (`https://host/path`), or marks the server invalid
+        out.append(("MS001", doc.at(*where, "url"), f"MCP server '{name}' has url {url!r}, which is not an absolute "
+                    "URL (like 'https://host/path'): Claude Code never connects to it", False))
+    args = server.get("args")
+    if args is not None and not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
+        out.append(("MS008", doc.at(*where, "args"), f"MCP server '{name}': 'args' must be a list of strings "
+                    "(Claude Code drops a server whose args is a string)", False))
+    for section in ("env", "headers"):
+        values = server.get(section)
+        if values is not None and not (isinstance(values, dict) and all(isinstance(v, str) for v in values.values())):
+            out.append(("MS008", doc.at(*where, section), f"MCP server '{name}': '{section}' must map names to strings "
+                        "(Claude Code drops the server)", False))
+    command = server.get("command")
+    if kind in ("plugin_mcp", "manifest") and isinstance(command, str) and _relative_script(command):
+        out.append(("MS008", doc.at(*where, "command"), f"MCP server '{name}' runs '{command}' relative to the user's "
+                    "directory, where it does not exist: write '${CLAUDE_PLUGIN_ROOT}/"
+                    f"{command.removeprefix('./')}'", False))
+    return out

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import AgentContext, SidecarContext
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.plugins import PLUGIN_TIER, command_name, plugin_file_for
-from skill_ls.core.jsonpos import JsonDoc, parse_json
 from skill_ls.core.runtimes.claude_code import PLUGIN_MANIFEST_FIELDS, PLUGIN_RESERVED_NAMES, PLUGIN_RESERVED_PREFIXES
+
+if TYPE_CHECKING:
+    from skill_ls.core.jsonpos import JsonDoc
 
 # https://code.claude.com/docs/en/plugins-reference ("Plugin manifest schema") and `claude plugin validate`
 # (Claude Code 2.1.332), which is the referee: `name` is required and has no spaces (kebab-case is
@@ -27,11 +29,23 @@ KIND_WORDS = {"str": "a string", "url": "a URL", "bool": "true or false", "str_l
               "object": "an object", "author": "an object with a 'name'", "list": "a list"}
 
 
+# JSON files parsed, by (path, text): each rule of a file (PL, HK and MS rules all read plugin.json) asks
+# for it, and a text is parsed once. The documents are read, never changed, by the rules.
+_JSON_DOCS: dict[tuple[str, str], JsonDoc] = {}
+
+
 def json_doc(ctx: SidecarContext) -> JsonDoc:
-    """The file as JSON with positions (an editor's buffer when one is open)."""
-    if ctx.index is not None:
-        return parse_json(ctx.index.store.source(ctx.path).text)
-    return parse_json(_text(ctx.path))
+    """The file as JSON with positions (an editor's buffer when one is open), parsed once per text."""
+    from skill_ls.core.jsonpos import parse_json  # (here: most checks meet no plugin JSON file)
+
+    text = ctx.index.store.source(ctx.path).text if ctx.index is not None else _text(ctx.path)
+    key = (ctx.path, text)
+    doc = _JSON_DOCS.get(key)
+    if doc is None:
+        if len(_JSON_DOCS) >= 256:
+            _JSON_DOCS.clear()
+        doc = _JSON_DOCS[key] = parse_json(text)
+    return doc
 
 
 def _text(path: str) -> str:
@@ -153,7 +167,8 @@ def plugin_path_missing(ctx: SidecarContext) -> None:
     `.claude-plugin/`), as `claude plugin validate` does: a path must start with `./` (`"skills": "."`
     is the one exception: the plugin root), must not contain `..`, must exist, and an `agents` entry
     must be a `.md` file. `hooks` and `mcpServers` paths name `.json` files (or an MCPB bundle).
-    Inline objects (an `mcpServers` or `hooks` object, a `commands` map) are not paths. Component
+    Inline objects (an `mcpServers` or `hooks` object, a `commands` map) are not paths (HK001 and the
+    MS rules check inline `hooks` and `mcpServers` where they are written). Component
     directories placed inside `.claude-plugin/` (where only `plugin.json` belongs) are reported too.
 
     ## Why is this bad?

@@ -118,12 +118,12 @@ def reference_escapes_skill(ctx: FileContext) -> None:
     Skills are installed and copied as directories; a path outside it breaks on every other machine
     and may expose unrelated files to the agent. References should be relative and one level deep.
     """
-    confined = _confining_readers(ctx)
     for ref, base, target in _targets(ctx):
         _, escape = _resolve(ctx, base, target)
         if escape is None:
             continue
         inside = _in_repository(ctx, base, target) if escape.startswith("'..'") else None
+        confined = _confining_readers(ctx) if inside is not None else []
         if inside is not None and confined:
             rt = confined[0]
             ctx.out.report(ref.span, f"reference '{target}' leaves the skill directory: {rt.title} read a skill's "

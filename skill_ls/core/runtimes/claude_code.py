@@ -71,6 +71,26 @@ PLUGIN_RESERVED_NAMES = ("claude", "anthropic", "anthropics", "claude-code", "cl
 # Events whose broken hook entries `claude plugin validate` calls errors: such a hook may be what guards
 # the permissions declared beside it (other events' broken entries are ignored at runtime: warnings).
 GUARD_HOOK_EVENTS = ("PreToolUse", "PermissionRequest")
+# The directories of Claude Code's managed settings (`managed-settings.json`, `managed-settings.d/`):
+# /etc/claude-code (Linux, WSL), /Library/Application Support/ClaudeCode (macOS).
+MANAGED_SETTINGS_DIRS = ("claude-code", "ClaudeCode")
+# Hook handler types Claude Code (2.1.332) does not run on an event, with why (HK002). Prompt and agent
+# hooks need the conversation: events run outside it skip them ("Prompt stop hooks are not yet
+# supported outside REPL"), and SessionStart, Setup and SubagentStart, which have none, fail them
+# ("prompt-type hooks are not supported for SessionStart events (no conversation context is
+# available)"); HTTP hooks are skipped on SessionStart and Setup ("HTTP hooks are not supported for
+# SessionStart"); an agent hook cannot answer a PermissionRequest ("agent-type hooks are not supported
+# for PermissionRequest events"). https://code.claude.com/docs/en/hooks ("Prompt-based hooks") lists
+# the same events, and also PermissionDenied and TeammateIdle, which 2.1.332 runs with the
+# conversation (behaviour wins: not reported).
+_OUTSIDE_CONVERSATION = ("ConfigChange", "CwdChanged", "Elicitation", "ElicitationResult", "FileChanged",
+                         "InstructionsLoaded", "Notification", "PostCompact", "PreCompact", "SessionEnd",
+                         "StopFailure", "WorktreeCreate", "WorktreeRemove", "SubagentStart")
+HOOK_TYPES_NOT_RUN: dict[str, tuple[str, ...]] = {
+    **{event: ("prompt", "agent") for event in _OUTSIDE_CONVERSATION},
+    "SessionStart": ("prompt", "agent", "http"), "Setup": ("prompt", "agent", "http"),
+    "PermissionRequest": ("agent",),
+}
 # Hook handler fields beyond each type's required ones (hooks.json, settings.json, frontmatter).
 HOOK_HANDLER_FIELDS = ("type", "command", "url", "prompt", "server", "tool", "timeout", "async", "statusMessage",
                        "headers", "allowedEnvVars", "model", "once", "args", "shell", "input")
