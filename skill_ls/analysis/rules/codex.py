@@ -7,6 +7,8 @@ context and lists the skills past it by name only (its own `- name: description`
 """
 from __future__ import annotations
 
+import heapq
+
 import os
 import re
 from typing import TYPE_CHECKING, Any
@@ -46,48 +48,62 @@ class Listing:
         self.by_path: dict[str, tuple[int, tuple[SkillDecl, int, int]]] = {}
         for i, row in enumerate(entries, 1):
             self.by_path.setdefault(row[0].path, (i, row))
+        self.reported: dict[str, int] = {}
+        if not self.cut:
+            return
         cut_set = set(self.cut)
         # Findings go on skill files (a command is no declaration a rule runs on); commands count in
-        # the total and among what is cut.
-        ranked = sorted(((cost, row[0].path in cut_set, i) for i, row in enumerate(entries, 1)
-                         for cost in (row[1],) if row[0].root is not None), reverse=True) if self.cut else []
-        self.reported: dict[str, int] = {}
-        for cost, _, i in ranked:
-            path = entries[i - 1][0].path
+        # the total and among what is cut. The longest first (then the cut ones, then the later):
+        # the first REPORTED distinct paths of that order, taken from a heap (a listing has thousands
+        # of entries, the report five).
+        ranked = [(-row[1], row[0].path not in cut_set, -i) for i, row in enumerate(entries, 1)
+                  if row[0].root is not None]
+        heapq.heapify(ranked)
+        while ranked and len(self.reported) < REPORTED:
+            path = entries[-heapq.heappop(ranked)[2] - 1][0].path
             if path not in self.reported:
                 self.reported[path] = len(self.reported) + 1
-            if len(self.reported) >= REPORTED:
-                break
 
 
-def _entry_costs(decl: SkillDecl, runtime: Runtime, cap: int | None) -> tuple[int, int]:
-    """(full entry, name only) characters of one skill in the runtime's listing. Claude Code's entry is
-    `- name: description` (description + " - " + when_to_use, cut at `cap` with an ellipsis); other
-    runtimes' entries are their catalog entries (`catalog_cost`)."""
-    from skill_ls.analysis.catalog import catalog_cost
+_UNLISTED = (-1, -1)
 
+
+def _listed_entry(decl: SkillDecl, runtime: Runtime, cap: int | None) -> tuple[int, int] | None:
+    """(full entry, name only) characters of one skill in the runtime's listing, or None when the
+    runtime leaves it out (a skill whose frontmatter it cannot read, one the model may not invoke).
+    Claude Code's entry is `- name: description` (description + " - " + when_to_use, cut at `cap`
+    with an ellipsis); other runtimes' entries are their catalog entries (`catalog_cost`). Kept with
+    the parsed document: a keystroke recomputes the edited entry only, not the whole listing's."""
     doc = decl.doc
     assert doc is not None
     costs = doc.cache.setdefault("listing_costs", {})
     key = (decl.runtime, decl.name, decl.path, decl.tier, cap)
     hit: tuple[int, int] | None = costs.get(key)
     if hit is None:
-        if runtime.vocabulary.listing_overflow == "names_only":
-            fm = _read_for_listing(decl, runtime)
-            description = description_as_read(doc, runtime, fm, "Custom command" if decl.root is None else "Skill")
-            text = str(description) if isinstance(description, (str, int, float)) else ""
-            when = fm.value("when_to_use")
-            if isinstance(when, (str, int, float)) and str(when):
-                text = f"{text} - {when}"
-            if cap is not None and len(text) > cap:
-                text = text[:cap - 1] + "\u2026"
-            name_only = len(decl.name) + 2
-            hit = (name_only + 2 + len(text), name_only)
-        else:
-            full = catalog_cost(decl).chars
-            hit = (full, full)
-        costs[key] = hit
-    return hit
+        listed = (decl.root is None or frontmatter_as_read(doc, runtime) is not None) and _model_invocable(decl, runtime)
+        hit = costs[key] = _entry_costs(decl, runtime, cap) if listed else _UNLISTED
+    return None if hit is _UNLISTED else hit
+
+
+def _entry_costs(decl: SkillDecl, runtime: Runtime, cap: int | None) -> tuple[int, int]:
+    """(full entry, name only) of a listed skill, computed (`_listed_entry` keeps it)."""
+    from skill_ls.analysis.catalog import catalog_cost
+
+    doc = decl.doc
+    assert doc is not None
+    if runtime.vocabulary.listing_overflow != "names_only":
+        full = catalog_cost(decl).chars
+        return (full, full)
+    fm = _read_for_listing(decl, runtime)
+    description = description_as_read(doc, runtime, fm, "Custom command" if decl.root is None else "Skill")
+    text = str(description) if isinstance(description, (str, int, float)) else ""
+    when = fm.value("when_to_use")
+    if isinstance(when, (str, int, float)) and str(when):
+        text = f"{text} - {when}"
+    if cap is not None and len(text) > cap:
+        text = text[:cap - 1] + "\u2026"
+    name_only = len(decl.name) + 2
+    return (name_only + 2 + len(text), name_only)
 
 
 def _read_for_listing(decl: SkillDecl, runtime: Runtime) -> Frontmatter:
@@ -143,13 +159,23 @@ def listing(index: Index, runtime: str) -> Listing:
     if commands:  # a command whose name a skill holds is that skill's (the first of a name is listed)
         taken = {d.name for d in order}
         commands = [d for d in commands if d.name not in taken]
+    separator = 1 if rt.vocabulary.listing_overflow == "names_only" else 0  # (newlines between entries)
     for decl in [*order, *commands]:
         doc = decl.doc
-        if doc is None or (decl.root is not None and frontmatter_as_read(doc, rt) is None) \
-                or not _model_invocable(decl, rt):
+        if doc is None:
             continue
-        full, name_only = _entry_costs(decl, rt, cap)
-        total += full + (1 if out and rt.vocabulary.listing_overflow == "names_only" else 0)
+        # The entry kept with its parsed document (`_listed_entry`), looked up here without a call:
+        # this loop runs over the whole listing on every keystroke in a skill the runtime lists.
+        kept = doc.cache.get("listing_costs")
+        row = kept.get((decl.runtime, decl.name, decl.path, decl.tier, cap)) if kept is not None else None
+        if row is None:
+            row = _listed_entry(decl, rt, cap)
+            if row is None:
+                continue
+        elif row is _UNLISTED:
+            continue
+        full, name_only = row
+        total += full + (separator if out else 0)
         out.append((decl, full, total))
         short.append(name_only)
     cut: list[str] = []
