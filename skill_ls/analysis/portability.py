@@ -129,7 +129,10 @@ def _under_a_root(index: Index, rid: str, path: str) -> bool:
     from skill_ls.core.discovery import runtime_roots
     from skill_ls.core.paths import is_under
 
-    roots = runtime_roots(RUNTIMES[rid], index.workspace, index.env, index.config)
+    key = ("runtime_roots", rid)  # (once per state of the index: hover asks for every runtime)
+    roots = index.derived.get(key)
+    if roots is None:
+        roots = index.derived[key] = runtime_roots(RUNTIMES[rid], index.workspace, index.env, index.config)
     return any(is_under(path, r.path) for r in roots)
 
 

@@ -520,14 +520,14 @@ class Index:
     # -- building -------------------------------------------------------------------------------
     def forget_disk(self) -> None:
         """Drop what was learnt about the disk beside the documents (reference resolutions, stats,
-        listings): something changed there."""
+        listings) and the whole-index facts derived from it (a runtime's roots): something changed there."""
         self.references.clear()
         self.disk.clear()
+        self.derived.clear()
 
     def _clear_caches(self) -> None:
         """Derived facts: about the disk (references, stats, listings) and about the whole index."""
         self.forget_disk()
-        self.derived.clear()
         self.derived_from_names.clear()
 
     def build(self) -> "Index":
