@@ -88,10 +88,8 @@ def skill_row(checker: Checker, path: str) -> Row:
     index = checker.index
     doc = index.store.get(path)
     real: dict[str, SkillDecl] = {}
-    for rid, decls in index.decls.items():
-        for d in decls:
-            if d.path == path and rid not in real:
-                real[rid] = d
+    for d in index.decls_for_path(path):  # (the index's table: not a scan of every declaration)
+        real.setdefault(d.runtime, d)
     from skill_ls.core.plugins import plugin_of
 
     plugin = plugin_of(path, "skills") if not real else None
