@@ -252,16 +252,7 @@ def test_the_command_line_forks_only_silent_workers(workspace):
 def test_a_check_leaves_no_worker_behind(workspace, monkeypatch):
     """Every worker is collected before the check returns: no zombie, no process still running."""
     _big_tree(workspace)
-    forked: list[int] = []
-    real_fork = os.fork
-
-    def fork():
-        pid = real_fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork)
+    forked = _forks(monkeypatch)
     monkeypatch.setattr(executor, "MIN_ITEMS_PER_PROCESS", 50)
     check_tree(workspace, jobs=3)
     assert len(forked) == 2

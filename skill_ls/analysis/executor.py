@@ -209,11 +209,7 @@ def _early_worker(work: Callable[[list[_T]], _R], prepare: Callable[[], object] 
                   up: int, inherited: list[int]) -> None:
     status = 1
     try:
-        for fd in inherited:
-            os.close(fd)
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
+        _quiet(inherited)
         if prepare is not None:
             prepare()
         import pickle  # (while the items are still being found)
@@ -248,11 +244,7 @@ def _worker(work: Callable[[list[_T]], _R], chunks: list[list[_T]], tokens: int,
             inherited: list[int]) -> None:
     status = 1
     try:
-        for fd in (up_r, *inherited):  # (the other workers' pipes: their ends must close with them)
-            os.close(fd)
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
+        _quiet([up_r, *inherited])  # (the other workers' pipes: their ends must close with them)
         done: dict[int, _R] = {}
         # Each chunk's results are sent as soon as they are computed; an empty message says there is no more.
         _take(tokens, chunks, work, done, lambda: _send(up, done.popitem()))
@@ -262,6 +254,16 @@ def _worker(work: Callable[[list[_T]], _R], chunks: list[list[_T]], tokens: int,
         status = 1
     finally:
         os._exit(status)
+
+
+def _quiet(inherited: list[int]) -> None:
+    """A worker's first step: close the descriptors it inherited and must not hold, and write nothing
+    (its standard streams become /dev/null)."""
+    for fd in inherited:
+        os.close(fd)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
 
 
 def _take(tokens: int, chunks: list[list[_T]], work: Callable[[list[_T]], _R], done: dict[int, _R],
