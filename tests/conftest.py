@@ -39,6 +39,20 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "run over a corpus, an install): started first when modules run side by side")
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Bytecode for the package and the tests, written once before any test starts a process: where
+    PYTHONDONTWRITEBYTECODE is set (as on some CI machines), every server, command and editor the suite
+    starts would otherwise compile every module it imports again (~0.2 s of CPU each)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # (the controller did it before starting the workers)
+    import compileall
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    for package in ("skill_ls", "tests"):  # (not the fixtures under tests/data)
+        compileall.compile_dir(str(root / package), quiet=2, rx=re.compile(r"[/\\]data[/\\]"))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Modules marked `long` first (order kept otherwise): with modules side by side the longest start
     at once and the short ones fill the gaps, instead of one long module starting last."""
