@@ -6,7 +6,8 @@ import re
 from typing import Any
 
 from skill_ls import __version__
-from skill_ls.core.escape import json_escape, json_layout, json_string, json_text, safe_text
+from skill_ls.core.escape import (json_escape, json_escape_needed, json_escape_some, json_layout, json_string,
+                                  json_text, safe_text)
 from skill_ls.core.index import DocumentStore
 from skill_ls.core.model import Diagnostic, Severity, Span
 from skill_ls.core.parse.text import SourceText
@@ -174,15 +175,15 @@ def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStor
     """The JSON report: exactly `json_text` of {version, files_checked, diagnostics (each
     `diagnostic_json`), summary}, each finding from `JsonEntries`."""
     writer = JsonEntries(store)
-    # `json_escape` entry by entry, and only where there is something to escape: every character it
-    # escapes is outside ASCII (and `isascii` is a flag of the string: no scan).
-    items = [entry if entry.isascii() else json_escape(entry) for entry in map(writer.entry, diags)]
+    # `json_escape` entry by entry, and only where there may be something to escape (`json_escape_some`).
+    items = [json_escape_some(entry) for entry in map(writer.entry, diags)]
     head = (f'{{\n  "version": {json_layout(__version__)},\n  "files_checked": {files_checked},\n'
             f'  "diagnostics": ')
     tail = f',\n  "summary": {json_layout(summary(diags), 1)}\n}}\n'
     # One join for the whole report (a report is megabytes: each intermediate copy is fresh memory)
     pieces = [head, "[\n    ", ",\n    ".join(items), "\n  ]", tail] if items else [head, "[]", tail]
-    return "".join(pieces) if head.isascii() and tail.isascii() else json_escape("".join(pieces))
+    whole = "".join(pieces)
+    return json_escape(whole) if json_escape_needed(head) or json_escape_needed(tail) else whole
 
 
 def _format_json_generic(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:

@@ -52,6 +52,16 @@ def test_json_character_counts_utf16_code_units(workspace, capsys):
     assert "b/SKILL.md:5:5: RF001" in out.out  # text columns are 1-based code points
 
 
+def test_json_escapes_del_in_an_ascii_path(workspace, capsys):
+    """DEL is ASCII but never reaches a terminal raw: the report skips its escaping pass only for
+    ASCII entries without it (a directory named `a\x7fb` was printed raw)."""
+    skill(workspace / ".agh" / "skills", "a\x7fb", name="x", extra="bogus: 1\n")
+    main(["check", "--format", "json", str(workspace)])
+    out = capsys.readouterr().out
+    assert "\x7f" not in out and "a\\u007fb" in out
+    json.loads(out)
+
+
 def test_sarif_is_2_1_0_with_rules(tree, capsys):
     code, out = run(capsys, "check", str(tree), "--format", "sarif")
     sarif = json.loads(out.out)

@@ -66,6 +66,17 @@ def json_escape(text: str) -> str:
     return _JSON_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def json_escape_needed(text: str) -> bool:
+    """Whether `json_escape` may change `text`: not for ASCII text without DEL (the only ASCII
+    character it escapes; `isascii` is a flag of the string, not a scan)."""
+    return not text.isascii() or "\x7f" in text
+
+
+def json_escape_some(text: str) -> str:
+    """`json_escape(text)`, skipping the pass where it has nothing to do."""
+    return json_escape(text) if json_escape_needed(text) else text
+
+
 def json_layout(obj: object, depth: int = 0, indent: int = 2) -> str:
     """`json.dumps(obj, indent=indent, ensure_ascii=False)` as written `depth` levels deep inside a
     bigger document (its lines after the first indented by `depth` steps), before `json_escape`."""
