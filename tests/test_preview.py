@@ -71,3 +71,24 @@ def test_preview_of_a_built_in_skill_says_it_is_compiled_in(workspace, capsys):
     assert "AGH's built-in skill" in err and "not in AGH's effective set" not in err and "\n" == err[-1]
     assert main(["preview", "painter", "--workspace", str(workspace), "--runtime", "amp"]) == 2
     assert "Amp's built-in skill" in capsys.readouterr().err
+
+
+def test_an_unknown_name_is_one_line_whatever_the_names_listed_hold(workspace, capsys):
+    """The error lists the effective set's names; a name holding a newline (`name: "line\\nbreak"`)
+    once split it over two lines (found by the typed-value fuzzer)."""
+    from skill_ls.cli import main
+
+    write(workspace / ".agents" / "skills" / "odd" / "SKILL.md",
+          '---\nname: "line\\nbreak"\ndescription: d\n---\nBody.\n', dedent=False)
+    assert main(["preview", "nope", "--workspace", str(workspace), "--runtime", "amp"]) == 2
+    err = capsys.readouterr().err
+    assert "not in Amp's effective set" in err and err.count("\n") == 1 and "line\\nbreak" in err
+    from skill_ls.analysis.preview import PreviewError, preview_skill  # the error itself (the server shows it)
+    from tests.conftest import workspace_state
+
+    try:
+        preview_skill(workspace_state(workspace).index, "amp", "nope")
+    except PreviewError as exc:
+        assert "\n" not in str(exc) and "line\\nbreak" in str(exc)
+    else:
+        raise AssertionError("no PreviewError")

@@ -13,13 +13,18 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from skill_ls.core.body import body_references
+from skill_ls.core.escape import safe_text
 from skill_ls.core.index import Document, read_bytes
 from skill_ls.core.references import resolve_reference
 
 
 class PreviewError(Exception):
     """The preview cannot be produced (unknown skill, a runtime without a skill tool, a file that
-    escapes the skill); `str()` is one line."""
+    escapes the skill); `str()` is one line, whatever the names it quotes hold (a skill named
+    "line\\nbreak" is listed with its newline escaped)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(safe_text(message))
 
 
 @dataclass
