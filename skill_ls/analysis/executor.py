@@ -207,8 +207,7 @@ def _hand_over(w: _Worker, items: list[_T]) -> None:
 
 def _early_worker(work: Callable[[list[_T]], _R], prepare: Callable[[], object] | None, tokens: int, down: int,
                   up: int, inherited: list[int]) -> None:
-    status = 1
-    try:
+    def run() -> None:
         _quiet(inherited)
         if prepare is not None:
             prepare()
@@ -221,15 +220,9 @@ def _early_worker(work: Callable[[list[_T]], _R], prepare: Callable[[], object] 
                 break
             received += data
         if received:  # (nothing: the items were too few for it)
-            chunks = chunked(pickle.loads(received))
-            done: dict[int, _R] = {}
-            _take(tokens, chunks, work, done, lambda: _send(up, done.popitem()))
-            _send(up, None)
-        status = 0
-    except BaseException:  # noqa: BLE001 - any failure: this process redoes what the worker took
-        status = 1
-    finally:
-        os._exit(status)
+            _serve(work, chunked(pickle.loads(received)), tokens, up)
+
+    _as_worker(run)
 
 
 class _Worker:
@@ -242,18 +235,32 @@ class _Worker:
 
 def _worker(work: Callable[[list[_T]], _R], chunks: list[list[_T]], tokens: int, up_r: int, up: int,
             inherited: list[int]) -> None:
+    def run() -> None:
+        _quiet([up_r, *inherited])  # (the other workers' pipes: their ends must close with them)
+        _serve(work, chunks, tokens, up)
+
+    _as_worker(run)
+
+
+def _as_worker(run: Callable[[], None]) -> None:
+    """A forked worker's whole life: `run`, then leave with `os._exit` (never the parent's clean-up);
+    any failure is status 1, and this process redoes what the worker took."""
     status = 1
     try:
-        _quiet([up_r, *inherited])  # (the other workers' pipes: their ends must close with them)
-        done: dict[int, _R] = {}
-        # Each chunk's results are sent as soon as they are computed; an empty message says there is no more.
-        _take(tokens, chunks, work, done, lambda: _send(up, done.popitem()))
-        _send(up, None)
+        run()
         status = 0
     except BaseException:  # noqa: BLE001 - any failure: this process redoes what the worker took
         status = 1
     finally:
         os._exit(status)
+
+
+def _serve(work: Callable[[list[_T]], _R], chunks: list[list[_T]], tokens: int, up: int) -> None:
+    """Take chunks until none is left, sending each chunk's results as soon as they are computed; an
+    empty message says there is no more."""
+    done: dict[int, _R] = {}
+    _take(tokens, chunks, work, done, lambda: _send(up, done.popitem()))
+    _send(up, None)
 
 
 def _quiet(inherited: list[int]) -> None:

@@ -12,8 +12,8 @@ from skill_ls.core.parse.text import MAX_READ_BYTES
 from skill_ls.analysis.rules import replace_fix, rule
 from skill_ls.core.spans import header_span
 from skill_ls.analysis.rules.context import FileContext
-from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES, all_known_fields
-from skill_ls.analysis.readers import readers_of
+from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES, Runtime, all_known_fields
+from skill_ls.analysis.readers import Reader, readers_of
 from skill_ls.core.runtimes.spec import STANDARD_NAME
 
 # What a fix writes where the author must still write something: it parses, and says what to write.
@@ -172,14 +172,21 @@ def yaml_syntax_error(ctx: FileContext) -> None:
                        severity=Severity.WARNING if repaired_by is not None and p.kind == "syntax" else None)
 
 
+def _hosts(ctx: FileContext) -> tuple[list[Reader], list[Runtime]]:
+    """The file's readers, and the runtimes among them that read it as their own (a command file,
+    which has no readers, is Claude Code's alone)."""
+    readers = readers_of(ctx.readers)
+    hosts = [RUNTIMES[r.runtime] for r in readers if r.host is None] or (
+        [RUNTIMES[PLUGIN_RUNTIME]] if ctx.kind == "command" else [])
+    return readers, hosts
+
+
 def _ignoring_readers(ctx: FileContext) -> str | None:
     """When every runtime that reads the file as its own loads it with a frontmatter it cannot read
     ignored (`ignores_unreadable_frontmatter`, Claude Code): the words that say so; else None."""
     if ignored_frontmatter(ctx.doc) is None:
         return None
-    readers = readers_of(ctx.readers)
-    hosts = [RUNTIMES[r.runtime] for r in readers if r.host is None] or (
-        [RUNTIMES[PLUGIN_RUNTIME]] if ctx.kind == "command" else [])
+    readers, hosts = _hosts(ctx)
     if not hosts or not all(rt.ignores_unreadable_frontmatter for rt in hosts):
         return None
     refusing = [RUNTIMES[r.runtime].title for r in readers if not RUNTIMES[r.runtime].ignores_unreadable_frontmatter]
@@ -195,9 +202,7 @@ def _repairing_readers(ctx: FileContext) -> tuple[str, str] | None:
     fm = ctx.doc.fm
     if fm is None or fm.open_line is None or fm.close_line is None:
         return None
-    readers = readers_of(ctx.readers)
-    hosts = [RUNTIMES[r.runtime] for r in readers if r.host is None] or (
-        [RUNTIMES[PLUGIN_RUNTIME]] if ctx.kind == "command" else [])
+    readers, hosts = _hosts(ctx)
     if not hosts or not all(rt.repairs_unquoted_values for rt in hosts):
         return None
     src = ctx.doc.src
