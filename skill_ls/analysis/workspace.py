@@ -59,6 +59,13 @@ class WorkspaceState:
         # repository of skills): their references are watched like a root's (`skill_dirs`).
         self._loose: set[str] | None = None
         self._skill_dirs: dict[str, list[str]] | None = None
+        # The scripts Claude Code hooks run where their path is certain (HK003), seen when the diagnostics
+        # of the files naming them were last computed: file -> its scripts, and script -> those files.
+        # A script created or deleted makes those files affected (`depending_on`); the server watches
+        # the scripts (`script_paths`), and `scripts_changed` tells it when the set moved.
+        self._scripts: dict[str, frozenset[str]] = {}
+        self._script_users: dict[str, set[str]] = {}
+        self.scripts_changed = False
 
     @property
     def _index(self) -> Index:
@@ -119,6 +126,7 @@ class WorkspaceState:
         self._past_budget = {rid: past_the_budget(index, rid) for rid in index.decls}
         self._callers, self._calls = {}, {}
         self._loose, self._skill_dirs = None, None
+        self._scripts, self._script_users, self.scripts_changed = {}, {}, True
         for path, overlay in list(self.overlays.items()):
             if index.store.overlays.get(path) != overlay:
                 index.store.set_overlay(path, *overlay)
@@ -374,6 +382,7 @@ class WorkspaceState:
                 if d.path in out:
                     out[d.path].append(d)
             self._note_calls(checkable)
+            self._note_scripts(checkable)
         except Exception:  # noqa: BLE001 - the findings above stand; nothing else depends on these
             log.exception("configuration findings or call notes failed")
         return out
@@ -396,6 +405,45 @@ class WorkspaceState:
                 self._calls[path] = names
             else:
                 self._calls.pop(path, None)
+
+    def _note_scripts(self, paths: list[str]) -> None:
+        """Remember the hook scripts each file just checked names where their path is certain (its HK003
+        depends on whether they exist)."""
+        from skill_ls.analysis.rules.hooks import script_dependencies
+
+        index = self._index
+        for path in paths:
+            found = frozenset(script_dependencies(index, path))
+            old = self._scripts.get(path, frozenset())
+            if found == old:
+                continue
+            self.scripts_changed = True
+            for script in old - found:
+                users = self._script_users.get(script)
+                if users is not None:
+                    users.discard(path)
+                    if not users:
+                        del self._script_users[script]
+            for script in found - old:
+                self._script_users.setdefault(script, set()).add(path)
+            if found:
+                self._scripts[path] = found
+            else:
+                self._scripts.pop(path, None)
+
+    def depending_on(self, path: str) -> set[str]:
+        """The files whose HK003 asks whether `path` exists: they name it as a hook's script, or a script
+        inside it (a directory created, deleted or renamed as a whole)."""
+        found = set(self._script_users.get(path, ()))
+        prefix = path.rstrip(os.sep) + os.sep
+        for script, users in self._script_users.items():
+            if script.startswith(prefix):
+                found |= users
+        return found
+
+    def script_paths(self) -> frozenset[str]:
+        """Every hook script a checked file names (the server watches them)."""
+        return frozenset(self._script_users)
 
     def affected_paths(self, touched: set[tuple[str, str]]) -> set[str]:
         """Files whose diagnostics may change after `touched` names changed: every copy of the
@@ -508,8 +556,8 @@ class WorkspaceState:
 
     def relevant(self, path: str) -> bool:
         base = os.path.basename(path)
-        if base in RELEVANT_NAMES or self._is_agent_path(path):
-            return True
+        if base in RELEVANT_NAMES or self._is_agent_path(path) or path in self._script_users:
+            return True  # (a hook's script: the files naming it are re-checked, `depending_on`)
         if self.index is None:
             return False
         from skill_ls.core.own_settings import is_settings_path

@@ -198,6 +198,7 @@ class ChangesServer(IndexingServer):
                 if os.path.basename(item) == "config.toml" or item in self.open_docs:
                     touched.add(("", ""))
                 holding |= state.skills_holding(item)
+                holding |= state.depending_on(item)  # hook files naming it as a script (HK003)
             if key in rebuild:
                 continue
             affected |= {p for p in holding if self.state_for(p) is state}

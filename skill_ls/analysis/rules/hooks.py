@@ -10,17 +10,24 @@ import re
 import shlex
 from typing import TYPE_CHECKING, Any
 
-from skill_ls.analysis.rules import rule
-from skill_ls.analysis.rules.claude_code import _close
-from skill_ls.analysis.rules.context import SidecarContext
+from skill_ls.analysis.rules import Reporter, rule
+from skill_ls.analysis.rules.claude_code import _close, reads_skill_hooks
+from skill_ls.analysis.rules.context import AgentContext, RuntimeContext, SidecarContext
 from skill_ls.analysis.rules.plugins import json_doc
+from skill_ls.analysis.rules.subagents import is_subagent_family, reads_subagents
+from skill_ls.analysis.values import map_child, node_span, seq_items
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES
-from skill_ls.core.plugins import plugin_file_for
+from skill_ls.core.plugins import PLUGIN_TIER, plugin_file_for, plugin_of
 from skill_ls.core.runtimes.claude_code import GUARD_HOOK_EVENTS, HOOK_TYPES_NOT_RUN
 
 if TYPE_CHECKING:
+    from skill_ls.core.disk import Disk
+    from skill_ls.core.index import Document, Index
     from skill_ls.core.jsonpos import JsonDoc
+    from skill_ls.core.parse.frontmatter import Frontmatter
+
+Handler = tuple[str, tuple[Any, ...], dict[str, Any]]  # (event, its place in the file, the handler)
 
 
 @rule("HK001", Severity.ERROR, "sidecar", file_kinds=("hooks", "settings", "manifest"))
@@ -209,11 +216,11 @@ def _group(ctx: SidecarContext, doc: JsonDoc, base: tuple[Any, ...], event: str,
             report(doc.at(*where, "hooks", hi, "timeout"), "hook 'timeout' must be a positive number of seconds")
 
 
-def hook_handlers(ctx: SidecarContext) -> tuple[JsonDoc, list[tuple[str, tuple[Any, ...], dict[str, Any]]]]:
+def hook_handlers(ctx: SidecarContext) -> tuple[JsonDoc, list[Handler]]:
     """Every handler of the file that has the hook shape (event, its JSON path, the handler): the `hooks`
     of a hooks file or settings, the inline hooks objects of a plugin.json. HK001 reports the rest."""
     doc = json_doc(ctx)
-    out: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+    out: list[Handler] = []
     if not doc.ok or not isinstance(doc.value, dict):
         return doc, out
     if ctx.kind == "manifest":
@@ -263,14 +270,22 @@ def hook_type_not_run_on_event(ctx: SidecarContext) -> None:
     """
     doc, handlers = hook_handlers(ctx)
     for event, path, handler in handlers:
-        kind = handler.get("type")
-        if isinstance(kind, str) and kind in HOOK_TYPES_NOT_RUN.get(event, ()):
-            why = ("an agent hook answers ok or not ok and cannot give the allow/deny decision a permission request "
-                   "needs" if event == "PermissionRequest" else "Claude Code skips HTTP hooks there"
-                   if kind == "http" else "prompt and agent hooks need the conversation, which this event runs "
-                   "outside of")
-            ctx.out.report(doc.at(*path, "type"), f"{'an' if kind == 'agent' else 'a'} '{kind}' hook on {event} never runs: {why}; use a 'command' "
-                           "hook" + ("" if event in ("SessionStart", "Setup") else " (or 'http')"))
+        message = type_not_run(event, handler)
+        if message is not None:
+            ctx.out.report(doc.at(*path, "type"), message)
+
+
+def type_not_run(event: str, handler: dict[str, Any]) -> str | None:
+    """HK002's message for a handler whose type `event` does not run (None: it runs)."""
+    kind = handler.get("type")
+    if not (isinstance(kind, str) and kind in HOOK_TYPES_NOT_RUN.get(event, ())):
+        return None
+    why = ("an agent hook answers ok or not ok and cannot give the allow/deny decision a permission request "
+           "needs" if event == "PermissionRequest" else "Claude Code skips HTTP hooks there"
+           if kind == "http" else "prompt and agent hooks need the conversation, which this event runs "
+           "outside of")
+    return (f"{'an' if kind == 'agent' else 'a'} '{kind}' hook on {event} never runs: {why}; use a 'command' "
+            "hook" + ("" if event in ("SessionStart", "Setup") else " (or 'http')"))
 
 
 # `${CLAUDE_PLUGIN_ROOT}`, `$CLAUDE_PROJECT_DIR`, `~`: the directories Claude Code resolves them to are
@@ -327,29 +342,46 @@ def hook_script_missing(ctx: SidecarContext) -> None:
     https://code.claude.com/docs/en/hooks ("Reference scripts by path": `$CLAUDE_PROJECT_DIR`,
     `${CLAUDE_PLUGIN_ROOT}`), https://code.claude.com/docs/en/plugins-reference (`${CLAUDE_PLUGIN_ROOT}`).
     """
-    roots = _variable_roots(ctx)
-    if not roots:
-        return
     doc, handlers = hook_handlers(ctx)
-    for event, path, handler in handlers:
+    for event, path, script, variable, root, target in missing_scripts(ctx, handlers):
+        where = {"CLAUDE_PLUGIN_ROOT": "in the plugin", "CLAUDE_PROJECT_DIR": "in the project"}.get(
+            variable, "in your home directory")
+        ctx.out.report(doc.at(*path, "command"), f"the {event} hook runs '{script}', which does not exist {where} "
+                       f"({os.path.relpath(target, root)}): the hook fails every time it runs")
+
+
+def script_targets(roots: dict[str, str], handlers: list[Handler]) -> list[tuple[str, tuple[Any, ...], str, str, str, str]]:
+    """The scripts of the `command` handlers whose place is certain: (event, place, script as written,
+    the variable it starts with, that variable's directory, the script's path). `roots`: what the
+    variables stand for where the hooks are declared."""
+    out = []
+    for event, path, handler in handlers if roots else ():
         command = handler.get("command")
         if handler.get("type") != "command" or not isinstance(command, str):
             continue
         script = script_of(command)
         m = _ROOTED.match(script) if script else None
-        if m is None or any(c in m.group("rest") for c in "$*?[{"):
+        if script is None or m is None or any(c in m.group("rest") for c in "$*?[{"):
             continue
         variable = "~" if m.group("tilde") else m.group("braced") or m.group("bare")
         root = roots.get(variable)
         if root is None:
             continue
         target = os.path.normpath(root + m.group("rest"))
-        if not (target == root or target.startswith(root.rstrip(os.sep) + os.sep)) or ctx.disk.exists(target):
-            continue
-        where = {"CLAUDE_PLUGIN_ROOT": "in the plugin", "CLAUDE_PROJECT_DIR": "in the project"}.get(
-            variable, "in your home directory")
-        ctx.out.report(doc.at(*path, "command"), f"the {event} hook runs '{script}', which does not exist {where} "
-                       f"({os.path.relpath(target, root)}): the hook fails every time it runs")
+        if target == root or target.startswith(root.rstrip(os.sep) + os.sep):
+            out.append((event, path, script, variable, root, target))
+    return out
+
+
+def missing_scripts(ctx: SidecarContext, handlers: list[Handler]) -> list[tuple[str, tuple[Any, ...], str, str, str, str]]:
+    """`script_targets` of this hook file whose script does not exist."""
+    return [t for t in script_targets(_variable_roots(ctx), handlers) if not ctx.disk.exists(t[5])]
+
+
+def hook_script_paths(ctx: SidecarContext) -> set[str]:
+    """Every script path this hook file's HK003 asks about: its findings change when one of them is
+    created or deleted (the server re-checks the file then: `WorkspaceState.depending_on`)."""
+    return {t[5] for t in script_targets(_variable_roots(ctx), hook_handlers(ctx)[1])}
 
 
 def _variable_roots(ctx: SidecarContext) -> dict[str, str]:
@@ -365,3 +397,140 @@ def _variable_roots(ctx: SidecarContext) -> dict[str, str]:
     if os.path.basename(os.path.dirname(ctx.path)) == ".claude":
         return {"CLAUDE_PROJECT_DIR": project}
     return {}
+
+
+# -- hooks in frontmatter --------------------------------------------------------------------------
+# A skill's (or command's) and a subagent's `hooks` field has the shape of settings hooks (CC004 and
+# SA005 check it); HK002 and HK003 judge its handlers as they judge a hooks file's, at their place in
+# the YAML. Claude Code registers every event of the field when the skill is invoked (for the rest of
+# the session) or while the subagent runs, a subagent's `Stop` as `SubagentStop`
+# (https://code.claude.com/docs/en/hooks, "Hooks in skills and agents"); a plugin's subagents' hooks
+# are ignored (PL005 says so), so they are not judged here.
+
+
+def frontmatter_handlers(fm: Frontmatter | None, subagent: bool) -> list[Handler]:
+    """Every handler of a frontmatter `hooks` field that has the hook shape: (the event Claude Code runs
+    it on — a subagent's `Stop` is `SubagentStop` —, the handler's YAML node, the handler)."""
+    entry = fm.fields.get("hooks") if fm is not None and fm.ok else None
+    if entry is None or not isinstance(entry.value, dict):
+        return []
+    out: list[Handler] = []
+    for event, groups in entry.value.items():
+        if not isinstance(groups, list):
+            continue
+        _, vnode = map_child(entry.node, str(event))
+        gnodes = seq_items(vnode)
+        for gi, group in enumerate(groups):
+            if not isinstance(group, dict) or gi >= len(gnodes):
+                continue
+            handlers = group.get("hooks")
+            items = seq_items(map_child(gnodes[gi], "hooks")[1])
+            for hi, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if isinstance(handler, dict) and hi < len(items):
+                    out.append(("SubagentStop" if subagent and event == "Stop" else str(event), (items[hi],), handler))
+    return out
+
+
+def frontmatter_roots(path: str, home: str | None) -> dict[str, str]:
+    """What the variables of a skill's, command's or subagent's hook commands stand for, where that is
+    certain: `${CLAUDE_PLUGIN_ROOT}` in a plugin's skills and commands (the plugin's root), and in a
+    project's `.claude/skills`, `.claude/commands` and `.claude/agents` `$CLAUDE_PROJECT_DIR` (the
+    directory holding `.claude/`) or, in the user's own (`~/.claude/...`), `~` and `$HOME`. Anywhere
+    else (a repository of skills, `${CLAUDE_SKILL_DIR}`, relative paths) nothing is resolved."""
+    plugin = plugin_of(path, "skills") or (pf.plugin if (pf := plugin_file_for(path)) is not None else None)
+    if plugin is not None:
+        return {"CLAUDE_PLUGIN_ROOT": plugin.root}
+    parts = os.path.abspath(path).split(os.sep)
+    if ".claude" not in parts[:-2]:
+        return {}
+    i = len(parts) - 1 - parts[::-1].index(".claude")
+    if parts[i + 1] not in ("skills", "commands", "agents"):
+        return {}
+    project = os.sep.join(parts[:i]) or os.sep
+    if home and project == os.path.abspath(home):
+        return {"HOME": project, "~": project}
+    return {"CLAUDE_PROJECT_DIR": project}
+
+
+def _frontmatter_report(out: Reporter, doc: Document, handlers: list[Handler], roots: dict[str, str], disk: Disk,
+                        code: str) -> None:
+    for event, (node,), handler in handlers:
+        if code == "HK002":
+            message = type_not_run(event, handler)
+            if message is not None:
+                out.report(node_span(doc, map_child(node, "type")[1], node_span(doc, node, Span(0, 0, 0, 0))), message)
+    if code == "HK003":
+        for event, (node,), script, variable, root, target in script_targets(roots, handlers):
+            if not disk.exists(target):
+                where = {"CLAUDE_PLUGIN_ROOT": "in the plugin", "CLAUDE_PROJECT_DIR": "in the project"}.get(
+                    variable, "in your home directory")
+                out.report(node_span(doc, map_child(node, "command")[1], node_span(doc, node, Span(0, 0, 0, 0))),
+                           f"the {event} hook runs '{script}', which does not exist {where} "
+                           f"({os.path.relpath(target, root)}): the hook fails every time it runs")
+
+
+def _skill_hooks(ctx: RuntimeContext, code: str) -> None:
+    fm = ctx.doc.fm
+    if fm is None or not fm.ok or "hooks" not in fm.fields or ctx.doc.read_error:
+        return
+    roots = frontmatter_roots(ctx.doc.path, ctx.index.env.home if ctx.index is not None else None) \
+        if code == "HK003" else {}
+    _frontmatter_report(ctx.out, ctx.doc, frontmatter_handlers(fm, subagent=False), roots, ctx.disk, code)
+
+
+def _agent_hooks(ctx: AgentContext, code: str) -> None:
+    agent = ctx.agent
+    fm = agent.doc.fm
+    if agent.tier == PLUGIN_TIER or fm is None or not fm.ok or "hooks" not in fm.fields:
+        return  # (a plugin's subagents: Claude Code ignores their hooks)
+    roots = frontmatter_roots(agent.path, ctx.index.env.home) if code == "HK003" else {}
+    _frontmatter_report(ctx.out, agent.doc, frontmatter_handlers(fm, subagent=True), roots, ctx.index.disk, code)
+
+
+@rule("HK002", Severity.WARNING, "runtime", runtimes=reads_skill_hooks, part=True)
+def skill_hook_type_not_run(ctx: RuntimeContext) -> None:
+    """HK002 in the `hooks` of a skill's or command's frontmatter."""
+    _skill_hooks(ctx, "HK002")
+
+
+@rule("HK002", Severity.WARNING, "agent", runtimes=reads_subagents, part=True)
+def subagent_hook_type_not_run(ctx: AgentContext) -> None:
+    """HK002 in the `hooks` of a subagent's frontmatter (its `Stop` runs as `SubagentStop`)."""
+    _agent_hooks(ctx, "HK002")
+
+
+@rule("HK003", Severity.WARNING, "runtime", runtimes=reads_skill_hooks, part=True)
+def skill_hook_script_missing(ctx: RuntimeContext) -> None:
+    """HK003 in the `hooks` of a skill's or command's frontmatter."""
+    _skill_hooks(ctx, "HK003")
+
+
+@rule("HK003", Severity.WARNING, "agent", runtimes=reads_subagents, part=True)
+def subagent_hook_script_missing(ctx: AgentContext) -> None:
+    """HK003 in the `hooks` of a subagent's frontmatter."""
+    _agent_hooks(ctx, "HK003")
+
+
+def script_dependencies(index: Index, path: str) -> set[str]:
+    """The script paths whose existence the HK003 findings of `path` depend on (a hooks file, settings,
+    plugin.json, or a skill, command or subagent with `hooks` in its frontmatter): the server re-checks
+    `path` when one of them is created or deleted (`WorkspaceState.depending_on`)."""
+    base = os.path.basename(path)
+    home = index.env.home
+    if base.endswith(".json"):
+        pf = plugin_file_for(path)
+        if pf is None or pf.kind not in ("hooks", "settings", "manifest"):
+            return set()
+        ctx = SidecarContext(path, pf.kind, None, index, index.config, Reporter(path, None, []))
+        return hook_script_paths(ctx)
+    agent = index.agent_at(path)
+    if agent is not None:
+        if agent.tier == PLUGIN_TIER or not is_subagent_family(agent.family):
+            return set()
+        handlers, roots = frontmatter_handlers(agent.doc.fm, subagent=True), frontmatter_roots(path, home)
+    else:
+        if not base.endswith(".md"):
+            return set()
+        doc = index.store.peek(path)
+        handlers, roots = frontmatter_handlers(doc.fm, subagent=False), frontmatter_roots(path, home)
+    return {t[5] for t in script_targets(roots, handlers)} if handlers else set()

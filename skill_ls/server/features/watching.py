@@ -126,7 +126,33 @@ def client_watchers(states, relative: bool) -> list[types.FileSystemWatcher]:
     for ws, d in on_way:
         glob = types.RelativePattern(base_uri=uri_of(ws), pattern=rel(ws, d)) if relative else f"**/{rel(ws, d)}"
         out.append(types.FileSystemWatcher(glob_pattern=glob, kind=types.WatchKind.Create | types.WatchKind.Delete))
+    scripts, script_way = watched_scripts(states, [d for _, d in inside])
+    for ws, d in scripts:
+        glob = types.RelativePattern(base_uri=uri_of(ws), pattern=rel(ws, d)) if relative else f"**/{rel(ws, d)}"
+        out.append(types.FileSystemWatcher(glob_pattern=glob, kind=ALL_KINDS))
+    for ws, d in script_way:
+        glob = types.RelativePattern(base_uri=uri_of(ws), pattern=rel(ws, d)) if relative else f"**/{rel(ws, d)}"
+        out.append(types.FileSystemWatcher(glob_pattern=glob, kind=types.WatchKind.Create | types.WatchKind.Delete))
     return out
+
+
+def watched_scripts(states, inside: list[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(scripts, on the way) as (workspace, path) pairs: the hook scripts the checked files name in each
+    workspace (HK003: created, deleted or changed), outside the directories watched whole (`inside`), and
+    the directories from the workspace down to each (created or deleted as a whole: `rm -r scripts/`)."""
+    scripts: dict[str, str] = {}
+    way: dict[str, str] = {}
+    for st in states:
+        ws = st.workspace
+        for script in st.script_paths() if st.index is not None else ():
+            if not is_under(script, ws) or script == ws or any(is_under(script, d) for d in inside):
+                continue
+            scripts[script] = ws
+            p = os.path.dirname(script)
+            while p != ws and is_under(p, ws):
+                way[p] = ws
+                p = os.path.dirname(p)
+    return [(ws, p) for p, ws in sorted(scripts.items())], [(ws, p) for p, ws in sorted(way.items())]
 
 
 class RootWatchers:
@@ -147,6 +173,7 @@ class RootWatchers:
         if index.env.agh_home:
             pending.add(index.env.agh_home)  # config.toml lives here
         pending.update(settings_paths(index))  # the runtimes' own settings files (Gemini CLI, OpenCode, Amp)
+        pending.update(state.script_paths())  # the scripts hooks run (HK003): their directory, unless watched
         parents: set[str] = set()
         for path in pending:
             if is_under(path, state.workspace) and self.ls.client_watches_workspace:
@@ -340,6 +367,7 @@ def register(server) -> None:
                 continue  # an `npm install` or a git operation: thousands of paths, none of them ours
             if read_dirs is None:
                 read_dirs = sorted({d for st in states if st.index is not None for d in st.read_dirs()})
-            if relevant_directory(path, change.type == types.FileChangeType.Created, read_dirs):
-                ls.disk_changed(path)
+            if relevant_directory(path, change.type == types.FileChangeType.Created, read_dirs) \
+                    or any(st.depending_on(path) for st in states if st.index is not None):
+                ls.disk_changed(path)  # (or a directory holding a hook's script: HK003)
 
