@@ -121,8 +121,8 @@ RULES_TSV = ROOT / "tests" / "data" / "agnix" / "rules-0.59.3.tsv"
 HOOK_FILES = ("the hooks of a project's `.claude/settings.json` and `.claude/settings.local.json`, the user's "
               "`~/.claude/settings.json`, managed settings (`managed-settings.json`, `managed-settings.d/*.json`), a "
               "plugin's `hooks/hooks.json`, the hook files its `plugin.json` names and the `hooks` object written "
-              "inside `plugin.json` (HK001-HK003), and `hooks` in a Claude Code skill's frontmatter (CC004) and a "
-              "subagent's frontmatter (SA005)")
+              "inside `plugin.json` (HK001-HK003), and `hooks` in the frontmatter of a Claude Code skill or command "
+              "(CC004, HK002, HK003) and a subagent (SA005, HK002, HK003)")
 MCP_FILES = ("the project's root `.mcp.json`, a Claude Code plugin's `.mcp.json`, the MCP configs its `plugin.json` "
              "names and the `mcpServers` written inside `plugin.json` (MS008, MS001-MS006), a subagent's "
              "`mcpServers`, a skill's `mcp.json` (AGH, Amp), `metadata.agh.mcp_servers` and AGH `AGENT.md` "
@@ -180,12 +180,13 @@ COVERAGE: dict[str, tuple[str, str, str]] = {
     "CC-HK-001": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-002": ("full", "HK002", "as Claude Code 2.1.332 runs them: it also runs prompt and agent hooks on "
                   "PermissionDenied and TeammateIdle, which the page excludes (not reported); settings and plugin "
-                  "hook files, not frontmatter"),
+                  "hook files, and skill, command and subagent frontmatter (a subagent's Stop runs as SubagentStop)"),
     "CC-HK-003": ("no", "", "no matcher matches every tool (documented)"),
     "CC-HK-005": ("full", "HK001, CC004, SA005", HK), "CC-HK-006": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-007": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-008": ("partial", "HK003", "only where the script's directory is certain (`${CLAUDE_PLUGIN_ROOT}`, "
-                  "`$CLAUDE_PROJECT_DIR`, the user's `~`); relative paths and shell pipelines are never guessed"),
+                  "`$CLAUDE_PROJECT_DIR`, the user's `~`), in hook files and in skill, command and subagent frontmatter; "
+                  "`${CLAUDE_SKILL_DIR}`, relative paths and shell pipelines are never guessed"),
     "CC-HK-009": ("no", "", "advice about what a command does"),
     "CC-HK-010": ("no", "", "not checked"), "CC-HK-011": ("full", "HK001, CC004, SA005", "a positive number; " + HK),
     "CC-HK-012": ("full", "HK001, SK003, AG001", "JSON of hooks files, YAML of frontmatter; " + HK),

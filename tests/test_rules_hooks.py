@@ -214,3 +214,105 @@ def test_managed_settings_hooks_are_checked(tmp_path):
     res = check_tree(tmp_path / "etc")
     assert diags_for(res, main, "HK001") and diags_for(res, drop_in, "HK001") and not diags_for(res, other)
     assert diags_for(check_tree(drop_in, workspace=tmp_path), drop_in, "HK001")
+
+
+def test_events_claude_code_runs_beyond_the_hooks_page(workspace):
+    """Claude Code 2.1.332 registers and runs PreModelSwitch, PostModelSwitch, DirectoryAdded,
+    MessageDisplay and PreSkillShellCommand (`claude plugin validate` lists them among what the file
+    provides): not unknown events. A broken PreSkillShellCommand entry is an error, as the validator says
+    (it guards the skill's shell lines like a PreToolUse hook)."""
+    events = ("PreModelSwitch", "PostModelSwitch", "DirectoryAdded", "MessageDisplay", "PreSkillShellCommand")
+    h = write(plugin(workspace) / "hooks" / "hooks.json", json.dumps({"hooks": {
+        e: [{"hooks": [{"type": "command", "command": "true"}]}] for e in events}}))
+    assert not diags_for(check_tree(workspace), h)
+    h.write_text('{"hooks": {"PreSkillShellCommand": [{"hooks": [{"type": "command"}]}], '
+                 '"PreModelSwitch": [{"hooks": [{"type": "command"}]}]}}')
+    assert sorted(d.severity for d in diags_for(check_tree(workspace), h, "HK001")) == [Severity.ERROR,
+                                                                                      Severity.WARNING]
+
+
+HOOKS_FM = """hooks:
+  PreToolUse:
+    - matcher: Bash
+      hooks:
+        - type: command
+          command: $CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh
+        - type: command
+          command: "${CLAUDE_PROJECT_DIR}/.claude/hooks/there.sh --fast"
+        - type: command
+          command: ${CLAUDE_SKILL_DIR}/scripts/x.sh
+        - {type: command, command: ./scripts/relative.sh}
+  SessionEnd:
+    - hooks:
+        - {type: prompt, prompt: Summarise}
+  Stop:
+    - hooks:
+        - type: agent
+          prompt: Check the tests ran
+"""
+
+
+def test_frontmatter_hooks_of_skills_and_subagents(workspace):
+    """HK002 and HK003 judge the hooks of a project skill's and subagent's frontmatter as they judge a
+    hooks file's, at the value's place in the YAML: `$CLAUDE_PROJECT_DIR` is the directory holding
+    `.claude/`; `${CLAUDE_SKILL_DIR}` and relative paths are never guessed. Claude Code registers every
+    event there; a subagent's `Stop` runs as `SubagentStop` (prompt and agent hooks run on both)."""
+    write(workspace / ".claude" / "hooks" / "there.sh", "#!/bin/sh\n")
+    skill_md = write(workspace / ".claude" / "skills" / "deploy" / "SKILL.md",
+                     "---\nname: deploy\ndescription: Deploys the app. Use when deploying.\n" + HOOKS_FM + "---\nGo.\n",
+                     dedent=False)
+    agent = write(workspace / ".claude" / "agents" / "db.md",
+                  "---\nname: db\ndescription: Runs read-only queries.\n" + HOOKS_FM + "---\nYou query.\n", dedent=False)
+    res = check_tree(workspace)
+    for path in (skill_md, agent):
+        [missing] = diags_for(res, path, "HK003")
+        assert (missing.span.start_line, missing.span.start_col) == (8, 19), path
+        assert "'$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh'" in missing.message and "in the project" in missing.message
+        [not_run] = diags_for(res, path, "HK002")
+        assert (not_run.span.start_line, not_run.span.start_col) == (16, 17) and "on SessionEnd" in not_run.message
+        assert not diags_for(res, path, "CC004") and not diags_for(res, path, "SA005")
+    write(workspace / ".claude" / "hooks" / "guard.sh", "#!/bin/sh\n")
+    assert not diags_for(check_tree(workspace), skill_md, "HK003")
+
+
+def test_frontmatter_hooks_in_plugins_and_elsewhere(workspace):
+    """A plugin's skill resolves `${CLAUDE_PLUGIN_ROOT}` to the plugin; a plugin's subagent's hooks are
+    ignored by Claude Code (PL005 says so), so they are not judged; a skill under no `.claude/` (a
+    repository of skills) resolves nothing."""
+    root = plugin(workspace)
+    fm = ("hooks:\n  PostToolUse:\n    - hooks:\n        - type: command\n"
+          "          command: bash ${CLAUDE_PLUGIN_ROOT}/scripts/fmt.sh\n"
+          "        - type: command\n          command: $CLAUDE_PROJECT_DIR/x.sh\n")
+    skill_md = write(root / "skills" / "fmt" / "SKILL.md",
+                     "---\nname: fmt\ndescription: Formats. Use when formatting.\n" + fm + "---\nGo.\n", dedent=False)
+    agent = write(root / "agents" / "fmt.md", "---\nname: fmt\ndescription: Formats.\n" + fm + "---\nGo.\n",
+                  dedent=False)
+    loose = write(workspace / "skills" / "fmt" / "SKILL.md",
+                  "---\nname: fmt\ndescription: Formats. Use when formatting.\n" + fm + "---\nGo.\n", dedent=False)
+    res = check_tree(workspace)
+    [d] = diags_for(res, skill_md, "HK003")
+    assert "in the plugin (scripts/fmt.sh)" in d.message
+    assert not diags_for(res, agent, "HK003") and diags_for(res, agent, "PL005")
+    assert not diags_for(res, loose, "HK003")
+
+
+def test_script_dependencies_follow_the_files_naming_them(workspace):
+    """The server re-checks a file whose HK003 asks about a script when that script (or a directory
+    holding it) changes on disk: `WorkspaceState.depending_on` after the file's diagnostics."""
+    from conftest import workspace_state
+
+    h = write(plugin(workspace) / "hooks" / "hooks.json", json.dumps({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/stop.sh"}]}]}}))
+    skill_md = write(workspace / ".claude" / "skills" / "deploy" / "SKILL.md",
+                     "---\nname: deploy\ndescription: Deploys the app. Use when deploying.\n" + HOOKS_FM + "---\nGo.\n",
+                     dedent=False)
+    state = workspace_state(workspace)
+    state.diagnostics([str(h), str(skill_md)])
+    script = str(workspace / "p" / "scripts" / "stop.sh")
+    assert state.depending_on(script) == {str(h)} and state.depending_on(str(workspace / "p" / "scripts")) == {str(h)}
+    assert state.depending_on(str(workspace / ".claude" / "hooks")) == {str(skill_md)}
+    assert state.relevant(script) and not state.relevant(str(workspace / "p" / "scripts" / "other.sh"))
+    h.write_text('{"hooks": {}}')
+    state.file_changed(str(h))
+    state.diagnostics([str(h)])
+    assert not state.depending_on(script) and not state.relevant(script)

@@ -362,7 +362,8 @@ def invalid_hooks(ctx: RuntimeContext) -> None:
     `SessionStart`, ...; case-sensitive) to a list of matcher groups, each with an optional
     `matcher` (a tool name or regular expression) and a non-empty `hooks` list of handlers. A handler
     has a `type` (`command`, `http`, `prompt`, `agent`, `mcp_tool`) and the field that type needs
-    (`command`, `url` or `prompt`); `timeout` is a positive number of seconds.
+    (`command`, `url` or `prompt`); `timeout` is a positive number of seconds. (HK002 and HK003
+    judge the handlers further: a type the event does not run, a script that does not exist.)
 
     ## Why is this bad?
     A misspelled event or a handler without its command never runs, and nothing says so.

@@ -2,7 +2,8 @@
 `plugin.json` names, and the inline `hooks` object of a `plugin.json`), the `hooks` of a project's
 `.claude/settings.json` / `settings.local.json`, of the user's `~/.claude/settings.json` and of Claude
 Code's managed settings (HK001-HK003).
-Hooks in frontmatter are CC004 (skills) and SA005 (subagents)."""
+The shape of hooks in frontmatter is CC004 (skills, commands) and SA005 (subagents); HK002 and HK003
+judge their handlers too (at the end of this module)."""
 from __future__ import annotations
 
 import os
@@ -42,8 +43,9 @@ def invalid_hooks_file(ctx: SidecarContext) -> None:
     a valid regular expression. A file that is not JSON, a `hooks` that is a list instead of a map of
     events, and a `hooks.json` without `hooks` are errors (Claude Code drops every hook of the file);
     a broken entry (handler, matcher, group) is ignored at runtime while the rest loads, so it is a
-    warning, except under `PreToolUse` and `PermissionRequest`, where the hook that does not load may
-    be the one guarding a permission (an error, as `claude plugin validate` says); an unknown event
+    warning, except under `PreToolUse`, `PermissionRequest` and `PreSkillShellCommand`, where the hook
+    that does not load may be the one guarding a permission (an error, as `claude plugin validate`
+    says); an unknown event
     is a warning (Claude Code ignores it). A map that is one matcher group (`{matcher, hooks}` where
     the events belong) and an unknown key holding `PreToolUse`/`PermissionRequest` hooks are errors.
     In `plugin.json`, `hooks` may be a `./path`, an inline object that is the map of events itself (no
@@ -251,7 +253,9 @@ def hook_type_not_run_on_event(ctx: SidecarContext) -> None:
     `CwdChanged`, `FileChanged`, `InstructionsLoaded`, `Elicitation`, `ElicitationResult`,
     `StopFailure`, `WorktreeCreate`, `WorktreeRemove`); `http` hooks are skipped on `SessionStart` and
     `Setup`; an `agent` hook cannot answer a `PermissionRequest`. Checked in `hooks/hooks.json`, the
-    hook files and inline hooks of `plugin.json`, and `.claude/settings*.json`.
+    hook files and inline hooks of `plugin.json`, `.claude/settings*.json`, and the `hooks` of a skill's,
+    command's or subagent's frontmatter (all events are registered there; a subagent's `Stop` runs as
+    `SubagentStop`; a plugin's subagents' hooks are ignored, PL005).
 
     ## Why is this bad?
     The hook never does its work, and nothing but a debug log says so: the check or the context it
@@ -325,10 +329,15 @@ def hook_script_missing(ctx: SidecarContext) -> None:
     Resolves the script a `command` hook runs when its location is certain: a path under
     `${CLAUDE_PLUGIN_ROOT}` in a plugin's hooks (its `hooks/hooks.json`, the hook files and inline hooks
     of its `plugin.json`), under `$CLAUDE_PROJECT_DIR` in a project's `.claude/settings*.json`, and under
-    `~` or `$HOME` in the user's `~/.claude/settings.json`; the script is the command itself or the
-    file a runner is given (`bash`, `node`, `python3`, `uv run`, ...). Commands with shell operators
-    (pipes, `&&`, `;`, redirections, `$(...)`) and relative paths (resolved against whatever directory
-    the session runs in) are never guessed at.
+    `~` or `$HOME` in the user's `~/.claude/settings.json`; the same in the `hooks` of a skill's,
+    command's or subagent's frontmatter: `${CLAUDE_PLUGIN_ROOT}` in a plugin's skills and commands,
+    `$CLAUDE_PROJECT_DIR` in a project's `.claude/skills`, `.claude/commands` and `.claude/agents`
+    (the directory holding `.claude/`), `~`/`$HOME` in the user's. The script is the command itself or
+    the file a runner is given (`bash`, `node`, `python3`, `uv run`, ...). Commands with shell operators
+    (pipes, `&&`, `;`, redirections, `$(...)`), relative paths (resolved against whatever directory
+    the session runs in) and `${CLAUDE_SKILL_DIR}` (the hooks page does not say it is expanded in hook
+    commands) are never guessed at. In an editor, creating, deleting or renaming the script updates
+    the finding at once, whether the file naming it is open or not.
 
     ## Why is this bad?
     The hook fails every time its event fires (a `PreToolUse` guard that fails lets the tool run); a
@@ -340,7 +349,8 @@ def hook_script_missing(ctx: SidecarContext) -> None:
 
     ## Source
     https://code.claude.com/docs/en/hooks ("Reference scripts by path": `$CLAUDE_PROJECT_DIR`,
-    `${CLAUDE_PLUGIN_ROOT}`), https://code.claude.com/docs/en/plugins-reference (`${CLAUDE_PLUGIN_ROOT}`).
+    `${CLAUDE_PLUGIN_ROOT}`; "Hooks in skills and agents"),
+    https://code.claude.com/docs/en/plugins-reference (`${CLAUDE_PLUGIN_ROOT}`).
     """
     doc, handlers = hook_handlers(ctx)
     for event, path, script, variable, root, target in missing_scripts(ctx, handlers):

@@ -48,6 +48,9 @@ HOOK_EVENTS = (
     "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted", "Stop", "StopFailure", "TeammateIdle",
     "PreCompact", "PostCompact", "InstructionsLoaded", "ConfigChange", "CwdChanged", "FileChanged",
     "WorktreeCreate", "WorktreeRemove", "Elicitation", "ElicitationResult",
+    # Not on the hooks page, but registered and run by Claude Code 2.1.332 (its event list), and listed by
+    # `claude plugin validate` among what a hooks file provides (behaviour wins: not unknown events).
+    "PreModelSwitch", "PostModelSwitch", "DirectoryAdded", "MessageDisplay", "PreSkillShellCommand",
 )
 HOOK_TYPES: dict[str, tuple[str, ...]] = {"command": ("command",), "http": ("url",), "prompt": ("prompt",),
                                           "agent": ("prompt",), "mcp_tool": ("server", "tool")}
@@ -70,7 +73,7 @@ PLUGIN_RESERVED_PREFIXES = ("claude-", "anthropic-", "anthropics-", "cc-plugin-"
 PLUGIN_RESERVED_NAMES = ("claude", "anthropic", "anthropics", "claude-code", "claude-mods")
 # Events whose broken hook entries `claude plugin validate` calls errors: such a hook may be what guards
 # the permissions declared beside it (other events' broken entries are ignored at runtime: warnings).
-GUARD_HOOK_EVENTS = ("PreToolUse", "PermissionRequest")
+GUARD_HOOK_EVENTS = ("PreToolUse", "PermissionRequest", "PreSkillShellCommand")
 # The directories of Claude Code's managed settings (`managed-settings.json`, `managed-settings.d/`):
 # /etc/claude-code (Linux, WSL), /Library/Application Support/ClaudeCode (macOS).
 MANAGED_SETTINGS_DIRS = ("claude-code", "ClaudeCode")
