@@ -162,14 +162,14 @@ class FolderServer(LanguageServer):
         moved = False
         for st, group in groups.values():
             out.update(st.diagnostics(group))
-            moved |= st.scripts_changed
-            st.scripts_changed = False
+            moved |= st.dependencies_changed
+            st.dependencies_changed = False
         if moved:
-            self.hook_scripts_moved()
+            self.dependencies_moved()
         return out
 
-    def hook_scripts_moved(self) -> None:
-        """The hook scripts the checked files name changed (the watchers follow them: `IndexingServer`)."""
+    def dependencies_moved(self) -> None:
+        """The paths the checked files depend on changed (the watchers follow them: `IndexingServer`)."""
 
     def workspace_files(self) -> set[str]:
         """Every checkable file of every folder (each answered by its own folder), plus broken

@@ -213,17 +213,18 @@ class IndexingServer(PublishingServer):
             follow_index(self)
         except Exception:
             log.exception("cannot update the watchers")
-        # The hook scripts watched outside what the client watches: the nearest existing directory of
-        # each (a directory created on the way to one moves that watch down).
-        key = frozenset(_nearest_directory(p) for st in self.states.values() for p in st.script_paths())
+        # The paths checked files depend on (hook scripts, paths a plugin.json declares), watched outside
+        # what the client watches: the nearest existing directory of each (a directory created on the
+        # way to one moves that watch down).
+        key = frozenset(_nearest_directory(p) for st in self.states.values() for p in st.dependency_paths())
         if key != self._script_dirs_watched and self.watchers is not None:
             self._script_dirs_watched = key
             try:
                 self.watchers.update(list(self.states.values()))
             except Exception:
-                log.exception("cannot watch the hook scripts")
+                log.exception("cannot watch the paths checked files depend on")
 
-    def hook_scripts_moved(self) -> None:
+    def dependencies_moved(self) -> None:
         self.follow_index()
 
 

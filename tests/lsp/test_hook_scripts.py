@@ -3,6 +3,8 @@ exist where its path is certain (`${CLAUDE_PLUGIN_ROOT}/...` in a plugin's `hook
 `plugin.json`, `$CLAUDE_PROJECT_DIR/...` in `.claude/settings.json` and in the `hooks` of a project's
 skills and subagents). When such a script is created, deleted or renamed on disk — the hook file open
 or never opened — every client's diagnostics change to equal `skill-ls check` without the user typing.
+The same for the files Claude Code reads beside skills (plugin.json and the paths it declares,
+hooks.json, marketplace.json, `.mcp.json`, commands, plugin agents, settings) changed on disk.
 
 Profiles: push with the client watching through plain globs (VS Code 1.65), mixed (Neovim 0.11: the
 server pushes and watches the workspace itself), pull with refresh (the server watches), and pull with
@@ -138,3 +140,37 @@ async def test_hook_scripts_reach_the_open_hook_files(start, tree, profile):
 async def _truth(s, tree, mark: int) -> dict[str, list[str]]:
     await _asked(s, mark)
     return await _matches_cli(s, tree, tree.ws)
+
+
+async def test_plugin_and_project_files_changed_on_disk_reach_every_client(start, tree, profile):
+    """Each kind of file Claude Code reads beside skills, never opened, rewritten, created and deleted on
+    disk: the editor follows `skill-ls check` without typing (plugin.json, a hooks file it names by
+    path, hooks.json, marketplace.json, a plugin's .mcp.json, a command, a plugin agent, the project's
+    settings and .mcp.json)."""
+    _tree(tree)
+    root = tree.ws / "plugins" / "p"
+    bad = {
+        tree.manifest: '{"name": "p", "author": "bob", "hooks": "./config/h.json"}\n',
+        root / "config" / "h.json": '{"hooks": {"Stop": [{"hooks": [{"type": "nope"}]}]}}\n',
+        tree.hooks: '{"hooks": [{"matcher": "Edit"}]}\n',
+        tree.ws / ".claude-plugin" / "marketplace.json": '{"name": "m", "plugins": [{"name": "claude-x"}]}\n',
+        root / ".mcp.json": '{"s": {"command": "node", "args": "--port 1"}}\n',
+        root / "commands" / "review.md": "---\ndescription: \"open\n---\nGo.\n",
+        root / "agents" / "auditor.md": "---\nname: auditor\ndescription: Audits.\npermissionMode: plan\n---\nAudit.\n",
+        tree.settings: '{"hooks": [{"matcher": "Edit"}]}\n',
+        tree.ws / ".mcp.json": '{"mcpServers": {"s": {"type": "http"}}}\n',
+    }
+    s = await start(profile)
+    await _matches_cli(s, tree, tree.ws)
+    for path, text in bad.items():
+        mark = s.refreshes
+        existed = path.exists()
+        write(path, text, dedent=False)
+        client_reports(s, path, types.FileChangeType.Changed if existed else CREATED)
+        got = await _truth(s, tree, mark)
+        assert str(path) in got, (path, got)
+    for path in bad:
+        if path in (tree.manifest, tree.settings):
+            continue
+        got = await _truth(s, tree, _delete(s, path))
+        assert str(path) not in got, (path, got)

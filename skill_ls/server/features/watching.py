@@ -144,7 +144,7 @@ def watched_scripts(states, inside: list[str]) -> tuple[list[tuple[str, str]], l
     way: dict[str, str] = {}
     for st in states:
         ws = st.workspace
-        for script in st.script_paths() if st.index is not None else ():
+        for script in st.dependency_paths() if st.index is not None else ():
             if not is_under(script, ws) or script == ws or any(is_under(script, d) for d in inside):
                 continue
             scripts[script] = ws
@@ -173,7 +173,7 @@ class RootWatchers:
         if index.env.agh_home:
             pending.add(index.env.agh_home)  # config.toml lives here
         pending.update(settings_paths(index))  # the runtimes' own settings files (Gemini CLI, OpenCode, Amp)
-        pending.update(state.script_paths())  # the scripts hooks run (HK003): their directory, unless watched
+        pending.update(state.dependency_paths())  # hook scripts, declared plugin paths: their directory
         parents: set[str] = set()
         for path in pending:
             if is_under(path, state.workspace) and self.ls.client_watches_workspace:
