@@ -47,6 +47,7 @@ class CatalogEntry:
     text: str = ""
     chars: int = 0
     builtin_source: str | None = None  # a compiled-in skill: where its description comes from
+    scope: str | None = None  # a copy that serves only the files below this directory (`RootDir.scope_label`)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "tier": self.tier, "path": self.path,
@@ -54,6 +55,8 @@ class CatalogEntry:
         if self.builtin_source is not None:
             out["builtin"] = True
             out["description_source"] = self.builtin_source
+        if self.scope is not None:
+            out["scope"] = self.scope
         return out
 
 
@@ -165,7 +168,12 @@ def document_length(doc: Document) -> int:
 
 
 def _entry(s: EffectiveSkill, full: str, shown: str, truncated: bool, text: str, chars: int) -> CatalogEntry:
-    return CatalogEntry(s.name, s.tier, s.path, full, shown, truncated, text, chars)
+    return CatalogEntry(s.name, s.tier, s.path, full, shown, truncated, text, chars, scope=_scope(s))
+
+
+def _scope(s: EffectiveSkill) -> str | None:
+    root = s.decl.root
+    return root.scope_label if root is not None and root.scope is not None else None
 
 
 class CatalogFormat(abc.ABC):
@@ -246,7 +254,8 @@ class AghLines(CatalogFormat):
         shown = collapsed[:cut] if cut is not None else collapsed
         line = f'  <skill name="{escape_attr(s.name)}">{escape_text(shown)}</skill>'
         truncated = cut is not None and len(collapsed) > cut
-        return CatalogEntry(s.name, s.tier, s.path, description, shown, truncated, line, len(line) + 1)
+        return CatalogEntry(s.name, s.tier, s.path, description, shown, truncated, line, len(line) + 1,
+                            scope=_scope(s))
 
     def cost(self, decl: SkillDecl, doc: Document | None = None) -> CatalogCost:
         cost = super().cost(decl, doc)

@@ -73,6 +73,10 @@ class RootDir:
     # A root the runtime never scans, kept so its files are explained (a shadowed agent's skills/).
     unused: str | None = None
     activates: bool = True  # its existing makes the runtime active (`RootSpec.activates`)
+    # The directory whose files this root's skills serve (`RootSpec.scoped`: Cursor's nested
+    # `apps/web/.cursor/skills` serves `apps/web`); None: every file.
+    scope: str | None = None
+    scope_label: str = ""  # that directory as a reader tells it: relative to the workspace (`apps/web`)
 
     @property
     def runtime_def(self) -> Runtime:
@@ -141,7 +145,11 @@ def expand_template(template: str, workspace: str, env: Environment, config: Con
 
 def _glob_dirs(path: str) -> list[str]:
     """`path` with each `*` segment replaced by every directory there, in name order (a missing or
-    unreadable directory gives none)."""
+    unreadable directory gives none); a `**` segment by every directory below (`_below`), keeping
+    only the paths that are directories."""
+    head, sep, tail = path.partition(os.sep + "**")
+    if sep and (not tail or tail.startswith(os.sep)):
+        return [p for d in _below(head) for p in _glob_dirs(d + tail) if os.path.isdir(p)]
     head, sep, tail = path.partition(os.sep + "*")
     if not sep:
         return [path]
@@ -153,6 +161,27 @@ def _glob_dirs(path: str) -> list[str]:
     for name in names:
         out.extend(_glob_dirs(head + os.sep + name + tail))
     return out
+
+
+def _below(base: str) -> list[str]:
+    """Every directory below `base` (not `base` itself), in path order: hidden directories and the
+    ones no walk enters are neither listed nor entered, symlinked directories are not followed, and
+    at most MAX_WALK_DIRS directories are listed."""
+    out: list[str] = []
+    stack = [base]
+    listed = 0
+    while stack and listed < MAX_WALK_DIRS:
+        directory = stack.pop()
+        listed += 1
+        try:
+            with os.scandir(directory) as it:
+                subdirs = sorted(e.path for e in it if not e.name.startswith(".") and e.name not in NEVER_ENTER
+                                 and e.is_dir(follow_symlinks=False))
+        except OSError:
+            continue
+        out.extend(subdirs)
+        stack.extend(reversed(subdirs))
+    return sorted(out)
 
 
 def _json_value(settings_file: str, key: str, jsonc: bool) -> Any:
@@ -238,9 +267,14 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
         if spec.marker:
             paths = [p for p in paths if os.path.isfile(os.path.normpath(os.path.join(p, spec.marker)))]
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
+        # A scoped root serves the directory its `**` segment matched (the path less the segments after it).
+        up = spec.template.split("/**/", 1)[1].count("/") + 1 if spec.scoped and "/**/" in spec.template else 0
         for i, path in enumerate(paths):
-            roots.append(RootDir(os.path.normpath(path), runtime.id, spec.tier, start + i if spec.ordered else 0,
-                                 spec.origin, activates=spec.activates))
+            path = os.path.normpath(path)
+            scope = path.rsplit(os.sep, up)[0] if up else None
+            roots.append(RootDir(path, runtime.id, spec.tier, start + i if spec.ordered else 0,
+                                 spec.origin, activates=spec.activates, scope=scope,
+                                 scope_label=os.path.relpath(scope, workspace) if scope else ""))
         if spec.ordered:
             next_rank[spec.tier] = start + len(paths)
     for extra in config.roots:

@@ -110,7 +110,7 @@ def skill_hover(state: WorkspaceState, name: str, path: str, kind: str | None = 
         for lab in label_resolution(res):
             d = lab.decl
             where = f"`{_display(d.path, state.workspace)}`" if d.path else "built-in"
-            note = f" — {lab.detail}" if lab.state != "winner" and lab.detail else ""
+            note = f" — {lab.detail}" if (lab.state != "winner" or lab.scope) and lab.detail else ""
             lines.append(f"- {lab.state}: `{d.tier_label}` {where}{note}")
         if res.winner is None and real:
             lines.append("- no loadable copy: the runtime loads nothing under this name")

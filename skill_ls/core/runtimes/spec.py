@@ -57,7 +57,10 @@ class RootSpec:
     {workspace}, {home}, {agh_home}, {codex_home}, {amp_toolbox}, {ancestors} (workspace and each
     parent up to the repository root, nearest first), {repo_chain} (repository root down to the
     workspace), and {config:NAME} (each path of a Config attribute). A path segment `*` stands for
-    every directory at that place, in name order (Gemini CLI: `{home}/.gemini/extensions/*/skills`).
+    every directory at that place, in name order (Gemini CLI: `{home}/.gemini/extensions/*/skills`);
+    a segment `**` for every directory below that place at any depth, the place itself excluded,
+    hidden directories (and the ones no walk enters) neither matched nor entered (Cursor:
+    `{workspace}/**/.cursor/skills`, the skill folders nested in a repository's subdirectories).
     `title` names the root for people where the template alone does not (an extension's skills)."""
 
     tier: str
@@ -88,6 +91,11 @@ class RootSpec:
     # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
     # belongs to another runtime or to the standard and says nothing about this one being used.
     activates: bool = True
+    # The skills of each expanded directory serve only the files below the directory the `**`
+    # segment matched (Cursor: `apps/web/.cursor/skills` is "only surfaced when the agent works with
+    # files under `apps/web/`"): such a copy takes part in precedence only there (`core.resolve`), and
+    # `where`, hover and code lens say so.
+    scoped: bool = False
 
 
 @dataclass(frozen=True, eq=False)
