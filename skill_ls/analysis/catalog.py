@@ -479,6 +479,9 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
         # False: the runtime does not document its catalog text, so `text` is empty (never invented)
         "documented": catalog_format(RUNTIMES[runtime]).documented,
     }
+    unread = unread_roots(index, runtime)
+    if unread:  # roots the runtime's own settings turn off (a disabled Gemini CLI extension)
+        out["not_loaded"] = [{"root": root, "reason": reason} for root, reason in unread]
     setting = RUNTIMES[runtime].prompt_budget_setting if runtime in RUNTIMES else None
     if setting:  # Agentcy's skills_state_changed event: budget_used_chars / budget_max_chars
         out["budget"] = {"budget_used_chars": sum(e.chars for e in rendered.entries),
@@ -489,6 +492,14 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
 def render_catalog(index: Index, runtime: str, agent: str | None = None) -> str:
     text: str = catalog_object(index, runtime, agent)["text"]
     return text
+
+
+def unread_roots(index: Index, runtime: str) -> list[tuple[str, str]]:
+    """(root, reason) of each root holding skills that the runtime's own settings keep it from
+    reading (`RootDir.unused`: Gemini CLI's disabled extensions); agent-local roots are per agent."""
+    roots = [r for r in index.roots.get(runtime, ()) if r.unused and r.agent is None]
+    held = {id(d.root) for d in index.decls.get(runtime, ()) if d.root is not None}
+    return [(r.path, r.unused) for r in roots if id(r) in held and r.unused]
 
 
 def catalog_notes(index: Index, runtime: str, agent: str | None = None) -> list[str]:
@@ -505,7 +516,9 @@ def catalog_notes(index: Index, runtime: str, agent: str | None = None) -> list[
     if not fmt.documented:
         left.insert(0, f"{RUNTIMES[eff.runtime].title} does not document the text of its skill listing: no text is "
                        "shown (never invented); `--format json` lists the skills it gives the model")
-    return [*eff.notes, *left]
+    unread = [f"the skills of {index.display_path(root)} are not loaded: {reason}"
+              for root, reason in unread_roots(index, runtime)]
+    return [*eff.notes, *unread, *left]
 
 
 def catalog_cost(decl: SkillDecl, doc: Document | None = None) -> CatalogCost:

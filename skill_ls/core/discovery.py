@@ -8,6 +8,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from skill_ls.core.config import Config
 from skill_ls.core.parse.data import json_value, jsonc_value
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
+from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.runtimes.spec import RootSpec
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
@@ -231,6 +233,36 @@ def _switched_off(spec: RootSpec, workspace: str, env: Environment, config: Conf
     return False
 
 
+def _enablement_off(spec: RootSpec, root: str, workspace: str, env: Environment, config: Config) -> str | None:
+    """Why `spec.enablement`'s file turns this root off for the workspace (None: it is read)."""
+    name = _json_value(os.path.normpath(os.path.join(root, spec.marker)), "name", jsonc=False)
+    if not isinstance(name, str) or not name:
+        return None
+    folder = "/" + workspace.replace(os.sep, "/").strip("/") + "/"
+    for path in _expand(spec.enablement, workspace, env, config):
+        entry = _json_value(path, name, jsonc=False)
+        rules = entry.get("overrides") if isinstance(entry, dict) else None
+        last = None
+        for rule in rules if isinstance(rules, list) else ():
+            if isinstance(rule, str) and _override_matches(rule.removeprefix("!"), folder):
+                last = rule
+        if last is not None and last.startswith("!"):
+            shown = "~" + path[len(env.home):] if env.home and is_under(path, env.home) else path
+            return f"extension '{name}' is disabled for this folder ({shown}: \"{last}\")"
+    return None
+
+
+def _override_matches(rule: str, folder: str) -> bool:
+    """Whether an enablement rule (its `!` removed) matches `folder` (`/a/b/`), as Gemini CLI's
+    `Override.matchesPath` does: the rule's `*` matches any rest, an optional `/` before it included."""
+    escaped = re.sub(r"[.+?^${}()|\[\]\\]", lambda m: "\\" + m.group(0), rule)
+    pattern = re.sub(r"(/?)\*", lambda m: "(" + m.group(1) + ".*)?", escaped)
+    try:
+        return re.fullmatch(pattern, folder, re.S) is not None
+    except re.error:
+        return False
+
+
 def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace",
                 jsonc: bool = False, scope: str = "all", lists: bool = True) -> list[str]:
     """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
@@ -266,6 +298,7 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             continue
         if spec.marker:
             paths = [p for p in paths if os.path.isfile(os.path.normpath(os.path.join(p, spec.marker)))]
+        unused = {p: _enablement_off(spec, p, workspace, env, config) for p in paths} if spec.enablement else {}
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
         # A scoped root serves the directory its `**` segment matched (the path less the segments after it).
         up = spec.template.split("/**/", 1)[1].count("/") + 1 if spec.scoped and "/**/" in spec.template else 0
@@ -273,7 +306,7 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             path = os.path.normpath(path)
             scope = path.rsplit(os.sep, up)[0] if up else None
             roots.append(RootDir(path, runtime.id, spec.tier, start + i if spec.ordered else 0,
-                                 spec.origin, activates=spec.activates, scope=scope,
+                                 spec.origin, unused=unused.get(path), activates=spec.activates, scope=scope,
                                  scope_label=os.path.relpath(scope, workspace) if scope else ""))
         if spec.ordered:
             next_rank[spec.tier] = start + len(paths)

@@ -330,8 +330,9 @@ def _home_relative(path: str, index: Index | None) -> str:
 
 
 def settings_paths(index: Index) -> set[str]:
-    """Every settings file of a runtime that the index reads (its `OwnSettings` files and the JSON
-    files whose keys list roots: Amp's settings, OpenCode's `opencode.json`), existing or not, and
+    """Every settings file of a runtime that the index reads (its `OwnSettings` files, the JSON
+    files whose keys list roots: Amp's settings, OpenCode's `opencode.json`, and the files that turn
+    roots off: Gemini CLI's `extension-enablement.json`), existing or not, and
     its agents' settings files that exist (OpenCode's `.opencode/agents/*.md`): a change to one of
     them changes what the runtimes load (the server rebuilds the index)."""
     from skill_ls.core.runtimes import RUNTIMES
@@ -339,7 +340,8 @@ def settings_paths(index: Index) -> set[str]:
     out: set[str] = set()
     for runtime in RUNTIMES.values():
         templates = [*(runtime.own_settings.files if runtime.own_settings else ()),
-                     *(spec.template for spec in runtime.roots if spec.json_keys)]
+                     *(spec.template for spec in runtime.roots if spec.json_keys),
+                     *(spec.enablement for spec in runtime.roots if spec.enablement)]
         for template in templates:
             out.update(os.path.normpath(p) for p in expand_template(template, index.workspace, index.env, index.config))
         out.update(os.path.normpath(p) for p in agent_files(runtime, index))

@@ -86,6 +86,13 @@ class RootSpec:
     # A file that must exist, relative to each expanded root, for the runtime to read it (Gemini CLI:
     # an extension is "a directory that contains a `gemini-extension.json` file": `../gemini-extension.json`).
     marker: str = ""
+    # A JSON file (template) that turns such a root off for some folders, keyed by the `name` its
+    # marker file holds: `{"<name>": {"overrides": ["!/home/me/*", "/home/me/work/"]}}` (Gemini CLI's
+    # `~/.gemini/extensions/extension-enablement.json`, written by `gemini extensions disable|enable
+    # [--scope]`): a rule starting with `!` disables, one ending in `*` also covers the folders below,
+    # the last rule matching the workspace wins, no rule: enabled. A root turned off is kept, unread
+    # (`RootDir.unused`: its skills are "not discovered", and `where`/hover say which rule).
+    enablement: str = ""
     title: str = ""
     # Whether this directory existing makes the runtime active (`runtimes = ["auto"]`). A directory
     # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
