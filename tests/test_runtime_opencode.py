@@ -373,3 +373,42 @@ def test_permission_patterns_match_in_linear_time():
     assert wildcard_match("internal-*", "internal-docs") and not wildcard_match("internal-*", "internal")
     assert wildcard_match("a?c", "abc") and not wildcard_match("a?c", "ac") and wildcard_match("x[y]", "x[y]")
     assert not wildcard_match("*a" * 40 + "b", "a" * 5000)  # (a backtracking regex would not return)
+
+
+def test_remote_skill_urls_are_never_fetched_and_every_answer_says_so(workspace, private_home, capsys):
+    """"Remote `urls` must serve an `index.json` listing available skills and their files. OpenCode
+    fetches the index and downloads matching skills to a local cache", loaded last: skill-ls opens
+    no network connection, so `where`, hover and the catalog say the remote skills are not checked
+    and that a remote copy of a name would win."""
+    from skill_ls.analysis.catalog import catalog_notes, catalog_object
+    from skill_ls.analysis.queries.hover import skill_hover
+    from skill_ls.core.labels import where
+
+    path = skill(workspace / ".opencode" / "skills", "review")
+    write(workspace / "opencode.json", json.dumps({"skills": {"urls": ["https://skills.example.com/"]}}))
+    write(private_home / ".config" / "opencode" / "opencode.jsonc",
+          '{\n  // team skills\n  "skills": {"urls": ["https://team.example.com/", "https://skills.example.com/"]},\n}\n')
+    index = index_for(workspace, ["opencode"])
+    notes = where(index, "opencode", "review")["notes"]
+    assert notes == [
+        "OpenCode also loads the skills served at https://team.example.com/ (skills.urls in "
+        "~/.config/opencode/opencode.jsonc): skill-ls opens no network connection, so they are not checked; "
+        "a remote 'review' would win over the local copies",
+        "OpenCode also loads the skills served at https://skills.example.com/ (skills.urls in "
+        "~/.config/opencode/opencode.jsonc): skill-ls opens no network connection, so they are not checked; "
+        "a remote 'review' would win over the local copies"]
+    obj = catalog_object(index, "opencode")
+    assert [e["url"] for e in obj["not_checked"]] == ["https://team.example.com/", "https://skills.example.com/"]
+    assert [s["name"] for s in obj["skills"]] == ["review"]
+    assert any("https://team.example.com/" in n and n.endswith("(nor listed here)") for n in catalog_notes(index, "opencode"))
+    assert "skills served at https://team.example.com/" in skill_hover(workspace_state(workspace), "review", str(path))
+
+
+def test_no_remote_note_without_urls(workspace, private_home):
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.core.labels import where
+
+    skill(workspace / ".opencode" / "skills", "review")
+    write(workspace / "opencode.json", json.dumps({"skills": {"urls": []}}))
+    index = index_for(workspace, ["opencode"])
+    assert "notes" not in where(index, "opencode", "review") and "not_checked" not in catalog_object(index, "opencode")

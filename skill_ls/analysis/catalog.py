@@ -21,6 +21,7 @@ from typing import Any
 from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, EffectiveSkill, effective_mcp_servers, \
     hidden, resolve_effective_set
 from skill_ls.core.index import Document, Index, SkillDecl
+from skill_ls.core.own_settings import remote_note, remote_sources
 from skill_ls.core.parse.text import collapse
 from skill_ls.core.parse.yaml12 import js_string
 from skill_ls.core.runtimes import RUNTIMES, Runtime
@@ -479,6 +480,9 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
         # False: the runtime does not document its catalog text, so `text` is empty (never invented)
         "documented": catalog_format(RUNTIMES[runtime]).documented,
     }
+    remote = remote_sources(RUNTIMES[runtime], index) if runtime in RUNTIMES else []
+    if remote:  # OpenCode's `skills.urls`: never fetched, so their skills are not in `skills`
+        out["not_checked"] = [{"url": url, "file": path} for url, path in remote]
     unread = unread_roots(index, runtime)
     if unread:  # roots the runtime's own settings turn off (a disabled Gemini CLI extension)
         out["not_loaded"] = [{"root": root, "reason": reason} for root, reason in unread]
@@ -518,7 +522,9 @@ def catalog_notes(index: Index, runtime: str, agent: str | None = None) -> list[
                        "shown (never invented); `--format json` lists the skills it gives the model")
     unread = [f"the skills of {index.display_path(root)} are not loaded: {reason}"
               for root, reason in unread_roots(index, runtime)]
-    return [*eff.notes, *unread, *left]
+    remote = [remote_note(RUNTIMES[runtime], index, url, path) + " (nor listed here)"
+              for url, path in remote_sources(RUNTIMES[runtime], index)]
+    return [*eff.notes, *unread, *remote, *left]
 
 
 def catalog_cost(decl: SkillDecl, doc: Document | None = None) -> CatalogCost:

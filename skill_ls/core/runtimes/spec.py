@@ -144,6 +144,11 @@ class OwnSettings:
     agent_files: tuple[str, ...] = ()
     agent_switch: tuple[str, ...] | None = None
     builtin_agents: tuple[str, ...] = ()  # agents that exist without any settings (OpenCode `build`, `plan`)
+    # The key path of a list of URLs whose skills the runtime downloads and loads after every local
+    # copy (OpenCode's `skills.urls`: "OpenCode fetches the index and downloads matching skills").
+    # skill-ls opens no network connection: `where`, hover and the catalog name each URL as not
+    # checked, and say that a remote skill of a name would win over the local copies.
+    remote: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, eq=False)
