@@ -220,17 +220,19 @@ def _switched_off(spec: RootSpec, workspace: str, env: Environment, config: Conf
     """Whether `spec.json_switch`'s file maps this root's own location to false."""
     if spec.json_switch is None:
         return False
-    template, key = spec.json_switch
+    templates, key = spec.json_switch
     head, _, rest = spec.template.partition("}/")
     location = rest if head == "{workspace" else "~/" + rest if head == "{home" else None
     if location is None:
         return False
-    for path in _expand(template, workspace, env, config):
-        value = _json_value(path, key, jsonc=True)
-        if isinstance(value, dict) and any(isinstance(k, str) and k.strip() == location and _flag(v) is False
-                                           for k, v in value.items()):
-            return True
-    return False
+    state = None  # the last file that maps the location decides (VS Code merges the maps)
+    for template in templates:
+        for path in _expand(template, workspace, env, config):
+            value = _json_value(path, key, jsonc=True)
+            for k, v in value.items() if isinstance(value, dict) else ():
+                if isinstance(k, str) and k.strip() == location and _flag(v) is not None:
+                    state = _flag(v)
+    return state is False
 
 
 def _enablement_off(spec: RootSpec, root: str, workspace: str, env: Environment, config: Config) -> str | None:
@@ -264,16 +266,21 @@ def _override_matches(rule: str, folder: str) -> bool:
 
 
 def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace",
-                jsonc: bool = False, scope: str = "all", lists: bool = True) -> list[str]:
+                jsonc: bool = False, scope: str = "all", lists: bool = True, merge: tuple[str, ...] = ()) -> list[str]:
     """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
     is one path, a list several unless `lists` is false, a mapping its keys whose value is true; a
     dotted key is also looked up nested); relative paths are taken from the workspace or, with
     `json_base="file"`, from the file's directory; `~` is expanded. `jsonc`: the file may hold
     comments and trailing commas. `scope` keeps only the `~/…` paths ("home") or only the others
-    ("workspace"). Unreadable: none."""
+    ("workspace"); `merge`: files whose map under the key is merged over this one's, entry by entry.
+    Unreadable: none."""
     base = workspace if json_base == "workspace" else os.path.dirname(settings_file)
     for key in keys:
         value = _json_value(settings_file, key, jsonc)
+        for other in merge:
+            over = _json_value(other, key, jsonc)
+            if isinstance(over, dict):
+                value = {**(value if isinstance(value, dict) else {}), **over}
         if value is None:
             continue
         items = [value] if isinstance(value, str) else (value if lists else []) if isinstance(value, list) else \
@@ -292,8 +299,9 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             continue
         paths = _expand(spec.template, workspace, env, config)
         if spec.json_keys:
+            merge = tuple(_expand(spec.json_merge, workspace, env, config)) if spec.json_merge else ()
             paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base, spec.jsonc,
-                                                spec.json_scope, spec.json_lists)]
+                                                spec.json_scope, spec.json_lists, merge)]
         if spec.json_switch is not None and _switched_off(spec, workspace, env, config):
             continue
         if spec.marker:

@@ -370,7 +370,9 @@ def settings_paths(index: Index) -> set[str]:
     for runtime in RUNTIMES.values():
         templates = [*(runtime.own_settings.files if runtime.own_settings else ()),
                      *(spec.template for spec in runtime.roots if spec.json_keys),
-                     *(spec.enablement for spec in runtime.roots if spec.enablement)]
+                     *(spec.enablement for spec in runtime.roots if spec.enablement),
+                     *(spec.json_merge for spec in runtime.roots if spec.json_merge),
+                     *(t for spec in runtime.roots if spec.json_switch for t in spec.json_switch[0])]
         for template in templates:
             out.update(os.path.normpath(p) for p in expand_template(template, index.workspace, index.env, index.config))
         out.update(os.path.normpath(p) for p in agent_files(runtime, index))

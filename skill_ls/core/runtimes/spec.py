@@ -79,10 +79,15 @@ class RootSpec:
     # others): VS Code's `chat.agentSkillsLocations` lists project and personal locations together.
     json_scope: Literal["all", "home", "workspace"] = "all"
     json_lists: bool = True  # a list under the key lists paths (VS Code reads only the map form)
-    # (settings file template, key): the root is not read when that JSON (with comments) file maps
-    # the root's own location, as the runtime writes it (`.claude/skills`, `~/.copilot/skills`), to
-    # false (VS Code: `"chat.agentSkillsLocations": {".claude/skills": false}`).
-    json_switch: tuple[str, str] | None = None
+    # A second settings file (template) whose map under the same key is merged over this file's,
+    # entry by entry (VS Code merges an object setting across scopes: the workspace's
+    # `.vscode/settings.json` entries over the user's `settings.json`).
+    json_merge: str = ""
+    # (settings file templates, lowest precedence first; key): the root is not read when the last of
+    # those JSON (with comments) files that maps the root's own location, as the runtime writes it
+    # (`.claude/skills`, `~/.copilot/skills`), maps it to false (VS Code:
+    # `"chat.agentSkillsLocations": {".claude/skills": false}` in the user or workspace settings).
+    json_switch: tuple[tuple[str, ...], str] | None = None
     # A file that must exist, relative to each expanded root, for the runtime to read it (Gemini CLI:
     # an extension is "a directory that contains a `gemini-extension.json` file": `../gemini-extension.json`).
     marker: str = ""
