@@ -96,7 +96,8 @@ def find_repo_root(workspace: str) -> str:
         cur = parent
 
 
-def _expand(template: str, workspace: str, env: Environment, config: Config) -> list[str]:
+def _expand(template: str, workspace: str, env: Environment, config: Config,
+            walker: "Walker | None" = None) -> list[str]:
     if template.startswith("{env:"):  # (its default is a path: split at the closing brace that ends it)
         head, _, rest = template.rpartition("}")
         return _expand_env(head.lstrip("{"), rest.lstrip("/"), env)
@@ -130,7 +131,7 @@ def _expand(template: str, workspace: str, env: Environment, config: Config) -> 
     else:  # pragma: no cover - a template typo in a descriptor (skill_ls/core/runtimes/)
         raise ValueError(f"unknown root placeholder {key}")
     paths = [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
-    return [g for p in paths for g in _glob_dirs(p)] if "*" in rest else paths
+    return [g for p in paths for g in _glob_dirs(p, walker)] if "*" in rest else paths
 
 
 def _expand_env(key: str, rest: str, env: Environment) -> list[str]:
@@ -145,13 +146,15 @@ def expand_template(template: str, workspace: str, env: Environment, config: Con
     return _expand(template, workspace, env, config)
 
 
-def _glob_dirs(path: str) -> list[str]:
+def _glob_dirs(path: str, walker: "Walker | None" = None) -> list[str]:
     """`path` with each `*` segment replaced by every directory there, in name order (a missing or
     unreadable directory gives none); a `**` segment by every directory below (`_below`), keeping
     only the paths that are directories."""
     head, sep, tail = path.partition(os.sep + "**")
     if sep and (not tail or tail.startswith(os.sep)):
-        return [p for d in _below(head) for p in _glob_dirs(d + tail) if os.path.isdir(p)]
+        first = tail.lstrip(os.sep).split(os.sep, 1)[0]  # (a folder lacking it is not stat'ed)
+        return [p for d, children in _below(head, walker) if not first or first in children
+                for p in _glob_dirs(d + tail, walker) if os.path.isdir(p)]
     head, sep, tail = path.partition(os.sep + "*")
     if not sep:
         return [path]
@@ -161,29 +164,41 @@ def _glob_dirs(path: str) -> list[str]:
         return []
     out: list[str] = []
     for name in names:
-        out.extend(_glob_dirs(head + os.sep + name + tail))
+        out.extend(_glob_dirs(head + os.sep + name + tail, walker))
     return out
 
 
-def _below(base: str) -> list[str]:
-    """Every directory below `base` (not `base` itself), in path order: hidden directories and the
-    ones no walk enters are neither listed nor entered, symlinked directories are not followed, and
-    at most MAX_WALK_DIRS directories are listed."""
-    out: list[str] = []
+def _below(base: str, walker: "Walker | None" = None) -> list[tuple[str, frozenset[str]]]:
+    """Every directory below `base` (not `base` itself), in path order, with the names of its child
+    directories: hidden directories and the ones no walk enters are neither listed nor entered,
+    symlinked directories are not followed, and at most MAX_WALK_DIRS directories are listed. With
+    `walker`, its cached listings are used (and kept: the checked folders' walk reads them again)."""
+    if walker is not None and base in walker.below:
+        return walker.below[base]
+    out: list[tuple[str, frozenset[str]]] = []
     stack = [base]
     listed = 0
     while stack and listed < MAX_WALK_DIRS:
         directory = stack.pop()
         listed += 1
-        try:
-            with os.scandir(directory) as it:
-                subdirs = sorted(e.path for e in it if not e.name.startswith(".") and e.name not in NEVER_ENTER
-                                 and e.is_dir(follow_symlinks=False))
-        except OSError:
-            continue
-        out.extend(subdirs)
-        stack.extend(reversed(subdirs))
-    return sorted(out)
+        if walker is not None:
+            entries, error = walker.listdir(directory)
+            if error:
+                continue
+            dirs = [(name, full) for name, full, is_dir in entries if is_dir and not walker.is_link(full)]
+        else:
+            try:
+                with os.scandir(directory) as it:
+                    dirs = sorted((e.name, e.path) for e in it if e.is_dir(follow_symlinks=False))
+            except OSError:
+                continue
+        if directory != base:
+            out.append((directory, frozenset(name for name, _ in dirs)))
+        stack.extend(reversed([full for name, full in dirs if not name.startswith(".") and name not in NEVER_ENTER]))
+    out.sort()
+    if walker is not None:
+        walker.below[base] = out
+    return out
 
 
 def _json_value(settings_file: str, key: str, jsonc: bool) -> Any:
@@ -291,13 +306,15 @@ def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_
     return []
 
 
-def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Config) -> list[RootDir]:
+def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Config,
+                  walker: "Walker | None" = None) -> list[RootDir]:
+    """The runtime's roots for this workspace (`walker`: whose cached listings a `**` segment reads)."""
     roots: list[RootDir] = []
     next_rank: dict[str, int] = {}  # ordered specs of one tier continue each other's order
     for spec in runtime.roots:
         if config.no_user_roots and spec.origin in ("user", "system"):
             continue
-        paths = _expand(spec.template, workspace, env, config)
+        paths = _expand(spec.template, workspace, env, config, walker)
         if spec.json_keys:
             merge = tuple(_expand(spec.json_merge, workspace, env, config)) if spec.json_merge else ()
             paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base, spec.jsonc,
@@ -342,12 +359,13 @@ def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
     return [r for r in roots if id(r) in chosen]
 
 
-def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[str, list[RootDir]]:
+def active_runtimes(workspace: str, env: Environment, config: Config,
+                    walker: "Walker | None" = None) -> dict[str, list[RootDir]]:
     """Runtime id -> its roots, for every runtime that is active (intro)."""
     out: dict[str, list[RootDir]] = {}
     auto = "auto" in config.runtimes
     for rid, runtime in RUNTIMES.items():
-        roots = runtime_roots(runtime, workspace, env, config)
+        roots = runtime_roots(runtime, workspace, env, config, walker)
         if rid in config.runtimes:
             out[rid] = roots
         elif auto and not runtime.active_by_config_only and any(r.activates and os.path.isdir(r.path) for r in roots):
@@ -360,7 +378,7 @@ def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[st
         family = AGENT_FAMILIES[runtime.agent_scoping.family] if runtime.agent_scoping is not None else None
         if auto and rid not in out and family is not None and any(
                 spec.activates and os.path.isdir(d) for d, spec in agent_dirs(family, workspace, env, config)):
-            out[rid] = runtime_roots(runtime, workspace, env, config)
+            out[rid] = runtime_roots(runtime, workspace, env, config, walker)
     return out
 
 
@@ -418,6 +436,11 @@ class Walker:
         self._special: set[str] = set()  # FIFOs, sockets, devices: reported, never opened
         self.excluder = excluder or Excluder((), "")
         self.truncated: list[str] = []  # roots whose walk stopped at MAX_WALK_DIRS
+        self.below: dict[str, list[tuple[str, frozenset[str]]]] = {}  # `_below`'s answers, as the listings
+
+    def is_link(self, path: str) -> bool:
+        """Whether an entry `listdir` returned is a symbolic link."""
+        return path in self._links
 
     def listdir(self, path: str) -> tuple[list[tuple[str, str, bool]], str | None]:
         """(entries, error): entries are (name, full path, is_dir) for dirs and regular files, by name."""
