@@ -412,3 +412,29 @@ def test_no_remote_note_without_urls(workspace, private_home):
     write(workspace / "opencode.json", json.dumps({"skills": {"urls": []}}))
     index = index_for(workspace, ["opencode"])
     assert "notes" not in where(index, "opencode", "review") and "not_checked" not in catalog_object(index, "opencode")
+
+
+def test_where_lists_a_copy_refused_under_the_name_it_declares(workspace, private_home, capsys):
+    """The issue's cross-runtime view: `.agents`, `.claude`, `.github`, `.gemini` and `.opencode` hold
+    `review/`; the `.opencode` copy declares `name: Review`, which OpenCode refuses. `where review`
+    shows it under OpenCode, blocked, with the rule and the name it declares; hover says the same."""
+    from skill_ls.analysis.queries.hover import skill_hover
+    from skill_ls.cli import main
+    from skill_ls.core.labels import where
+
+    for root in (".agents", ".claude", ".github", ".gemini"):
+        skill(workspace / root / "skills", "review")
+    refused = skill(workspace / ".opencode" / "skills", "review", name="Review")
+    index = index_for(workspace, ["opencode", "copilot", "gemini", "claude-code"])
+    entries = where(index, "opencode", "review")["entries"]
+    assert [(e["label"], e["path"].split("/")[-4]) for e in entries] == [
+        ("winner", ".agents"), ("shadowed", ".claude"), ("blocked", ".opencode")]
+    assert entries[-1]["filed_as"] == "Review" and "refuses the name 'Review'" in entries[-1]["reason"]
+    assert main(["where", "review", "--workspace", str(workspace), "--runtime", "auto"]) == 0
+    out = capsys.readouterr().out
+    for title in ("GitHub Copilot (copilot)", "Gemini CLI (gemini)", "OpenCode (opencode)", "Claude Code (claude-code)"):
+        assert title in out
+    assert "/.opencode/skills/review/SKILL.md (OpenCode refuses the name 'Review'" in out
+    text = skill_hover(workspace_state(workspace), "review", str(workspace / ".agents" / "skills" / "review" / "SKILL.md"))
+    assert "- blocked: `project` `.opencode/skills/review/SKILL.md` — declared as 'Review': OpenCode refuses" in text
+    assert refused.exists()

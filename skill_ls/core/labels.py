@@ -154,6 +154,14 @@ def provenance(res: NameResolution, index: Index | None = None) -> dict[str, Any
     return out
 
 
+def refused_under_other_names(index: Index, runtime_id: str, name: str, agent: str | None = None) -> list[SkillDecl]:
+    """Blocked copies in a directory named `name` that the runtime files under the other name their
+    frontmatter declares (OpenCode refusing `name: Review` in `review/`): the author's `name` skill
+    too, so `where` and hover list them with the rule that refuses them."""
+    return [d for d in index.decls.get(runtime_id, ()) if d.blocked is not None and d.undiscovered is None
+            and d.name != name and d.path and d.dir_name == name and (d.agent is None or d.agent == agent)]
+
+
 def where(index: Index, runtime_id: str, name: str, agent: str | None = None) -> dict[str, Any]:
     """The `skill-ls where --format json` object and the `skillLs.where` result: every
     declaration, winner first, each with its `label`, one-line `summary` and the `range` of its name;
@@ -178,6 +186,10 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
             "summary": lab.summary,
             "range": json_range(d),
         })
+    for d in refused_under_other_names(index, runtime_id, name, agent):
+        entries.append({"tier": d.tier, "tier_label": d.tier_label, "path": d.path, "resolved_to_winner": False,
+                        "blocked": True, "reason": d.blocked, "filed_as": d.name, "label": "blocked",
+                        "summary": f"blocked · {d.tier_label} — declared as '{d.name}'", "range": json_range(d)})
     obj: dict[str, Any] = {"name": name, "runtime": runtime_id, "agent": agent, "entries": entries}
     prov = provenance(res)
     if prov is not None:
