@@ -158,8 +158,15 @@ def refused_under_other_names(index: Index, runtime_id: str, name: str, agent: s
     """Blocked copies in a directory named `name` that the runtime files under the other name their
     frontmatter declares (OpenCode refusing `name: Review` in `review/`): the author's `name` skill
     too, so `where` and hover list them with the rule that refuses them."""
-    return [d for d in index.decls.get(runtime_id, ()) if d.blocked is not None and d.undiscovered is None
-            and d.name != name and d.path and d.dir_name == name and (d.agent is None or d.agent == agent)]
+    key = ("refused_by_dir", runtime_id)  # (once per index state: hover asks for every runtime)
+    table: dict[str, list[SkillDecl]] | None = index.derived.get(key)
+    if table is None:
+        table = {}
+        for d in index.decls.get(runtime_id, ()):
+            if d.blocked is not None and d.undiscovered is None and d.path and d.name != d.dir_name:
+                table.setdefault(d.dir_name, []).append(d)
+        index.derived[key] = table
+    return [d for d in table.get(name, ()) if d.name != name and (d.agent is None or d.agent == agent)]
 
 
 def where(index: Index, runtime_id: str, name: str, agent: str | None = None) -> dict[str, Any]:
