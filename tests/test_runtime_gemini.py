@@ -245,3 +245,16 @@ def test_the_hover_says_why_a_disabled_extension_s_skill_is_not_loaded(workspace
     skill(workspace / ".gemini" / "skills", "x")
     text = skill_hover(workspace_state(workspace), "lint", str(user))
     assert "- not discovered: `extension`" in text and "extension 'tools' is disabled for this folder" in text
+
+
+def test_the_server_rebuilds_when_the_enablement_file_changes(workspace, private_home):
+    from tests.conftest import workspace_state
+
+    _extension(private_home, "tools", "lint")
+    skill(workspace / ".gemini" / "skills", "x")
+    state = workspace_state(workspace)
+    path = write(private_home / ".gemini" / "extensions" / "extension-enablement.json",
+                 json.dumps({"tools": {"overrides": [f"!{workspace}/*"]}}))
+    assert state.file_changed(str(path)) is None
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "lint")["entries"][0]["label"] == "not discovered"
