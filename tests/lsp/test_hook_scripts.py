@@ -79,15 +79,15 @@ def _delete(s, path: Path) -> int:
     return mark
 
 
-async def _watched(s, tree) -> None:
+async def _watched(s, tree, paths=None) -> None:
     """A client that watches for the server has been asked to watch every script (the server learns
     them when it computes the diagnostics of the files naming them, and registers watchers then)."""
     from skill_ls.core.runtimes.agent_families import matches_glob
 
     if not any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in s.registrations):
         return
-    scripts = (tree.plugin_script, tree.stop_script, tree.project_script)
-    await settle(lambda: all(any(matches_glob(str(p), glob) for glob, _ in _watchers(s)) for p in scripts))
+    paths = paths or (tree.plugin_script, tree.stop_script, tree.project_script)
+    await settle(lambda: all(any(matches_glob(str(p), glob) for glob, _ in _watchers(s)) for p in paths))
 
 
 def _hk003(got: dict[str, list[str]]) -> set[str]:
@@ -163,6 +163,7 @@ async def test_plugin_and_project_files_changed_on_disk_reach_every_client(start
     s = await start(profile)
     await _matches_cli(s, tree, tree.ws)
     for path, text in bad.items():
+        await _watched(s, tree, [path])  # (a file plugin.json names by path: once its new text is checked)
         mark = s.refreshes
         existed = path.exists()
         write(path, text, dedent=False)
@@ -172,5 +173,6 @@ async def test_plugin_and_project_files_changed_on_disk_reach_every_client(start
     for path in bad:
         if path in (tree.manifest, tree.settings):
             continue
+        await _watched(s, tree, [path])
         got = await _truth(s, tree, _delete(s, path))
         assert str(path) not in got, (path, got)
