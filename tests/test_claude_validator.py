@@ -165,6 +165,15 @@ FIXTURES: dict[str, tuple[dict[str, str], bool]] = {
                           "agents/x.md": "---\nname: x\ndescription: X.\n---\nX.\n"}, True),
     "missing-path": ({".claude-plugin/plugin.json": '{"name": "a", "agents": ["./custom/x.md"]}'}, True),
     "traversal": ({".claude-plugin/plugin.json": '{"name": "a", "commands": "../x"}'}, True),
+    # Events 2.1.332 runs beyond the hooks page: provided, not unknown; a broken PreSkillShellCommand entry
+    # is refused like a PreToolUse one.
+    "hooks-events-beyond-the-page": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json":
+                                      '{"hooks": {' + ", ".join(f'"{e}": [{{"hooks": [{{"type": "command", '
+                                      '"command": "true"}]}]' for e in ("PreModelSwitch", "PostModelSwitch",
+                                      "DirectoryAdded", "MessageDisplay", "PreSkillShellCommand")) + "}}"}, False),
+    "hooks-broken-skill-shell-guard": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json":
+                                        '{"hooks": {"PreSkillShellCommand": [{"hooks": [{"type": "command"}]}]}}'},
+                                       True),
     "hooks-array": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json": '{"hooks": [{"x": 1}]}'},
                     True),
     # A broken hook entry is ignored at runtime (a warning) ...
