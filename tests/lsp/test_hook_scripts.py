@@ -176,3 +176,20 @@ async def test_plugin_and_project_files_changed_on_disk_reach_every_client(start
         await _watched(s, tree, [path])
         got = await _truth(s, tree, _delete(s, path))
         assert str(path) not in got, (path, got)
+
+
+async def test_a_script_of_the_users_settings_outside_the_workspace(start, tree, profile):
+    """~/.claude/settings.json (the server's private HOME) open beside a project: its hook's script under
+    `~/.claude/hooks` (outside every folder, so the server watches it itself, for every client) created
+    and deleted on disk moves HK003 without typing."""
+    user = write(tree.home / ".claude" / "settings.json",
+                 '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "~/.claude/hooks/stop.sh"}]}]}}\n',
+                 dedent=False)
+    script = tree.home / ".claude" / "hooks" / "stop.sh"
+    s = await start(profile)
+    s.open(user)
+    await s.diagnostics(user, lambda ds: "HK003" in _codes(ds))
+    await _asked(s, _create(s, script))
+    await s.diagnostics(user, lambda ds: "HK003" not in _codes(ds))
+    await _asked(s, _delete(s, script))
+    await s.diagnostics(user, lambda ds: "HK003" in _codes(ds))
