@@ -537,10 +537,10 @@ def script_dependencies(index: Index, path: str) -> set[str]:
     if agent is not None:
         if agent.tier == PLUGIN_TIER or not is_subagent_family(agent.family):
             return set()
-        handlers, roots = frontmatter_handlers(agent.doc.fm, subagent=True), frontmatter_roots(path, home)
+        handlers = frontmatter_handlers(agent.doc.fm, subagent=True)
+    elif base.endswith(".md"):
+        handlers = frontmatter_handlers(index.store.peek(path).fm, subagent=False)
     else:
-        if not base.endswith(".md"):
-            return set()
-        doc = index.store.peek(path)
-        handlers, roots = frontmatter_handlers(doc.fm, subagent=False), frontmatter_roots(path, home)
-    return {t[5] for t in script_targets(roots, handlers)} if handlers else set()
+        return set()
+    # (the roots only for a file with hooks: finding a plugin reads the directories above the file)
+    return {t[5] for t in script_targets(frontmatter_roots(path, home), handlers)} if handlers else set()

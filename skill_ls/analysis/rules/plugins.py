@@ -385,9 +385,8 @@ def _source(ctx: SidecarContext, doc: JsonDoc, i: int, entry: dict[str, Any], ro
 
 
 def path_dependencies(ctx: SidecarContext) -> set[str]:
-    """The paths whose existence the findings of a `plugin.json` (PL002: each path it declares, and the
-    component directories misplaced in `.claude-plugin/`) or a `marketplace.json` (PL004: each local
-    source) depend on: the server re-checks the file when one of them is created or deleted
+    """The paths whose existence the findings of a `plugin.json` (PL002: each path it declares) or a
+    `marketplace.json` (PL004: each local source) depend on: the server re-checks the file when one of them is created or deleted
     (`WorkspaceState.depending_on`)."""
     doc = json_doc(ctx)
     if not doc.ok or not isinstance(doc.value, dict):
@@ -396,7 +395,6 @@ def path_dependencies(ctx: SidecarContext) -> set[str]:
     root = os.path.dirname(os.path.dirname(ctx.path))
     out: set[str] = set()
     if ctx.kind == "manifest":
-        out.update(os.path.join(root, ".claude-plugin", c) for c in ("commands", "agents", "skills", "hooks"))
         for key in PATH_FIELDS:
             for _, rel in _paths(data.get(key)):
                 if rel.startswith("./") and ".." not in rel.replace("\\", "/").split("/"):
