@@ -316,3 +316,43 @@ def test_script_dependencies_follow_the_files_naming_them(workspace):
     state.file_changed(str(h))
     state.diagnostics([str(h)])
     assert not state.depending_on(script) and not state.relevant(script)
+
+
+def test_hk001_handler_fields_of_the_wrong_kind(workspace):
+    """Claude Code's schema refuses a handler whose optional field has the wrong kind (`args` a string,
+    `shell: zsh`, `async: "yes"`, a `url` that `new URL` refuses, `headers` values that are not strings):
+    the entry is not loaded — an error under a guard event, a warning elsewhere (as `claude plugin
+    validate`), at the field's value. Unknown fields and values it reads loosely are accepted."""
+    h = write(plugin(workspace) / "hooks" / "hooks.json", json.dumps({"hooks": {
+        "PreToolUse": [{"hooks": [{"type": "command", "command": "x", "args": "a b"},
+                                  {"type": "command", "command": "x", "shell": "zsh"},
+                                  {"type": "http", "url": "https://x.y", "headers": {"a": 1}}]}],
+        "Stop": [{"hooks": [{"type": "http", "url": "http://localhost:${PORT}/x"},
+                            {"type": "http", "url": "${BASE}/x"},
+                            {"type": "command", "command": "x", "once": "true"},
+                            # accepted: another scheme, a name as scheme, an unknown field, loose values
+                            {"type": "http", "url": "mailto:a@b.c"}, {"type": "http", "url": "localhost:8080/x"},
+                            {"type": "command", "command": "x", "bogus": 1, "cloud": "?"},
+                            {"type": "mcp_tool", "server": "s", "tool": "t", "onFailure": "weird"},
+                            {"type": "http", "url": "https://${HOST}/x", "allowedEnvVars": ["HOST"]}]}]}}, indent=1))
+    ds = diags_for(check_tree(workspace), h, "HK001")
+    got = sorted((d.severity, d.message.split(";")[0]) for d in ds)
+    assert got == [
+        (Severity.ERROR, "'args' of a 'command' hook must be a list of strings"),
+        (Severity.ERROR, "'headers' of a 'http' hook must be an object of strings"),
+        (Severity.ERROR, "'shell' of a 'command' hook must be 'bash' or 'powershell'"),
+        (Severity.WARNING, "'once' of a 'command' hook must be true or false"),
+        (Severity.WARNING, "'url' of a 'http' hook is not a valid URL (it has no scheme (https://...))"),
+        (Severity.WARNING, "'url' of a 'http' hook is not a valid URL (its port '${PORT}' is not a number)"),
+    ], got
+    shell = next(d for d in ds if "'shell'" in d.message)
+    assert h.read_text().splitlines()[shell.span.start_line][shell.span.start_col:shell.span.end_col] == '"zsh"'
+
+
+def test_frontmatter_handler_fields_of_the_wrong_kind(workspace):
+    """The same schema in a skill's frontmatter hooks (CC004)."""
+    skill_md = write(workspace / ".claude" / "skills" / "s" / "SKILL.md",
+                     "---\nname: s\ndescription: Does s. Use when s.\nhooks:\n  Stop:\n    - hooks:\n"
+                     "        - {type: command, command: x, async: maybe}\n---\nGo.\n", dedent=False)
+    [d] = diags_for(check_tree(workspace), skill_md, "CC004")
+    assert "'async' of a 'command' hook must be true or false" in d.message

@@ -12,7 +12,7 @@ import shlex
 from typing import TYPE_CHECKING, Any
 
 from skill_ls.analysis.rules import Reporter, rule
-from skill_ls.analysis.rules.claude_code import _close, reads_skill_hooks
+from skill_ls.analysis.rules.claude_code import _close, handler_field_problems, reads_skill_hooks
 from skill_ls.analysis.rules.context import AgentContext, RuntimeContext, SidecarContext
 from skill_ls.analysis.rules.plugins import json_doc
 from skill_ls.analysis.rules.subagents import is_subagent_family, reads_subagents
@@ -20,7 +20,7 @@ from skill_ls.analysis.values import map_child, node_span, seq_items
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES
 from skill_ls.core.plugins import PLUGIN_TIER, plugin_file_for, plugin_of
-from skill_ls.core.runtimes.claude_code import GUARD_HOOK_EVENTS, HOOK_TYPES_NOT_RUN
+from skill_ls.core.runtimes.claude_code import GUARD_HOOK_EVENTS, HOOK_HANDLER_FIELD_KINDS, HOOK_TYPES_NOT_RUN
 
 if TYPE_CHECKING:
     from skill_ls.core.disk import Disk
@@ -39,8 +39,12 @@ def invalid_hooks_file(ctx: SidecarContext) -> None:
     Reads the file as Claude Code does: `hooks` maps hook events (`PreToolUse`, `PostToolUse`,
     `Stop`, ...) to lists of matcher groups `{matcher?, hooks: [handler, ...]}`; each handler has a
     known `type` (`command`, `http`, `prompt`, `agent`, `mcp_tool`) and that type's field
-    (`command`, `url`, `prompt`, `server` and `tool`); a `timeout` is a positive number; a matcher is
-    a valid regular expression. A file that is not JSON, a `hooks` that is a list instead of a map of
+    (`command`, `url`, `prompt`, `server` and `tool`); a `timeout` is a positive number; the other
+    fields have the kind Claude Code's schema reads (`args` and `allowedEnvVars` lists of strings,
+    `shell` `bash` or `powershell`, `onFailure` `continue` or `block`, `async`/`once`/`asyncRewake`
+    true or false, `headers` an object of strings, `input` an object, `if`/`statusMessage`/`model`
+    strings, an `http` hook's `url` a URL `new URL` accepts: not `${BASE}/x`, not a port `${PORT}`);
+    a matcher is a valid regular expression. A file that is not JSON, a `hooks` that is a list instead of a map of
     events, and a `hooks.json` without `hooks` are errors (Claude Code drops every hook of the file);
     a broken entry (handler, matcher, group) is ignored at runtime while the rest loads, so it is a
     warning, except under `PreToolUse`, `PermissionRequest` and `PreSkillShellCommand`, where the hook
@@ -216,6 +220,8 @@ def _group(ctx: SidecarContext, doc: JsonDoc, base: tuple[Any, ...], event: str,
         timeout = handler.get("timeout")
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
             report(doc.at(*where, "hooks", hi, "timeout"), "hook 'timeout' must be a positive number of seconds")
+        for field, why in handler_field_problems(kind, handler, HOOK_HANDLER_FIELD_KINDS):
+            report(doc.at(*where, "hooks", hi, field), why)
 
 
 def hook_handlers(ctx: SidecarContext) -> tuple[JsonDoc, list[Handler]]:
