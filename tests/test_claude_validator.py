@@ -188,6 +188,9 @@ FIXTURES: dict[str, tuple[dict[str, str], bool]] = {
             {"type": "command", "command": "x", "rewakeMessage": ""}, {"type": "command", "command": "x", "cloud": "?"},
             {"type": "mcp_tool", "server": "s", "tool": "t", "onFailure": "weird", "input": "x"},
             {"type": "command", "command": "x", "bogusField": 1}]}]}})}, False),
+    # An empty command is a string: the schema loads the hook (which does nothing), even under PreToolUse.
+    "hook-empty-command-guard": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json":
+                                  '{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": ""}]}]}}'}, False),
     "hooks-array": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json": '{"hooks": [{"x": 1}]}'},
                     True),
     # A broken hook entry is ignored at runtime (a warning) ...

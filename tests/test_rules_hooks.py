@@ -356,3 +356,13 @@ def test_frontmatter_handler_fields_of_the_wrong_kind(workspace):
                      "        - {type: command, command: x, async: maybe}\n---\nGo.\n", dedent=False)
     [d] = diags_for(check_tree(workspace), skill_md, "CC004")
     assert "'async' of a 'command' hook must be true or false" in d.message
+
+
+def test_hk001_an_empty_command_loads_and_does_nothing(workspace):
+    """`"command": ""` is a string: Claude Code's schema loads the hook, even under PreToolUse (`claude
+    plugin validate` accepts it), and it does nothing: a warning at the value, never an error."""
+    h = write(plugin(workspace) / "hooks" / "hooks.json",
+              '{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": " "}, {"type": "command"}]}]}}')
+    ds = sorted(diags_for(check_tree(workspace), h, "HK001"), key=lambda d: d.span.start_col)
+    assert [(d.severity, d.span.start_col) for d in ds] == [(Severity.WARNING, 68), (Severity.ERROR, 74)]
+    assert "is empty" in ds[0].message and "needs 'command'" in ds[1].message

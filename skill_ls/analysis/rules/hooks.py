@@ -215,8 +215,12 @@ def _group(ctx: SidecarContext, doc: JsonDoc, base: tuple[Any, ...], event: str,
                            f"{', '.join(types)}")
             continue
         for needed in types[kind]:
-            if not (isinstance(handler.get(needed), str) and handler[needed].strip()):
+            value = handler.get(needed)
+            if not isinstance(value, str) or needed == "url" and not value.strip():
                 report(span, f"a '{kind}' hook handler needs '{needed}'")
+            elif not value.strip():  # (the schema takes any string: the hook loads, and does nothing)
+                ctx.out.report(doc.at(*where, "hooks", hi, needed), f"this '{kind}' hook's '{needed}' is empty: "
+                               "the hook does nothing", severity=Severity.WARNING)
         timeout = handler.get("timeout")
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
             report(doc.at(*where, "hooks", hi, "timeout"), "hook 'timeout' must be a positive number of seconds")
