@@ -366,3 +366,19 @@ def test_hk001_an_empty_command_loads_and_does_nothing(workspace):
     ds = sorted(diags_for(check_tree(workspace), h, "HK001"), key=lambda d: d.span.start_col)
     assert [(d.severity, d.span.start_col) for d in ds] == [(Severity.WARNING, 68), (Severity.ERROR, 74)]
     assert "is empty" in ds[0].message and "needs 'command'" in ds[1].message
+
+
+def test_frontmatter_hooks_of_a_nested_project_are_not_resolved(workspace):
+    """`$CLAUDE_PROJECT_DIR` is the directory the session runs in: a package's `.claude/skills` inside a
+    repository (a `.git` above it) may be read by a session started at the repository's root, so its
+    hook scripts are not resolved; the same package with its own `.git` is a project."""
+    (workspace / ".git").mkdir()
+    pkg = workspace / "packages" / "web"
+    skill_md = write(pkg / ".claude" / "skills" / "deploy" / "SKILL.md",
+                     "---\nname: deploy\ndescription: Deploys the app. Use when deploying.\n" + HOOKS_FM + "---\nGo.\n",
+                     dedent=False)
+    res = check_tree(pkg)  # (opened at the package: its .claude/skills is a root)
+    assert diags_for(res, skill_md, "HK002") and not diags_for(res, skill_md, "HK003")
+    (pkg / ".git").mkdir()
+    ds = diags_for(check_tree(pkg), skill_md, "HK003")
+    assert len(ds) == 2 and "in the project (.claude/hooks/guard.sh)" in ds[0].message

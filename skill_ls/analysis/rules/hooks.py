@@ -451,12 +451,15 @@ def frontmatter_handlers(fm: Frontmatter | None, subagent: bool) -> list[Handler
     return out
 
 
-def frontmatter_roots(path: str, home: str | None) -> dict[str, str]:
+def frontmatter_roots(path: str, home: str | None, disk: Disk) -> dict[str, str]:
     """What the variables of a skill's, command's or subagent's hook commands stand for, where that is
     certain: `${CLAUDE_PLUGIN_ROOT}` in a plugin's skills and commands (the plugin's root), and in a
     project's `.claude/skills`, `.claude/commands` and `.claude/agents` `$CLAUDE_PROJECT_DIR` (the
-    directory holding `.claude/`) or, in the user's own (`~/.claude/...`), `~` and `$HOME`. Anywhere
-    else (a repository of skills, `${CLAUDE_SKILL_DIR}`, relative paths) nothing is resolved."""
+    directory holding `.claude/`, when it is the project: it holds `.git`, or no directory above it
+    holds `.git` or `.claude/` — a nested package's `.claude/skills` is read in a session started
+    higher up, whose directory `$CLAUDE_PROJECT_DIR` is) or, in the user's own (`~/.claude/...`), `~`
+    and `$HOME`. Anywhere else (a repository of skills, `${CLAUDE_SKILL_DIR}`, relative paths) nothing
+    is resolved."""
     plugin = plugin_of(path, "skills") or (pf.plugin if (pf := plugin_file_for(path)) is not None else None)
     if plugin is not None:
         return {"CLAUDE_PLUGIN_ROOT": plugin.root}
@@ -469,6 +472,12 @@ def frontmatter_roots(path: str, home: str | None) -> dict[str, str]:
     project = os.sep.join(parts[:i]) or os.sep
     if home and project == os.path.abspath(home):
         return {"HOME": project, "~": project}
+    if not disk.exists(os.path.join(project, ".git")):
+        above = os.path.dirname(project)
+        while above != os.path.dirname(above) and above != home:
+            if disk.exists(os.path.join(above, ".git")) or disk.is_dir(os.path.join(above, ".claude")):
+                return {}  # a project inside another: which one the session runs in is not known
+            above = os.path.dirname(above)
     return {"CLAUDE_PROJECT_DIR": project}
 
 
@@ -493,7 +502,7 @@ def _skill_hooks(ctx: RuntimeContext, code: str) -> None:
     fm = ctx.doc.fm
     if fm is None or not fm.ok or "hooks" not in fm.fields or ctx.doc.read_error:
         return
-    roots = frontmatter_roots(ctx.doc.path, ctx.index.env.home if ctx.index is not None else None) \
+    roots = frontmatter_roots(ctx.doc.path, ctx.index.env.home if ctx.index is not None else None, ctx.disk) \
         if code == "HK003" else {}
     _frontmatter_report(ctx.out, ctx.doc, frontmatter_handlers(fm, subagent=False), roots, ctx.disk, code)
 
@@ -503,7 +512,7 @@ def _agent_hooks(ctx: AgentContext, code: str) -> None:
     fm = agent.doc.fm
     if agent.tier == PLUGIN_TIER or fm is None or not fm.ok or "hooks" not in fm.fields:
         return  # (a plugin's subagents: Claude Code ignores their hooks)
-    roots = frontmatter_roots(agent.path, ctx.index.env.home) if code == "HK003" else {}
+    roots = frontmatter_roots(agent.path, ctx.index.env.home, ctx.index.disk) if code == "HK003" else {}
     _frontmatter_report(ctx.out, agent.doc, frontmatter_handlers(fm, subagent=True), roots, ctx.index.disk, code)
 
 
@@ -553,4 +562,4 @@ def script_dependencies(index: Index, path: str) -> set[str]:
     else:
         return set()
     # (the roots only for a file with hooks: finding a plugin reads the directories above the file)
-    return {t[5] for t in script_targets(frontmatter_roots(path, home), handlers)} if handlers else set()
+    return {t[5] for t in script_targets(frontmatter_roots(path, home, index.disk), handlers)} if handlers else set()
