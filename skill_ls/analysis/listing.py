@@ -124,8 +124,10 @@ class Listing:
                  commands: list[tuple[str, Document]]) -> None:
         self.runtime = runtime
         self.budget = budget
-        self.order = order  # the effective set (what the listing is built from: `listing` compares
-        self.commands = commands  # these and the budget before answering from it)
+        # What the listing is built from (`listing` compares the budget and the commands with the
+        # index's before answering from it): the effective set in order, the listed commands.
+        self.order = order
+        self.commands = commands
         self.cap = budget.description_cap if budget is not None else None
         self.names_only = runtime.vocabulary.listing_overflow == "names_only"
         self.separator = 1 if self.names_only else 0  # (newlines between Claude Code's entries)
