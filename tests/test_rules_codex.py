@@ -138,7 +138,7 @@ def test_bg002_follows_an_edit_that_keeps_the_name(workspace):
     before = flagged()
     assert str(files[-1]) in before and all("3 of 10 skills fall out" in m for m in before.values())
     text = files[0].read_text().replace("d" * 900, "short. Use when testing.")
-    assert state.set_overlay(str(files[0]), text, 2) == {("codex", "s00")}  # in place: its listing cost moved
+    assert state.set_overlay(str(files[0]), text, 2) == {("codex", "@listing")}  # in place: the listing moved
     after = flagged()
     assert str(files[0]) not in after and all("2 of 10 skills fall out" in m for m in after.values())
     state.drop_overlay(str(files[0]))

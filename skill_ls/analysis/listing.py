@@ -402,18 +402,24 @@ def _same(a: list[tuple[str, Document]], b: list[tuple[str, Document]]) -> bool:
     return len(a) == len(b) and all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a, b))
 
 
+# The name of a touched (runtime, name) pair that says only the runtime's listing moved (no name
+# changed: BG002's files may change, nothing that resolves names); `Index.update_file` says it of a
+# listed command.
+MOVED = "@listing"
+
+
 def refresh_listings(index: Index, decls: list[SkillDecl]) -> set[tuple[str, str]]:
     """The workspace swapped these declarations' documents in place (same names): cost their
-    entries again in the listings already built. Returns the (runtime, name) pairs whose entry
-    changed (the listing's cut may have moved for other files) — every pair of a runtime with a
-    budget whose listing is not built yet (it is built on the next question)."""
+    entries again in the listings already built. Returns (runtime, MOVED) for each runtime whose
+    listing changed (its cut may have moved for other files) — or is not built yet (it is built on
+    the next question)."""
     moved: set[tuple[str, str]] = set()
     for d in decls:
         if RUNTIMES[d.runtime].vocabulary.listing_budget is None:
             continue
         built = index.derived_from_names.get(("listing", d.runtime))
         if not isinstance(built, Listing) or built.update(d):
-            moved.add((d.runtime, d.name))
+            moved.add((d.runtime, MOVED))
     return moved
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from skill_ls.analysis.check import WANTED, Checker, file_failure
-from skill_ls.analysis.listing import past_the_budget, refresh_listings
+from skill_ls.analysis.listing import MOVED, past_the_budget, refresh_listings
 from skill_ls.core.config import (CONFIG_FILE, Config, ConfigError, find_config_file, load_config_file_lenient,
                                   merge_client_settings)
 from skill_ls.core.discovery import SKILL_FILE, Environment, Walker
@@ -26,6 +26,7 @@ from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path, \
     in_definition_directory
 from skill_ls.core.paths import is_under
+from skill_ls.core.spans import name_span
 
 log = logging.getLogger(__name__)
 
@@ -293,10 +294,10 @@ class WorkspaceState:
     def _refresh_in_place(self, path: str) -> set[tuple[str, str]] | None:
         """The common keystroke: a known SKILL.md whose name and loadability did not change. Swap the
         parsed document into its declarations without re-indexing names (keeps edits O(1)). Returns
-        the (runtime, name) pairs whose listing entry changed (a listing with a budget then moves
-        for other files too: `refresh_listings` costs the entry again), or None when the file has
-        to be re-indexed. Nothing else the index derives reads a skill's text: its other derived
-        facts (settings, roots, commands) stay."""
+        (runtime, MOVED) for each listing the edit moved (a listing with a budget then moves for
+        other files too: `refresh_listings` costs the entry again) and the (runtime, name) pairs
+        whose name moved in the text, or None when the file has to be re-indexed. Nothing else the
+        index derives reads a skill's text: its other derived facts (settings, roots, commands) stay."""
         index = self._index
         decls = index.decls_for_path(path)
         if not decls or path not in index.store.overlays and not os.path.isfile(path):
@@ -312,10 +313,13 @@ class WorkspaceState:
             if skill_name_for(doc, runtime) != d.name or (blocked is None) != (d.blocked is None):
                 return None
             updates.append((d, blocked))
+        # Other copies' findings point at this copy's name (SH001-SH003 related locations): where it
+        # moved, they change too.
+        moved_name = {(d.runtime, d.name) for d, _ in updates if d.doc is None or name_span(d.doc) != name_span(doc)}
         for d, blocked in updates:
             d.doc = doc
             d.blocked = blocked
-        return refresh_listings(index, decls)
+        return refresh_listings(index, decls) | moved_name
 
     def rebuild_walker(self) -> None:
         if self.index is not None and self._walker_stale:
@@ -399,17 +403,19 @@ class WorkspaceState:
         """Files whose diagnostics may change after `touched` names changed: every copy of the
         names, every skill that reads files of one of them (the winning copy is the one read: RF001),
         every agent (agents name skills: AG005), and, in a runtime whose listing has a budget, the
-        files whose place past the budget changed (BG002: a description anywhere moves the cut)."""
+        files whose place past the budget changed (BG002: a description anywhere moves the cut).
+        A listing that moved and nothing else (`MOVED`: a description typed) changes no name."""
         if self.index is None or not touched:
             return set()
         out: set[str] = set()
-        names = {n for _, n in touched}
+        names = {n for _, n in touched} - {MOVED}
         for rid, table in self.index.by_name.items():
             for name in names:
                 out.update(d.path for d in table.get(name, ()) if d.path)
         for name in names:
             out.update(self._callers.get(name, ()))
-        out.update(a.path for a in self.index.agents)
+        if names:
+            out.update(a.path for a in self.index.agents)
         for rid in {r for r, _ in touched if r in self.index.decls}:
             before, now = self._past_budget.get(rid, {}), past_the_budget(self.index, rid)
             out.update(p for p in before.keys() | now.keys() if before.get(p) != now.get(p))
