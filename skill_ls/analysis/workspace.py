@@ -180,7 +180,26 @@ class WorkspaceState:
             return None  # a new agent file: discovery must run again
         if os.path.isdir(path) or (not os.path.exists(path) and base not in RELEVANT_NAMES):
             return self._directory_changed(path)
+        if base == SKILL_FILE and self._in_new_nested_root(path):
+            return None  # a skill folder nested in a subfolder appeared (Cursor's `**/.cursor/skills`)
         return self._update(path)
+
+    def _in_new_nested_root(self, path: str) -> bool:
+        """Whether `path` lies in a folder a root template's `**` segment would match
+        (`{workspace}/**/.cursor/skills`) and that is not a root of the index yet: the roots are
+        expanded again by a rebuild."""
+        index = self._index
+        if not is_under(path, self.workspace):
+            return False
+        for runtime in RUNTIMES.values():
+            for spec in runtime.roots:
+                if "/**/" not in spec.template or not spec.template.startswith("{workspace}/"):
+                    continue
+                tail = os.sep + spec.template.split("/**/", 1)[1].replace("/", os.sep) + os.sep
+                if tail in path[len(self.workspace):] and not any(
+                        is_under(path, r.path) for r in index.roots.get(runtime.id, ())):
+                    return True
+        return False
 
     def skill_dirs(self) -> dict[str, list[str]]:
         """The directory of every skill this workspace indexes (every root, also outside the
@@ -249,6 +268,11 @@ class WorkspaceState:
             for r in index.roots.get(runtime.id) or runtime_roots(runtime, self.workspace, index.env, self.config):
                 if is_under(r.path, path):
                     return True
+            # Folders a `**` segment matches (Cursor's nested `.cursor/skills`) are found again.
+            if any("/**/" in spec.template for spec in runtime.roots) and is_under(path, self.workspace) and any(
+                    r.scope is not None and is_under(r.path, path) and r not in index.roots.get(runtime.id, ())
+                    for r in runtime_roots(runtime, self.workspace, index.env, self.config)):
+                return True
         return False
 
     def read_dirs(self) -> set[str]:

@@ -535,7 +535,7 @@ class Index:
     def build(self) -> "Index":
         self._clear_caches()
         self._path_decls = None
-        self.roots = active_runtimes(self.workspace, self.env, self.config)
+        self.roots = active_runtimes(self.workspace, self.env, self.config, self.walker)
         self.decls = {rid: [] for rid in self.roots}
         for rid, roots in self.roots.items():
             runtime = RUNTIMES[rid]
