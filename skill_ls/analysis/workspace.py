@@ -320,8 +320,7 @@ class WorkspaceState:
         parsed document into its declarations without re-indexing names (keeps edits O(1)). Returns
         (runtime, MOVED) for each listing the edit moved (a listing with a budget then moves for
         other files too: `refresh_listings` costs the entry again) and the (runtime, name) pairs
-        whose name moved in the text, or None when the file has to be re-indexed. Nothing else the
-        index derives reads a skill's text: its other derived facts (settings, roots, commands) stay."""
+        whose name moved in the text, or None when the file has to be re-indexed."""
         index = self._index
         decls = index.decls_for_path(path)
         if not decls or path not in index.store.overlays and not os.path.isfile(path):
@@ -343,6 +342,7 @@ class WorkspaceState:
         for d, blocked in updates:
             d.doc = doc
             d.blocked = blocked
+        index.derived.clear()  # whole-index facts may read the swapped text (each is cheap to derive again)
         return refresh_listings(index, decls) | moved_name
 
     def rebuild_walker(self) -> None:

@@ -467,9 +467,8 @@ class Index:
         # Resolved body references; cleared whenever this index learns that the disk changed.
         self.references = ReferenceResolver()
         self.disk = Disk()  # stats and listings the rules ask for (skill_ls/core/disk.py)
-        # Facts derived from the whole index and the disk beside the documents (a runtime's roots,
-        # its settings files as read, the commands its listing holds): computed once, dropped with
-        # the other derived caches.
+        # Facts the analysis layer derives from the whole index (e.g. a runtime's roots, the commands
+        # its listing holds): computed once, dropped with the other derived caches.
         self.derived: dict[Any, Any] = {}
         # Facts that read only the declarations (names, tiers, roots, loadability), never a document's
         # text (e.g. a runtime's effective set; a runtime's listing, which its owner updates on each
