@@ -188,7 +188,7 @@ class Vocabulary:
     confined_read_tool: str | None = None
     listing_budget: int | None = None  # characters of the whole skill listing (the default, see below)
     # past the budget: drop (skills fall out, in order) | names_only (Claude Code: skills keep their name
-    # and lose their description, the least invoked first; `analysis/rules/codex.listing`)
+    # and lose their description, the least invoked first; `analysis/listing.py`)
     listing_overflow: str = "drop"
     # Where a budget sized from the model's context comes from (Claude Code): the budget is
     # floor(context tokens x characters per token x fraction), unless `listing_budget_env` holds a
