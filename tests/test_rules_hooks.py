@@ -382,3 +382,36 @@ def test_frontmatter_hooks_of_a_nested_project_are_not_resolved(workspace):
     (pkg / ".git").mkdir()
     ds = diags_for(check_tree(pkg), skill_md, "HK003")
     assert len(ds) == 2 and "in the project (.claude/hooks/guard.sh)" in ds[0].message
+
+
+def test_hk003_plugin_placeholders_outside_a_plugin(workspace):
+    """Claude Code refuses to run a command hook naming `${CLAUDE_PLUGIN_ROOT}` or `${CLAUDE_PLUGIN_DATA}`
+    where it has no value ("... but the hook is not associated with a plugin"): in settings and in a
+    project subagent's hooks; a skill's hooks outside a plugin get `${CLAUDE_PLUGIN_ROOT}` (its own
+    root) but not `${CLAUDE_PLUGIN_DATA}`; a plugin's hooks get both; `$CLAUDE_PLUGIN_ROOT` unbraced is
+    a shell variable Claude Code does not look at."""
+    s = write(workspace / ".claude" / "settings.json", json.dumps({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "bash ${CLAUDE_PLUGIN_ROOT}/x.sh"},
+        {"type": "command", "command": "node", "args": ["${CLAUDE_PLUGIN_DATA}/y.js"]},
+        {"type": "command", "command": "echo $CLAUDE_PLUGIN_ROOT"}]}]}}, indent=1))
+    agent = write(workspace / ".claude" / "agents" / "db.md", "---\nname: db\ndescription: Queries.\nhooks:\n"
+                  "  Stop:\n    - hooks:\n        - {type: command, command: \"${CLAUDE_PLUGIN_ROOT}/x.sh\"}\n---\nGo.\n",
+                  dedent=False)
+    fm = ("hooks:\n  Stop:\n    - hooks:\n        - {type: command, command: \"${CLAUDE_PLUGIN_ROOT}/x.sh\"}\n"
+          "        - {type: command, command: \"cat ${CLAUDE_PLUGIN_DATA}/state\"}\n")
+    skill_md = write(workspace / ".claude" / "skills" / "s" / "SKILL.md",
+                     "---\nname: s\ndescription: Does s. Use when s.\n" + fm + "---\nGo.\n", dedent=False)
+    root = plugin(workspace)
+    write(root / "x.sh", "#!/bin/sh\n")
+    in_plugin = write(root / "skills" / "s" / "SKILL.md",
+                      "---\nname: s\ndescription: Does s. Use when s.\n" + fm + "---\nGo.\n", dedent=False)
+    hooks = write(root / "hooks" / "hooks.json", json.dumps({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "cat ${CLAUDE_PLUGIN_DATA}/state"}]}]}}))
+    res = check_tree(workspace)
+    assert [d.message.split(",")[0] for d in diags_for(res, s, "HK003")] == [
+        "the Stop hook names ${CLAUDE_PLUGIN_ROOT}", "the Stop hook names ${CLAUDE_PLUGIN_DATA}"]
+    [d] = diags_for(res, agent, "HK003")
+    assert "${CLAUDE_PLUGIN_ROOT}" in d.message and (d.span.start_line, d.span.start_col) == (6, 35)
+    [d] = diags_for(res, skill_md, "HK003")
+    assert "${CLAUDE_PLUGIN_DATA}" in d.message and "a skill's hooks get ${CLAUDE_PLUGIN_ROOT} only" in d.message
+    assert not diags_for(res, in_plugin, "HK003") and not diags_for(res, hooks, "HK003")

@@ -348,6 +348,11 @@ def hook_script_missing(ctx: SidecarContext) -> None:
     the session runs in) and `${CLAUDE_SKILL_DIR}` (the hooks page does not say it is expanded in hook
     commands) are never guessed at. In an editor, creating, deleting or renaming the script updates
     the finding at once, whether the file naming it is open or not.
+    Also reported: a command hook naming `${CLAUDE_PLUGIN_ROOT}` or `${CLAUDE_PLUGIN_DATA}` where Claude
+    Code gives it no value, so it refuses to run the hook ("Hook command references
+    ${CLAUDE_PLUGIN_ROOT} but the hook is not associated with a plugin"): in settings and in a
+    project's or the user's subagents; in a skill's or command's hooks outside a plugin,
+    `${CLAUDE_PLUGIN_DATA}` (the skill's own root stands for `${CLAUDE_PLUGIN_ROOT}` there).
 
     ## Why is this bad?
     The hook fails every time its event fires (a `PreToolUse` guard that fails lets the tool run); a
@@ -359,8 +364,9 @@ def hook_script_missing(ctx: SidecarContext) -> None:
 
     ## Source
     https://code.claude.com/docs/en/hooks ("Reference scripts by path": `$CLAUDE_PROJECT_DIR`,
-    `${CLAUDE_PLUGIN_ROOT}`; "Hooks in skills and agents"),
-    https://code.claude.com/docs/en/plugins-reference (`${CLAUDE_PLUGIN_ROOT}`).
+    `${CLAUDE_PLUGIN_ROOT}`; "Hooks in skills and agents"; the path placeholders, "plugin hooks only"),
+    https://code.claude.com/docs/en/plugins-reference (`${CLAUDE_PLUGIN_ROOT}`); Claude Code 2.1.332's
+    hook runner (the placeholders outside a plugin).
     """
     doc, handlers = hook_handlers(ctx)
     for event, path, script, variable, root, target in missing_scripts(ctx, handlers):
@@ -368,6 +374,39 @@ def hook_script_missing(ctx: SidecarContext) -> None:
             variable, "in your home directory")
         ctx.out.report(doc.at(*path, "command"), f"the {event} hook runs '{script}', which does not exist {where} "
                        f"({os.path.relpath(target, root)}): the hook fails every time it runs")
+    if ctx.kind == "settings":  # (a plugin's hooks have both)
+        for event, path, variable, where in plugin_only_placeholders(handlers, PLUGIN_PLACEHOLDERS):
+            ctx.out.report(doc.at(*path, where), plugin_only_message(event, variable))
+
+
+# Claude Code 2.1.332 refuses to run a command hook that names `${CLAUDE_PLUGIN_ROOT}` or `${CLAUDE_PLUGIN_DATA}`
+# where it has no value: "Hook command references ${CLAUDE_PLUGIN_ROOT} but the hook is not associated with a
+# plugin" (settings, a subagent's hooks), "... but only ${CLAUDE_PLUGIN_ROOT} is available for skill hooks
+# (${CLAUDE_PLUGIN_DATA} is plugin-only)" (a skill's hooks outside a plugin).
+PLUGIN_PLACEHOLDERS = ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
+
+
+def plugin_only_placeholders(handlers: list[Handler], unavailable: tuple[str, ...]
+                             ) -> list[tuple[str, tuple[Any, ...], str, str]]:
+    """(event, place, variable, field) for each command handler whose `command` or `args` names one of
+    the `unavailable` placeholders (braced: Claude Code looks for `${NAME}`)."""
+    out = []
+    for event, path, handler in handlers:
+        if handler.get("type") != "command":
+            continue
+        command, args = handler.get("command"), handler.get("args")
+        texts = [("command", command)] + [("args", a) for a in (args if isinstance(args, list) else [])]
+        for variable in unavailable:
+            field = next((f for f, t in texts if isinstance(t, str) and "${" + variable + "}" in t), None)
+            if field is not None:
+                out.append((event, path, variable, field))
+    return out
+
+
+def plugin_only_message(event: str, variable: str, skill: bool = False) -> str:
+    return (f"the {event} hook names ${{{variable}}}, which Claude Code sets only for a plugin's hooks"
+            + (" (a skill's hooks get ${CLAUDE_PLUGIN_ROOT} only)" if skill else "")
+            + ": it refuses to run the hook, every time")
 
 
 def script_targets(roots: dict[str, str], handlers: list[Handler]) -> list[tuple[str, tuple[Any, ...], str, str, str, str]]:
@@ -482,7 +521,7 @@ def frontmatter_roots(path: str, home: str | None, disk: Disk) -> dict[str, str]
 
 
 def _frontmatter_report(out: Reporter, doc: Document, handlers: list[Handler], roots: dict[str, str], disk: Disk,
-                        code: str) -> None:
+                        code: str, unavailable: tuple[str, ...] = ()) -> None:
     for event, (node,), handler in handlers:
         if code == "HK002":
             message = type_not_run(event, handler)
@@ -496,6 +535,9 @@ def _frontmatter_report(out: Reporter, doc: Document, handlers: list[Handler], r
                 out.report(node_span(doc, map_child(node, "command")[1], node_span(doc, node, Span(0, 0, 0, 0))),
                            f"the {event} hook runs '{script}', which does not exist {where} "
                            f"({os.path.relpath(target, root)}): the hook fails every time it runs")
+        for event, (node,), variable, field in plugin_only_placeholders(handlers, unavailable):
+            out.report(node_span(doc, map_child(node, field)[1], node_span(doc, node, Span(0, 0, 0, 0))),
+                       plugin_only_message(event, variable, skill=unavailable == ("CLAUDE_PLUGIN_DATA",)))
 
 
 def _skill_hooks(ctx: RuntimeContext, code: str) -> None:
@@ -504,7 +546,10 @@ def _skill_hooks(ctx: RuntimeContext, code: str) -> None:
         return
     roots = frontmatter_roots(ctx.doc.path, ctx.index.env.home if ctx.index is not None else None, ctx.disk) \
         if code == "HK003" else {}
-    _frontmatter_report(ctx.out, ctx.doc, frontmatter_handlers(fm, subagent=False), roots, ctx.disk, code)
+    # (outside a plugin a skill's hooks get ${CLAUDE_PLUGIN_ROOT}, the skill's own root, but no data directory)
+    unavailable = () if "CLAUDE_PLUGIN_ROOT" in roots or _in_plugin(ctx.doc.path) else ("CLAUDE_PLUGIN_DATA",)
+    _frontmatter_report(ctx.out, ctx.doc, frontmatter_handlers(fm, subagent=False), roots, ctx.disk, code,
+                        unavailable if code == "HK003" else ())
 
 
 def _agent_hooks(ctx: AgentContext, code: str) -> None:
@@ -513,7 +558,12 @@ def _agent_hooks(ctx: AgentContext, code: str) -> None:
     if agent.tier == PLUGIN_TIER or fm is None or not fm.ok or "hooks" not in fm.fields:
         return  # (a plugin's subagents: Claude Code ignores their hooks)
     roots = frontmatter_roots(agent.path, ctx.index.env.home, ctx.index.disk) if code == "HK003" else {}
-    _frontmatter_report(ctx.out, agent.doc, frontmatter_handlers(fm, subagent=True), roots, ctx.index.disk, code)
+    _frontmatter_report(ctx.out, agent.doc, frontmatter_handlers(fm, subagent=True), roots, ctx.index.disk, code,
+                        PLUGIN_PLACEHOLDERS if code == "HK003" else ())
+
+
+def _in_plugin(path: str) -> bool:
+    return plugin_of(path, "skills") is not None or (pf := plugin_file_for(path)) is not None and pf.plugin is not None
 
 
 @rule("HK002", Severity.WARNING, "runtime", runtimes=reads_skill_hooks, part=True)
