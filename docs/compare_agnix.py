@@ -193,12 +193,18 @@ COVERAGE: dict[str, tuple[str, str, str]] = {
     "CC-HK-013": ("no", "", "finer handler fields not checked"), "CC-HK-014": ("no", "", "finer handler fields not checked"),
     "CC-HK-015": ("no", "", "finer handler fields not checked"), "CC-HK-016": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-018": ("no", "", "Claude Code ignores such a matcher silently: advisory"),
-    "CC-HK-020": ("full", "HK001, CC004, SA005", HK), "CC-HK-021": ("no", "", "finer handler fields not checked"),
-    "CC-HK-022": ("no", "", "finer handler fields not checked"), "CC-HK-023": ("no", "", "finer handler fields not checked"),
+    "CC-HK-020": ("full", "HK001, CC004, SA005", HK),
+    "CC-HK-021": ("partial", "HK001, CC004, SA005", "`if` that is not a string (the schema refuses it); its permission "
+                  "rule syntax is not checked; " + HK),
+    "CC-HK-022": ("full", "HK001, CC004, SA005", "`bash` or `powershell`, as the schema; " + HK),
+    "CC-HK-023": ("full", "HK001, CC004, SA005", "true or false, as the schema; " + HK),
     "CC-HK-024": ("no", "", "finer handler fields not checked"),
     "CC-HK-025": ("full", "HK001, CC004, SA005", "not a string, or not a regular expression; " + HK),
     "CC-HK-026": ("full", "HK001, CC004, SA005", HK), "CC-HK-027": ("full", "HK001, CC004, SA005", HK),
     **{f"CC-HK-{n:03d}": ("no", "", "finer hook semantics not checked") for n in range(28, 36)},
+    "CC-HK-029": ("partial", "HK001, CC004, SA005", "a value other than `continue`/`block` on a command or http hook "
+                  "(the schema refuses it; an mcp_tool hook reads any value as `block`); where it is ineffective is "
+                  "not checked; " + HK),
     # ---- Claude Code plugins and marketplaces
     "CC-PL-001": ("no", "", "skill-ls reads the manifest where Claude Code does; a plugin.json elsewhere is no manifest"),
     "CC-PL-002": ("partial", "PL002", "a component path that points inside .claude-plugin/"),
