@@ -469,7 +469,8 @@ def _variable_roots(ctx: SidecarContext) -> dict[str, str]:
 
 def frontmatter_handlers(fm: Frontmatter | None, subagent: bool) -> list[Handler]:
     """Every handler of a frontmatter `hooks` field that has the hook shape: (the event Claude Code runs
-    it on — a subagent's `Stop` is `SubagentStop` —, the handler's YAML node, the handler)."""
+    it on — a subagent's `Stop` is `SubagentStop` —, (the handler's YAML node, the event as written),
+    the handler)."""
     entry = fm.fields.get("hooks") if fm is not None and fm.ok else None
     if entry is None or not isinstance(entry.value, dict):
         return []
@@ -486,7 +487,8 @@ def frontmatter_handlers(fm: Frontmatter | None, subagent: bool) -> list[Handler
             items = seq_items(map_child(gnodes[gi], "hooks")[1])
             for hi, handler in enumerate(handlers if isinstance(handlers, list) else []):
                 if isinstance(handler, dict) and hi < len(items):
-                    out.append(("SubagentStop" if subagent and event == "Stop" else str(event), (items[hi],), handler))
+                    runs_on = "SubagentStop" if subagent and event == "Stop" else str(event)
+                    out.append((runs_on, (items[hi], str(event)), handler))
     return out
 
 
@@ -513,7 +515,8 @@ def frontmatter_roots(path: str, home: str | None, disk: Disk) -> dict[str, str]
         return {"HOME": project, "~": project}
     if not disk.exists(os.path.join(project, ".git")):
         above = os.path.dirname(project)
-        while above != os.path.dirname(above) and above != home:
+        limit = os.path.abspath(home) if home else None
+        while above != os.path.dirname(above) and above != limit:
             if disk.exists(os.path.join(above, ".git")) or disk.is_dir(os.path.join(above, ".claude")):
                 return {}  # a project inside another: which one the session runs in is not known
             above = os.path.dirname(above)
@@ -522,22 +525,22 @@ def frontmatter_roots(path: str, home: str | None, disk: Disk) -> dict[str, str]
 
 def _frontmatter_report(out: Reporter, doc: Document, handlers: list[Handler], roots: dict[str, str], disk: Disk,
                         code: str, unavailable: tuple[str, ...] = ()) -> None:
-    for event, (node,), handler in handlers:
+    for event, (node, _), handler in handlers:
         if code == "HK002":
             message = type_not_run(event, handler)
             if message is not None:
                 out.report(node_span(doc, map_child(node, "type")[1], node_span(doc, node, Span(0, 0, 0, 0))), message)
     if code == "HK003":
-        for event, (node,), script, variable, root, target in script_targets(roots, handlers):
+        for event, (node, written), script, variable, root, target in script_targets(roots, handlers):
             if not disk.exists(target):
                 where = {"CLAUDE_PLUGIN_ROOT": "in the plugin", "CLAUDE_PROJECT_DIR": "in the project"}.get(
                     variable, "in your home directory")
                 out.report(node_span(doc, map_child(node, "command")[1], node_span(doc, node, Span(0, 0, 0, 0))),
-                           f"the {event} hook runs '{script}', which does not exist {where} "
+                           f"the {written} hook runs '{script}', which does not exist {where} "
                            f"({os.path.relpath(target, root)}): the hook fails every time it runs")
-        for event, (node,), variable, field in plugin_only_placeholders(handlers, unavailable):
+        for event, (node, written), variable, field in plugin_only_placeholders(handlers, unavailable):
             out.report(node_span(doc, map_child(node, field)[1], node_span(doc, node, Span(0, 0, 0, 0))),
-                       plugin_only_message(event, variable, skill=unavailable == ("CLAUDE_PLUGIN_DATA",)))
+                       plugin_only_message(written, variable, skill=unavailable == ("CLAUDE_PLUGIN_DATA",)))
 
 
 def _skill_hooks(ctx: RuntimeContext, code: str) -> None:
