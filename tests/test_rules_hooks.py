@@ -415,3 +415,16 @@ def test_hk003_plugin_placeholders_outside_a_plugin(workspace):
     [d] = diags_for(res, skill_md, "HK003")
     assert "${CLAUDE_PLUGIN_DATA}" in d.message and "a skill's hooks get ${CLAUDE_PLUGIN_ROOT} only" in d.message
     assert not diags_for(res, in_plugin, "HK003") and not diags_for(res, hooks, "HK003")
+
+
+def test_hooks_of_unknown_events_are_not_judged_further(workspace):
+    """Claude Code ignores an unknown event's hooks (HK001, CC004 say so): HK002 and HK003 do not judge
+    handlers that never run."""
+    h = write(plugin(workspace) / "hooks" / "hooks.json", json.dumps({"hooks": {"Bogus": [{"hooks": [
+        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/missing.sh"}, {"type": "prompt", "prompt": "x"}]}]}}))
+    skill_md = write(workspace / ".claude" / "skills" / "s" / "SKILL.md",
+                     "---\nname: s\ndescription: Does s. Use when s.\nhooks:\n  Bogus:\n    - hooks:\n"
+                     "        - {type: command, command: \"${CLAUDE_PLUGIN_DATA}/x\"}\n---\nGo.\n", dedent=False)
+    res = check_tree(workspace)
+    assert [d.code for d in diags_for(res, h)] == ["HK001"]
+    assert [d.code for d in diags_for(res, skill_md) if d.code.startswith(("HK", "CC"))] == ["CC004"]

@@ -229,8 +229,9 @@ def _group(ctx: SidecarContext, doc: JsonDoc, base: tuple[Any, ...], event: str,
 
 
 def hook_handlers(ctx: SidecarContext) -> tuple[JsonDoc, list[Handler]]:
-    """Every handler of the file that has the hook shape (event, its JSON path, the handler): the `hooks`
-    of a hooks file or settings, the inline hooks objects of a plugin.json. HK001 reports the rest."""
+    """Every handler of the file that has the hook shape, on an event Claude Code runs (event, its JSON
+    path, the handler): the `hooks` of a hooks file or settings, the inline hooks objects of a
+    plugin.json. HK001 reports the rest."""
     doc = json_doc(ctx)
     out: list[Handler] = []
     if not doc.ok or not isinstance(doc.value, dict):
@@ -240,10 +241,11 @@ def hook_handlers(ctx: SidecarContext) -> tuple[JsonDoc, list[Handler]]:
     else:
         hooks = doc.value.get("hooks")
         maps = [(("hooks",), hooks)] if isinstance(hooks, dict) else []
+    known = RUNTIMES[PLUGIN_RUNTIME].vocabulary.hook_events
     for base, events in maps:
         for event, groups in events.items():
-            if not isinstance(groups, list):
-                continue
+            if not isinstance(groups, list) or event not in known:
+                continue  # (an unknown event's hooks never run: HK001 says so)
             for gi, group in enumerate(groups):
                 handlers = group.get("hooks") if isinstance(group, dict) else None
                 for hi, handler in enumerate(handlers if isinstance(handlers, list) else []):
@@ -475,9 +477,10 @@ def frontmatter_handlers(fm: Frontmatter | None, subagent: bool) -> list[Handler
     if entry is None or not isinstance(entry.value, dict):
         return []
     out: list[Handler] = []
+    known = RUNTIMES[PLUGIN_RUNTIME].vocabulary.hook_events
     for event, groups in entry.value.items():
-        if not isinstance(groups, list):
-            continue
+        if not isinstance(groups, list) or event not in known:
+            continue  # (an unknown event's hooks never run: CC004/SA005 say so)
         _, vnode = map_child(entry.node, str(event))
         gnodes = seq_items(vnode)
         for gi, group in enumerate(groups):
