@@ -619,3 +619,39 @@ def script_dependencies(index: Index, path: str) -> set[str]:
         return set()
     # (the roots only for a file with hooks: finding a plugin reads the directories above the file)
     return {t[5] for t in script_targets(frontmatter_roots(path, home, index.disk), handlers)} if handlers else set()
+
+
+def hook_script_links(index: Index, path: str) -> list[tuple[Span, str]]:
+    """The hook commands of `path` whose script is certain and exists, each as (the span of its `command`
+    value, inside quotes in JSON, the script): document links and go-to-definition in an editor."""
+    base = os.path.basename(path)
+    home = index.env.home
+    out: list[tuple[Span, str]] = []
+    if base.endswith(".json"):
+        pf = plugin_file_for(path)
+        if pf is None or pf.kind not in ("hooks", "settings", "manifest"):
+            return []
+        ctx = SidecarContext(path, pf.kind, None, index, index.config, Reporter(path, None, []))
+        doc, handlers = hook_handlers(ctx)
+        for _, place, _, _, _, target in script_targets(_variable_roots(ctx), handlers):
+            if index.disk.is_file(target):
+                span = doc.at(*place, "command")
+                if span.start_line == span.end_line and span.end_col - span.start_col >= 2:
+                    span = Span(span.start_line, span.start_col + 1, span.end_line, span.end_col - 1)
+                out.append((span, target))
+        return out
+    agent = index.agent_at(path)
+    if agent is not None:
+        if agent.tier == PLUGIN_TIER or not is_subagent_family(agent.family):
+            return []
+        document, subagent = agent.doc, True
+    elif base.endswith(".md"):
+        document, subagent = index.store.peek(path), False
+    else:
+        return []
+    handlers = frontmatter_handlers(document.fm, subagent=subagent)
+    for _, (node, _), _, _, _, target in script_targets(frontmatter_roots(path, home, index.disk) if handlers
+                                                        else {}, handlers):
+        if index.disk.is_file(target):
+            out.append((node_span(document, map_child(node, "command")[1], Span(0, 0, 0, 0)), target))
+    return out
