@@ -94,6 +94,32 @@ def test_sk010_amp_file_limits(workspace):
     assert any("102 files" in d.message for d in ds)
 
 
+def test_sk010_skill_tree_is_os_walks(tmp_path):
+    """The tree Amp's limits count is os.walk's (top-down, files before subdirectories, symlinked
+    directories not entered, `.git` and the like left out, symlinks sized as links), in its order."""
+    import os
+
+    from skill_ls.core.disk import Disk
+    from skill_ls.core.paths import NEVER_ENTER
+
+    top = tmp_path / "s"
+    for rel in ("SKILL.md", "b.txt", "a/x.md", "a/deep/y.md", "z/w.md", ".git/HEAD", "node_modules/m.js"):
+        write(top / rel, "x" * len(rel))
+    (tmp_path / "outside").mkdir()
+    write(tmp_path / "outside" / "big.txt", "y" * 100)
+    (top / "link_dir").symlink_to(tmp_path / "outside")
+    (top / "link_file").symlink_to(tmp_path / "outside" / "big.txt")
+    (top / "dangling").symlink_to(tmp_path / "missing")
+    want = []
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = [d for d in dirnames if d not in NEVER_ENTER]
+        want += [(os.path.relpath(os.path.join(dirpath, n), top), os.lstat(os.path.join(dirpath, n)).st_size)
+                 for n in filenames]
+    tree = Disk().tree(str(top))
+    assert list(tree.files) == want and not tree.truncated
+    assert ("link_dir", 0) not in tree.files and not any(rel.startswith(".git") for rel, _ in tree.files)
+
+
 def test_sk011_agh_cut_at_200_code_points(workspace):
     desc = "é" * 190 + " tail words lost here"
     f = skill(workspace / ".agh" / "skills", "a", description=desc)

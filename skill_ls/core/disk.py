@@ -87,16 +87,33 @@ class Disk:
             return hit
         files: list[tuple[str, int]] = []
         truncated = False
-        for dirpath, dirnames, filenames in os.walk(directory):
-            dirnames[:] = [d for d in dirnames if d not in NEVER_ENTER]
-            for name in filenames:
-                path = os.path.join(dirpath, name)
-                st = self.stat(path, follow=False)
-                if st is not None:
-                    files.append((os.path.relpath(path, directory), st.st_size))
+        # os.walk's order (top-down, a directory's files before its subdirectories, symlinked
+        # directories not entered), with each path and its relative path built by concatenation:
+        # os.walk's generators and a relpath per file were most of the cost (Amp's limits walk every skill).
+        stack = [(directory if directory.endswith(os.sep) else directory + os.sep, "")]
+        while stack:
+            prefix, rel = stack.pop()
+            try:
+                with os.scandir(prefix) as it:
+                    entries = list(it)
+            except OSError:
+                continue  # (as os.walk: a directory that cannot be listed holds nothing)
+            subdirs = []
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if not is_dir:
+                    st = self.stat(prefix + entry.name, follow=False)
+                    if st is not None:
+                        files.append((rel + entry.name, st.st_size))
+                elif entry.name not in NEVER_ENTER and not entry.is_symlink():
+                    subdirs.append((prefix + entry.name + os.sep, rel + entry.name + os.sep))
             if len(files) > MAX_TREE_FILES:
                 truncated = True
                 break
+            stack.extend(reversed(subdirs))
         if len(self._trees) >= 1024:
             self._trees.clear()
         tree = self._trees[directory] = Tree(tuple(files), truncated)
