@@ -8,6 +8,7 @@ runtime counts as a possible reader.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -32,16 +33,21 @@ def root_spec(runtime: Runtime, tier: str) -> RootSpec | None:
 
 def readers_of(decls: Iterable[SkillDecl]) -> list[Reader]:
     """The runtimes that read one file (from its declarations), in registry order, once each."""
+    # Asked by several rules for every runtime reading every file, and the same few (runtime, tier)
+    # combinations recur across files: each combination is worked out once.
+    return list(_readers(tuple((d.runtime, d.tier, d.builtin) for d in decls)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _readers(decls: tuple[tuple[str, str, bool], ...]) -> tuple[Reader, ...]:
     seen: dict[str, Reader] = {}
-    for d in decls:
-        if d.builtin or d.runtime in seen or d.runtime not in RUNTIMES:
+    for runtime_id, tier, builtin in decls:
+        if builtin or runtime_id in seen or runtime_id not in RUNTIMES:
             continue
-        spec = root_spec(RUNTIMES[d.runtime], d.tier)
-        seen[d.runtime] = Reader(d.runtime, spec.guest_of if spec is not None else None)
-    if not seen:
-        return []
+        spec = root_spec(RUNTIMES[runtime_id], tier)
+        seen[runtime_id] = Reader(runtime_id, spec.guest_of if spec is not None else None)
     order = list(RUNTIMES)
-    return sorted(seen.values(), key=lambda r: order.index(r.runtime))
+    return tuple(sorted(seen.values(), key=lambda r: order.index(r.runtime)))
 
 
 def knows(runtime_id: str, key: str) -> bool:
