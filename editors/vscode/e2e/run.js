@@ -212,22 +212,24 @@ async function problemRowsScrolled() {
     return seen.size === 0 || (last !== undefined && [...Array(last.index + 1).keys()].every((i) => seen.has(i)));
   };
   let rows = add(await readProblemRows());
-  if (!whole()) {
-    const box = await page.locator('.markers-panel .monaco-list').first().boundingBox();
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    const top = (r) => Math.min(...r.map((x) => x.index));
-    await page.mouse.wheel(0, -1e6);
-    await waitFor('the Problems list scrolled to the top', async () => top(add(await readProblemRows())) === 0, 5000, 50);
-    for (let step = 0; !whole() && step < 200; step++) {
-      const before = Math.max(...[...seen.keys()]);
-      await page.mouse.wheel(0, Math.max(40, box.height * 0.7));
-      rows = await waitFor('the Problems list scrolled down', async () => {
-        const now = add(await readProblemRows());
-        return now.some((r) => r.index > before || r.last) ? now : undefined;
-      }, 5000, 50);
-    }
-    if (!whole()) throw new Error(`the Problems list could not be read whole (${seen.size} rows seen)`);
-  }
+  if (whole()) return rows.sort((x, y) => x.index - y.index);
+  // A wheel notch moves the list by a few rows, whatever its delta: notch until row 0 is on screen,
+  // then down to the last row, reading each screen (drawn in the next frame: the rows shown change).
+  const box = await page.locator('.markers-panel .monaco-list').first().boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const shown = (r) => r.map((x) => x.index).join(',');
+  const notch = async (dy) => {
+    const was = shown(rows);
+    await page.mouse.wheel(0, dy);
+    rows = await waitFor('the Problems list to scroll', async () => {
+      const now = await readProblemRows();
+      return shown(now) !== was ? now : undefined;
+    }, 2000, 30).catch(() => readProblemRows());
+    add(rows);
+  };
+  for (let i = 0; i < 200 && !rows.some((r) => r.index === 0); i++) await notch(-box.height);
+  for (let i = 0; i < 200 && !whole(); i++) await notch(box.height);
+  if (!whole()) throw new Error(`the Problems list could not be read whole (${seen.size} rows seen)`);
   return [...seen.values()].sort((x, y) => x.index - y.index);
 }
 
