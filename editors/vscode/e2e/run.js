@@ -577,7 +577,7 @@ async function showProblems() {
 }
 
 /**
- * A flow's temporary edit of the active editor's `file` undone (File: Revert File): the tab is no longer
+ * The active editor's edit of `file` undone (File: Revert File): the tab is no longer
  * dirty and the editor shows the file as it is on disk, which is still `original` (an edit that reached
  * the disk is an error: the tests compare the tree afterwards with what the session showed).
  */
@@ -589,6 +589,23 @@ async function revertFile(file, original) {
     !(await page.$('.tabs-container .tab.active.dirty')) && words(await editorText()) === words(original), STEP, 50);
   const now = fs.readFileSync(file, 'utf8');
   if (now !== original) throw new Error(`the temporary edit of ${file} reached the disk: ${JSON.stringify(now)}`);
+}
+
+/**
+ * `fn()` edits the active editor, which shows `file`, for a while (a word typed to see completions):
+ * the edit is then reverted (revertFile), also when `fn` fails, so that the next flows and the checks
+ * afterwards see the tree as it was.
+ */
+async function temporaryEdit(file, fn) {
+  const original = fs.readFileSync(file, 'utf8');
+  try {
+    await fn();
+  } catch (err) {
+    await page.keyboard.press('Escape');
+    await revertFile(file, original).catch((e) => log(`reverting ${file} after the failure: ${e.message}`));
+    throw err;
+  }
+  await revertFile(file, original);
 }
 
 async function closeAllEditors() {
@@ -928,28 +945,28 @@ async function demoFlows(port) {
   await flow('completion', async (o) => {
     // Type `allowed-t` on a new frontmatter line and accept the suggestion: the whole word is
     // replaced (VS Code's word stops at `-`; without a range it inserted `allowed-allowed-tools`).
-    const file = path.join(config.workspace, '.agh/skills/code-review/SKILL.md');
-    const original = fs.readFileSync(file, 'utf8');
-    await openFile('.agh/skills/code-review/SKILL.md');
-    await goTo(2, 1);
-    await page.keyboard.press('End');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('allowed-t');
-    await waitFor('the typed word in the text', async () => (await editorText()).split('\n')[2] === 'allowed-t', 10000, 50);
-    await page.keyboard.press('Control+Space');
-    o.suggestions = await waitFor('the suggest widget', async () => {
-      const rows = await page.$$eval('.editor-widget.suggest-widget .monaco-list-row', (els) =>
-        els.filter((e) => e.checkVisibility()).map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
-      return rows.some((r) => /allowed-tools/.test(r)) ? rows : undefined;
+    const rel = '.agh/skills/code-review/SKILL.md';
+    await openFile(rel);
+    await temporaryEdit(path.join(config.workspace, rel), async () => {
+      await goTo(2, 1);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('allowed-t');
+      await waitFor('the typed word in the text', async () => (await editorText()).split('\n')[2] === 'allowed-t', 10000, 50);
+      await page.keyboard.press('Control+Space');
+      o.suggestions = await waitFor('the suggest widget', async () => {
+        const rows = await page.$$eval('.editor-widget.suggest-widget .monaco-list-row', (els) =>
+          els.filter((e) => e.checkVisibility()).map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
+        return rows.some((r) => /allowed-tools/.test(r)) ? rows : undefined;
+      });
+      const idx = o.suggestions.findIndex((r) => /^allowed-tools/.test(r));
+      for (let i = 0; i < idx; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      o.line = await waitFor('the accepted suggestion in the text', async () => {
+        const line = (await editorText()).split('\n')[2];
+        return /tools/.test(line) ? line : undefined;
+      });
     });
-    const idx = o.suggestions.findIndex((r) => /^allowed-tools/.test(r));
-    for (let i = 0; i < idx; i++) await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    o.line = await waitFor('the accepted suggestion in the text', async () => {
-      const line = (await editorText()).split('\n')[2];
-      return /tools/.test(line) ? line : undefined;
-    });
-    await revertFile(file, original);
     await closeAllEditors();
   });
 
@@ -1223,20 +1240,20 @@ async function multiRootFlows(port) {
         message: [...e.querySelectorAll('.message')].filter((m) => m.checkVisibility()).map((m) => m.innerText.trim()).join(' '),
       })));
       for (const { name, file, line } of mr.modelCompletion) {
-        const original = fs.readFileSync(file, 'utf8');
         await openFile(file);
-        await goTo(line, 1);
-        await page.keyboard.press('End');
-        await page.keyboard.press('Enter');
-        await page.keyboard.type('model: ');
-        await waitFor('the typed key in the text', async () => (await editorText()).split('\n')[line] === 'model: ', 10000, 50);
-        await page.keyboard.press('Control+Space');
-        const shown = await waitFor(`the suggest widget (${name})`, async () =>
-          (await widget()).find((w) => w.rows.length || (w.message && !/^Loading/.test(w.message))));
-        o[name] = { suggestions: shown.rows, message: shown.message };
-        await shot(`model-completion-${name}`);
-        await page.keyboard.press('Escape');
-        await revertFile(file, original);
+        await temporaryEdit(file, async () => {
+          await goTo(line, 1);
+          await page.keyboard.press('End');
+          await page.keyboard.press('Enter');
+          await page.keyboard.type('model: ');
+          await waitFor('the typed key in the text', async () => (await editorText()).split('\n')[line] === 'model: ', 10000, 50);
+          await page.keyboard.press('Control+Space');
+          const shown = await waitFor(`the suggest widget (${name})`, async () =>
+            (await widget()).find((w) => w.rows.length || (w.message && !/^Loading/.test(w.message))));
+          o[name] = { suggestions: shown.rows, message: shown.message };
+          await shot(`model-completion-${name}`);
+          await page.keyboard.press('Escape');
+        });
       }
       await closeAllEditors();
     });
