@@ -498,7 +498,10 @@ async def _session(c, proc, res, ws, home, agh_home, tfile, cfile, target, targe
         "uri": curi, "languageId": "markdown", "version": 1, "text": cfile.read_text()}})
     await c.wait(f, 30)
     res["did_change_claude"] = await edit_latency(
-        c, proc, curi, lambda i, v: small_skill(target_claude, note=f"(edit {v}) "), max(50, edits // 2))
+        # The description is one character longer at each edit (shorter again every seventh), as typing: the
+        # entry's cost in Claude Code's listing (over its budget) changes every time.
+        c, proc, curi, lambda i, v: small_skill(target_claude, note=f"(edit {v}) " + "x" * (v % 7)),
+        max(50, edits // 2))
     log(f"  [{res['skills']}] didChange (Claude Code skill) p50 {res['did_change_claude'].get('p50')} ms p95 "
         f"{res['did_change_claude'].get('p95')} ms, server CPU "
         f"{res['did_change_claude'].get('server_cpu_ms_per_edit')} ms per edit")

@@ -397,7 +397,7 @@ def _print_where_entries(obj: dict[str, Any], indent: str) -> None:
     width = max([12] + [len(e.get("tier_label", e["tier"])) for e in obj["entries"]])
     for e in obj["entries"]:  # the label is core/labels.py's, as in the JSON, hover and code lens
         extra = f" ({e['not_discovered']})" if e.get("not_discovered") else (f" ({e['reason']})" if e.get("reason") else "")
-        if not extra and "ambiguous:" in e.get("summary", ""):  # a copy the runtime does not rank
+        if not extra and ("ambiguous:" in e.get("summary", "") or e.get("scope")):  # unranked, or scoped (Cursor)
             extra = " (" + e["summary"].split("— ", 1)[-1] + ")"
         print(safe_text(f"{indent}{e['label']:<15} {e.get('tier_label', e['tier']):<{width}} {e['path']}{extra}"))
 

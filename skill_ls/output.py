@@ -57,6 +57,9 @@ class Positions:
             src = self._sources[path] = self.store.source(path) if path.endswith(".md") else None
         if src is None:
             return sl, span.start_col, el, span.end_col
+        if sl == el:
+            sc, ec = src.utf16_cols(sl, span.start_col, span.end_col)
+            return sl, sc, el, ec
         return sl, src.utf16_col(sl, span.start_col), el, src.utf16_col(el, span.end_col)
 
     def lsp_range(self, path: str, span: Span) -> dict[str, dict[str, int]]:

@@ -362,3 +362,20 @@ def test_fast_path_agrees_with_libyaml_on_random_nested_entries():
         block = "\n".join(lines) + "\n"
         fast, slow = _both(block)
         assert _shape(fast) == _shape(slow), block
+
+
+def test_utf16_columns_count_astral_characters_twice_and_follow_a_reread(tmp_path):
+    plain = SourceText.from_str("é café\nabc")
+    assert plain.utf16_col(0, 6) == 6 and plain.utf16_cols(0, 2, 6) == (2, 6)
+    assert plain.utf16_col(0, 99) == 6  # past the end: the line's length
+    emoji = SourceText.from_str("a😀b\nplain")
+    assert emoji.utf16_col(0, 2) == 3 and emoji.utf16_cols(0, 1, 3) == (1, 4)
+    assert emoji.utf16_cols(1, 0, 5) == (0, 5)
+    # A released text read again from a changed file: the columns are counted in the new text.
+    path = tmp_path / "SKILL.md"
+    path.write_text("é x\n", encoding="utf-8")
+    src = SourceText.from_bytes(path.read_bytes(), str(path))
+    assert src.utf16_col(0, 3) == 3
+    assert src.release()
+    path.write_text("😀 x\n", encoding="utf-8")
+    assert src.utf16_col(0, 3) == 4

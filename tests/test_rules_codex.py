@@ -53,7 +53,7 @@ def test_bg002_claude_code_budget_inputs(workspace, monkeypatch):
 def test_bg002_claude_code_description_cap(workspace):
     root = workspace / ".claude" / "skills"
     f = skill(root, "long", description="d" * 1500, extra="when_to_use: " + "w" * 500 + "\n")
-    from skill_ls.analysis.rules.codex import listing
+    from skill_ls.analysis.listing import listing
     from skill_ls.core.runtimes import RUNTIMES
 
     res = check_tree(workspace, runtimes=["claude-code"])
@@ -138,7 +138,7 @@ def test_bg002_follows_an_edit_that_keeps_the_name(workspace):
     before = flagged()
     assert str(files[-1]) in before and all("3 of 10 skills fall out" in m for m in before.values())
     text = files[0].read_text().replace("d" * 900, "short. Use when testing.")
-    assert state.set_overlay(str(files[0]), text, 2) == {("codex", "s00")}  # in place: its listing cost moved
+    assert state.set_overlay(str(files[0]), text, 2) == {("codex", "@listing")}  # in place: the listing moved
     after = flagged()
     assert str(files[0]) not in after and all("2 of 10 skills fall out" in m for m in after.values())
     state.drop_overlay(str(files[0]))
@@ -167,7 +167,7 @@ def test_bg002_an_edit_recosts_only_the_edited_entry(workspace, monkeypatch):
 def test_bg002_claude_code_listing_holds_commands(workspace, private_home):
     """Claude Code's skill tool lists `.claude/commands` (project and personal) beside the skills, each
     `- name: description` (its description, or its first line), unless `disable-model-invocation`."""
-    from skill_ls.analysis.rules.codex import listing
+    from skill_ls.analysis.listing import listing
 
     root = workspace / ".claude" / "skills"
     files = [skill(root, f"s{i:02d}", description="d" * 1000) for i in range(7)]
@@ -218,3 +218,130 @@ def test_bg002_follows_a_command_written_on_disk(workspace):
     affected = state.affected_paths(touched)
     flagged = {p for p, ds in state.diagnostics([str(f) for f in files]).items() for d in ds if d.code == "BG002"}
     assert flagged and flagged <= affected
+
+
+def _listing_edits(workspace, runtime: str, root, seed: int, skills: int) -> None:
+    """Edit skills of a listing near its budget again and again in the live state, as the language
+    server does (a buffer per edited file; after each keystroke the edited file, the open ones and
+    `affected_paths` are diagnosed again, nothing else), and compare what the editor then shows for
+    every file with a fresh `skill-ls check` of the same texts on disk."""
+    import os
+    import random
+
+    from skill_ls.analysis.listing import listing
+    from skill_ls.analysis.workspace import WorkspaceState
+
+    rng = random.Random(seed)
+    (workspace / ".skill-ls.toml").write_text(f'runtimes = ["{runtime}"]\n')
+    lengths = [0, 40, 300, 650, 700, 1200, 1600]  # 1,600: past Claude Code's 1,536-character cap
+
+    def text(i: int, length: int, when: bool, hidden: bool) -> str:
+        extra = ("when_to_use: " + "w" * 80 + "\n" if when else "") + ("disable-model-invocation: true\n" if hidden else "")
+        description = ("d" * length) or "Short."
+        return f"---\nname: s{i:02d}\ndescription: {description}\n{extra}---\n# Skill\n\nInstructions.\n"
+
+    state_of = {i: (rng.choice(lengths[2:5]), False, False) for i in range(skills)}
+    files = [write(root / f"s{i:02d}" / "SKILL.md", text(i, *state_of[i]), dedent=False) for i in range(skills)]
+    if runtime == "claude-code":
+        write(workspace / ".claude" / "commands" / "deploy.md", "---\ndescription: " + "c" * 500 + "\n---\nGo.\n")
+    paths = [str(f) for f in files]
+    state = WorkspaceState(str(workspace), environ=dict(os.environ))
+    state.load_config()
+    state.install(state.build_index())
+    assert state.index is not None
+    built = listing(state.index, runtime)
+
+    def ids(found: dict[str, list]) -> dict[str, list]:
+        return {p: sorted(d.identity() for d in ds) for p, ds in found.items() if ds}
+
+    shown = ids(state.diagnostics(paths))
+    opened: set[str] = set()
+    seen_over, seen_under = False, False
+    for step in range(50):
+        i = rng.randrange(skills)
+        length, when, hidden = state_of[i]
+        move = rng.random()
+        if move < 0.6:
+            length = rng.choice(lengths)
+        elif move < 0.75:
+            when = not when
+        elif move < 0.85:
+            hidden = not hidden
+        state_of[i] = (length, when, hidden)  # else: the same text again (nothing moves)
+        new = text(i, length, when, hidden)
+        files[i].write_text(new)  # what `check` reads
+        opened.add(paths[i])
+        touched = state.set_overlay(paths[i], new, step + 2)
+        again = state.affected_paths(touched) | opened
+        found = state.diagnostics(sorted(p for p in again if p in paths))
+        shown = {**{p: ds for p, ds in shown.items() if p not in found}, **ids(found)}
+        shown = {p: ds for p, ds in shown.items() if ds}
+        res = check_tree(workspace)
+        expected = ids({p: [d for d in res.diagnostics if d.path == p] for p in paths})
+        assert shown == expected, f"step {step}: s{i:02d} {state_of[i]}"
+        assert listing(state.index, runtime) is built  # followed in place, never built again
+        over = any(d.code == "BG002" for d in res.diagnostics)
+        seen_over, seen_under = seen_over or over, seen_under or not over
+    assert seen_over and seen_under  # the edits pushed the listing over its budget and back under
+
+
+def test_bg002_live_claude_code_listing_equals_check_after_every_edit(workspace):
+    for seed in range(2):
+        _listing_edits(workspace, "claude-code", workspace / ".claude" / "skills", seed, 12)
+
+
+def test_bg002_live_codex_listing_equals_check_after_every_edit(workspace):
+    for seed in range(2):
+        _listing_edits(workspace, "codex", workspace / ".agents" / "skills", seed, 10)
+
+
+def test_listing_followed_in_place_equals_the_listing_computed_whole(workspace):
+    """The live listing's answers (its cut, the reported entries, each entry's place) after many
+    keystrokes in a listing of 300 skills equal the ones computed from its entries in one pass, as
+    Claude Code does: descriptions given back first-fit in listing order."""
+    import os
+    import random
+
+    from skill_ls.analysis.listing import REPORTED, listing
+    from skill_ls.analysis.workspace import WorkspaceState
+
+    rng = random.Random(7)
+    root = workspace / ".claude" / "skills"
+    (workspace / ".skill-ls.toml").write_text('runtimes = ["claude-code"]\n\n[claude-code]\nlisting_budget = 30000\n')
+    names = [f"s{i:03d}" for i in range(300)]
+
+    def text(name: str) -> str:
+        return f"---\nname: {name}\ndescription: {'d' * rng.choice([5, 60, 61, 120, 400])}\n---\nBody.\n"
+
+    paths = [str(write(root / n / "SKILL.md", text(n), dedent=False)) for n in names]
+    state = WorkspaceState(str(workspace), environ=dict(os.environ))
+    state.load_config()
+    state.install(state.build_index())
+    assert state.index is not None
+    over = 0
+    for step in range(200):
+        i = rng.randrange(len(names))
+        state.set_overlay(paths[i], text(names[i]), step + 2)
+        found = listing(state.index, "claude-code")
+        entries = found.entries
+        short = [len(d.name) + 2 for d, _, _ in entries]
+        left = 30000 - (sum(short) + len(entries) - 1)
+        cut = []
+        for (decl, cost, _), s in zip(entries, short):
+            if cost - s <= left:
+                left -= cost - s
+            else:
+                cut.append(decl.path)
+        total = entries[-1][2]
+        assert found.total == total
+        if total <= 30000:
+            assert found.cut_count == 0 and not found.reported
+            continue
+        ranked = sorted((-cost, decl.path not in cut, -n) for n, (decl, cost, _) in enumerate(entries, 1))
+        reported = {entries[-r[2] - 1][0].path: k for k, r in enumerate(ranked[:REPORTED], 1)}
+        assert (found.cut_count, found.cut_paths(20), found.reported) == (len(cut), cut[:20], reported)
+        over += 1
+        for path in rng.sample(paths, 10):
+            n = next(k for k, (d, _, _) in enumerate(entries, 1) if d.path == path)
+            assert found.place(path) == (n, entries[n - 1][1]) and found.is_cut(path) == (path in cut)
+    assert over > 100

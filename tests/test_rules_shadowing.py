@@ -270,3 +270,29 @@ def test_checking_one_file_does_not_scan_every_declaration(workspace):
     one = state.diagnostics([str(files[1])])
     assert _CountingDecls.scans == 0
     assert codes(one[str(files[1])]) == codes(full[str(files[1])])
+
+
+def test_a_copy_whose_name_moves_in_the_editor_republishes_the_copies_pointing_at_it(workspace, private_home):
+    """SH001/SH002 on one copy point at the other copy's name (related location): a keystroke that
+    moves that name (a line added above it) makes the other copy affected, and its findings then
+    equal `check`'s; a keystroke that leaves the name where it was touches nothing."""
+    import os
+
+    from skill_ls.analysis.workspace import WorkspaceState
+
+    edited = skill(private_home / ".claude" / "skills", "dup")  # the personal copy wins
+    other = skill(workspace / ".claude" / "skills", "dup")
+    (workspace / ".skill-ls.toml").write_text('runtimes = ["claude-code"]\n')
+    state = WorkspaceState(str(workspace), environ=dict(os.environ))
+    state.load_config()
+    state.install(state.build_index())
+    assert state.diagnostics([str(other)])[str(other)]  # shadowed by the edited copy
+    assert state.set_overlay(str(edited), edited.read_text() + "More.\n", 2) == set()
+    text = edited.read_text().replace("---\nname:", "---\nlicense: MIT\nname:")
+    edited.write_text(text)
+    touched = state.set_overlay(str(edited), text, 3)
+    assert str(other) in state.affected_paths(touched)
+    live = state.diagnostics([str(other)])[str(other)]
+    fresh = diags_for(check_tree(workspace), other)
+    assert sorted(d.identity() for d in live) == sorted(d.identity() for d in fresh)
+    assert any(r.path == str(edited) and r.span.start_line == 2 for d in live for r in d.related)

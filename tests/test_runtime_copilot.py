@@ -180,3 +180,48 @@ def test_context_fork_is_known(workspace):
     dedicated subagent context.": no SK007 under Copilot."""
     path = skill(workspace / ".github" / "skills", "review-pr", extra="context: fork\n")
     assert "SK007" not in codes(diags_for(check_tree(workspace, runtimes=["copilot"]), path))
+
+
+def _user_settings(home, obj):
+    return write(home / ".config" / "Code" / "User" / "settings.json", json.dumps(obj))
+
+
+def test_chat_agent_skills_locations_in_the_user_settings(workspace, private_home):
+    """"Depending on your platform, the user settings file is located here: … Linux
+    `$HOME/.config/Code/User/settings.json`": its `chat.agentSkillsLocations` adds project (relative to
+    the workspace) and personal (`~/`) locations, and can turn a default folder off."""
+    skill(workspace / "team" / "skills", "team-skill")
+    skill(private_home / "my-skills", "mine")
+    skill(workspace / ".claude" / "skills", "claude-only")
+    _user_settings(private_home, {"chat.agentSkillsLocations": {"team/skills": True, "~/my-skills": True,
+                                                                ".claude/skills": False}})
+    found = {(d.tier, d.name) for d in index_for(workspace, ["copilot"]).decls["copilot"]}
+    assert {("project", "team-skill"), ("personal", "mine")} <= found
+    assert not any(name == "claude-only" for _, name in found)
+
+
+def test_the_workspace_settings_are_merged_over_the_user_settings(workspace, private_home):
+    """VS Code merges an object setting across scopes, the workspace's entries winning: a location the
+    user adds and the workspace maps to false is not read; a default folder the user turns off and the
+    workspace turns back on is read; one both add is one root."""
+    skill(workspace / "team" / "skills", "team-skill")
+    skill(workspace / "both" / "skills", "both-skill")
+    skill(workspace / ".claude" / "skills", "claude-only")
+    _user_settings(private_home, {"chat.agentSkillsLocations": {"team/skills": True, "both/skills": True,
+                                                                ".claude/skills": False}})
+    write(workspace / ".vscode" / "settings.json", json.dumps(
+        {"chat.agentSkillsLocations": {"team/skills": False, "both/skills": True, ".claude/skills": True}}))
+    index = index_for(workspace, ["copilot"])
+    names = sorted(d.name for d in index.decls["copilot"])
+    assert names == ["both-skill", "claude-only"]
+    assert len([r for r in index.roots["copilot"] if r.path.endswith("both/skills")]) == 1
+
+
+def test_no_user_roots_keeps_the_workspace_settings_locations(workspace, private_home):
+    from skill_ls.analysis.check import CheckOptions, build_index, prepare_config
+
+    skill(workspace / "tools" / "skills", "custom")
+    write(workspace / ".vscode" / "settings.json", json.dumps({"chat.agentSkillsLocations": {"tools/skills": True}}))
+    config = prepare_config(str(workspace), CheckOptions(workspace=str(workspace), runtimes=["copilot"],
+                                                         no_user_roots=True))
+    assert [d.name for d in build_index(str(workspace), config).decls["copilot"]] == ["custom"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from tests.conftest import check_tree, codes, diags_for, skill, write
+from skill_ls.core.labels import where
 from tests.runtime_helpers import index_for, labels
 
 
@@ -180,3 +181,80 @@ def test_system_settings_override_and_admin_switch(workspace, private_home, tmp_
     index = index_for(workspace, ["gemini"])
     assert resolve_effective_set(index, "gemini").skills == []
     assert "admin.skills.enabled = false" in where(index, "gemini", "a")["skills_disabled"]
+
+
+def _extension(home, name, skill_name):
+    skill(home / ".gemini" / "extensions" / name / "skills", skill_name)
+    write(home / ".gemini" / "extensions" / name / "gemini-extension.json", '{"name": "%s", "version": "1.0.0"}' % name)
+
+
+def test_a_disabled_extension_s_skills_are_not_loaded(private_home):
+    """"Extensions are, by default, enabled across all workspaces. You can disable an extension
+    entirely or for specific workspace": `gemini extensions disable NAME` writes `!<home>/*`,
+    `--scope=workspace` `!<folder>/*`, and `enable` the same without `!`, to
+    `~/.gemini/extensions/extension-enablement.json` (Gemini CLI's `ExtensionEnablementManager`: the
+    last rule matching the folder wins)."""
+    from skill_ls.analysis.catalog import catalog_object
+
+    workspace = private_home / "work" / "proj"
+    skill(workspace / ".gemini" / "skills", "mine")
+    _extension(private_home, "off-everywhere", "a")
+    _extension(private_home, "off-here", "b")
+    _extension(private_home, "off-elsewhere", "c")
+    _extension(private_home, "back-on-here", "d")
+    write(private_home / ".gemini" / "extensions" / "extension-enablement.json", json.dumps({
+        "off-everywhere": {"overrides": [f"!{private_home}/*"]},
+        "off-here": {"overrides": [f"!{workspace}/*"]},
+        "off-elsewhere": {"overrides": [f"!{private_home}/other/*"]},
+        "back-on-here": {"overrides": [f"!{private_home}/*", f"{workspace}/*"]},
+    }))
+    index = index_for(workspace, ["gemini"])
+    assert [s["name"] for s in catalog_object(index, "gemini")["skills"]] == ["c", "d", "mine"]
+    obj = where(index, "gemini", "a")
+    assert obj["entries"][0]["label"] == "not discovered"
+    assert obj["entries"][0]["not_discovered"] == (
+        f"extension 'off-everywhere' is disabled for this folder (~/.gemini/extensions/extension-enablement.json: "
+        f"\"!{private_home}/*\")")
+    assert where(index, "gemini", "b")["entries"][0]["not_discovered"].startswith("extension 'off-here' is disabled")
+    from skill_ls.analysis.catalog import catalog_notes
+
+    not_loaded = catalog_object(index, "gemini")["not_loaded"]
+    assert [(e["root"].split("/")[-2], e["reason"].split(" is ")[0]) for e in not_loaded] == [
+        ("off-everywhere", "extension 'off-everywhere'"), ("off-here", "extension 'off-here'")]
+    assert any(n.startswith(f"the skills of {private_home}/.gemini/extensions/off-here/skills are not loaded: "
+                            "extension 'off-here' is disabled") for n in catalog_notes(index, "gemini"))
+
+
+def test_a_user_level_disable_reaches_only_folders_under_home(workspace, private_home):
+    """Reading of Gemini CLI's code over the page's «disabled everywhere»: the user scope's rule is
+    `!<home>/*`, so a folder outside the home directory still loads the extension."""
+    _extension(private_home, "tools", "lint")
+    write(private_home / ".gemini" / "extensions" / "extension-enablement.json",
+          json.dumps({"tools": {"overrides": [f"!{private_home}/*"]}}))
+    assert labels(index_for(workspace, ["gemini"]), "gemini", "lint")[0][0] == "winner"
+
+
+def test_the_hover_says_why_a_disabled_extension_s_skill_is_not_loaded(workspace, private_home):
+    from skill_ls.analysis.queries.hover import skill_hover
+    from tests.conftest import workspace_state
+
+    _extension(private_home, "tools", "lint")
+    user = skill(private_home / ".gemini" / "skills", "only-user")
+    write(private_home / ".gemini" / "extensions" / "extension-enablement.json",
+          json.dumps({"tools": {"overrides": [f"!{workspace}/*"]}}))
+    skill(workspace / ".gemini" / "skills", "x")
+    text = skill_hover(workspace_state(workspace), "lint", str(user))
+    assert "- not discovered: `extension`" in text and "extension 'tools' is disabled for this folder" in text
+
+
+def test_the_server_rebuilds_when_the_enablement_file_changes(workspace, private_home):
+    from tests.conftest import workspace_state
+
+    _extension(private_home, "tools", "lint")
+    skill(workspace / ".gemini" / "skills", "x")
+    state = workspace_state(workspace)
+    path = write(private_home / ".gemini" / "extensions" / "extension-enablement.json",
+                 json.dumps({"tools": {"overrides": [f"!{workspace}/*"]}}))
+    assert state.file_changed(str(path)) is None
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "lint")["entries"][0]["label"] == "not discovered"

@@ -373,3 +373,68 @@ def test_permission_patterns_match_in_linear_time():
     assert wildcard_match("internal-*", "internal-docs") and not wildcard_match("internal-*", "internal")
     assert wildcard_match("a?c", "abc") and not wildcard_match("a?c", "ac") and wildcard_match("x[y]", "x[y]")
     assert not wildcard_match("*a" * 40 + "b", "a" * 5000)  # (a backtracking regex would not return)
+
+
+def test_remote_skill_urls_are_never_fetched_and_every_answer_says_so(workspace, private_home, capsys):
+    """"Remote `urls` must serve an `index.json` listing available skills and their files. OpenCode
+    fetches the index and downloads matching skills to a local cache", loaded last: skill-ls opens
+    no network connection, so `where`, hover and the catalog say the remote skills are not checked
+    and that a remote copy of a name would win."""
+    from skill_ls.analysis.catalog import catalog_notes, catalog_object
+    from skill_ls.analysis.queries.hover import skill_hover
+    from skill_ls.core.labels import where
+
+    path = skill(workspace / ".opencode" / "skills", "review")
+    write(workspace / "opencode.json", json.dumps({"skills": {"urls": ["https://skills.example.com/"]}}))
+    write(private_home / ".config" / "opencode" / "opencode.jsonc",
+          '{\n  // team skills\n  "skills": {"urls": ["https://team.example.com/", "https://skills.example.com/"]},\n}\n')
+    index = index_for(workspace, ["opencode"])
+    notes = where(index, "opencode", "review")["notes"]
+    assert notes == [
+        "OpenCode also loads the skills served at https://team.example.com/ (skills.urls in "
+        "~/.config/opencode/opencode.jsonc): skill-ls opens no network connection, so they are not checked; "
+        "a remote 'review' would win over the local copies",
+        "OpenCode also loads the skills served at https://skills.example.com/ (skills.urls in "
+        "~/.config/opencode/opencode.jsonc): skill-ls opens no network connection, so they are not checked; "
+        "a remote 'review' would win over the local copies"]
+    obj = catalog_object(index, "opencode")
+    assert [e["url"] for e in obj["not_checked"]] == ["https://team.example.com/", "https://skills.example.com/"]
+    assert [s["name"] for s in obj["skills"]] == ["review"]
+    assert any("https://team.example.com/" in n and n.endswith("(nor listed here)") for n in catalog_notes(index, "opencode"))
+    assert "skills served at https://team.example.com/" in skill_hover(workspace_state(workspace), "review", str(path))
+
+
+def test_no_remote_note_without_urls(workspace, private_home):
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.core.labels import where
+
+    skill(workspace / ".opencode" / "skills", "review")
+    write(workspace / "opencode.json", json.dumps({"skills": {"urls": []}}))
+    index = index_for(workspace, ["opencode"])
+    assert "notes" not in where(index, "opencode", "review") and "not_checked" not in catalog_object(index, "opencode")
+
+
+def test_where_lists_a_copy_refused_under_the_name_it_declares(workspace, private_home, capsys):
+    """The issue's cross-runtime view: `.agents`, `.claude`, `.github`, `.gemini` and `.opencode` hold
+    `review/`; the `.opencode` copy declares `name: Review`, which OpenCode refuses. `where review`
+    shows it under OpenCode, blocked, with the rule and the name it declares; hover says the same."""
+    from skill_ls.analysis.queries.hover import skill_hover
+    from skill_ls.cli import main
+    from skill_ls.core.labels import where
+
+    for root in (".agents", ".claude", ".github", ".gemini"):
+        skill(workspace / root / "skills", "review")
+    refused = skill(workspace / ".opencode" / "skills", "review", name="Review")
+    index = index_for(workspace, ["opencode", "copilot", "gemini", "claude-code"])
+    entries = where(index, "opencode", "review")["entries"]
+    assert [(e["label"], e["path"].split("/")[-4]) for e in entries] == [
+        ("winner", ".agents"), ("shadowed", ".claude"), ("blocked", ".opencode")]
+    assert entries[-1]["filed_as"] == "Review" and "refuses the name 'Review'" in entries[-1]["reason"]
+    assert main(["where", "review", "--workspace", str(workspace), "--runtime", "auto"]) == 0
+    out = capsys.readouterr().out
+    for title in ("GitHub Copilot (copilot)", "Gemini CLI (gemini)", "OpenCode (opencode)", "Claude Code (claude-code)"):
+        assert title in out
+    assert "/.opencode/skills/review/SKILL.md (OpenCode refuses the name 'Review'" in out
+    text = skill_hover(workspace_state(workspace), "review", str(workspace / ".agents" / "skills" / "review" / "SKILL.md"))
+    assert "- blocked: `project` `.opencode/skills/review/SKILL.md` — declared as 'Review': OpenCode refuses" in text
+    assert refused.exists()

@@ -21,6 +21,7 @@ from typing import Any
 from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, EffectiveSkill, effective_mcp_servers, \
     hidden, resolve_effective_set
 from skill_ls.core.index import Document, Index, SkillDecl
+from skill_ls.core.own_settings import remote_note, remote_sources
 from skill_ls.core.parse.text import collapse
 from skill_ls.core.parse.yaml12 import js_string
 from skill_ls.core.runtimes import RUNTIMES, Runtime
@@ -47,6 +48,7 @@ class CatalogEntry:
     text: str = ""
     chars: int = 0
     builtin_source: str | None = None  # a compiled-in skill: where its description comes from
+    scope: str | None = None  # a copy that serves only the files below this directory (`RootDir.scope_label`)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "tier": self.tier, "path": self.path,
@@ -54,6 +56,8 @@ class CatalogEntry:
         if self.builtin_source is not None:
             out["builtin"] = True
             out["description_source"] = self.builtin_source
+        if self.scope is not None:
+            out["scope"] = self.scope
         return out
 
 
@@ -165,7 +169,12 @@ def document_length(doc: Document) -> int:
 
 
 def _entry(s: EffectiveSkill, full: str, shown: str, truncated: bool, text: str, chars: int) -> CatalogEntry:
-    return CatalogEntry(s.name, s.tier, s.path, full, shown, truncated, text, chars)
+    return CatalogEntry(s.name, s.tier, s.path, full, shown, truncated, text, chars, scope=_scope(s))
+
+
+def _scope(s: EffectiveSkill) -> str | None:
+    root = s.decl.root
+    return root.scope_label if root is not None and root.scope is not None else None
 
 
 class CatalogFormat(abc.ABC):
@@ -246,7 +255,8 @@ class AghLines(CatalogFormat):
         shown = collapsed[:cut] if cut is not None else collapsed
         line = f'  <skill name="{escape_attr(s.name)}">{escape_text(shown)}</skill>'
         truncated = cut is not None and len(collapsed) > cut
-        return CatalogEntry(s.name, s.tier, s.path, description, shown, truncated, line, len(line) + 1)
+        return CatalogEntry(s.name, s.tier, s.path, description, shown, truncated, line, len(line) + 1,
+                            scope=_scope(s))
 
     def cost(self, decl: SkillDecl, doc: Document | None = None) -> CatalogCost:
         cost = super().cost(decl, doc)
@@ -470,6 +480,12 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
         # False: the runtime does not document its catalog text, so `text` is empty (never invented)
         "documented": catalog_format(RUNTIMES[runtime]).documented,
     }
+    remote = remote_sources(RUNTIMES[runtime], index) if runtime in RUNTIMES else []
+    if remote:  # OpenCode's `skills.urls`: never fetched, so their skills are not in `skills`
+        out["not_checked"] = [{"url": url, "file": path} for url, path in remote]
+    unread = unread_roots(index, runtime)
+    if unread:  # roots the runtime's own settings turn off (a disabled Gemini CLI extension)
+        out["not_loaded"] = [{"root": root, "reason": reason} for root, reason in unread]
     setting = RUNTIMES[runtime].prompt_budget_setting if runtime in RUNTIMES else None
     if setting:  # Agentcy's skills_state_changed event: budget_used_chars / budget_max_chars
         out["budget"] = {"budget_used_chars": sum(e.chars for e in rendered.entries),
@@ -480,6 +496,14 @@ def catalog_object(index: Index, runtime: str, agent: str | None = None, *,
 def render_catalog(index: Index, runtime: str, agent: str | None = None) -> str:
     text: str = catalog_object(index, runtime, agent)["text"]
     return text
+
+
+def unread_roots(index: Index, runtime: str) -> list[tuple[str, str]]:
+    """(root, reason) of each root holding skills that the runtime's own settings keep it from
+    reading (`RootDir.unused`: Gemini CLI's disabled extensions); agent-local roots are per agent."""
+    roots = [r for r in index.roots.get(runtime, ()) if r.unused and r.agent is None]
+    held = {id(d.root) for d in index.decls.get(runtime, ()) if d.root is not None}
+    return [(r.path, r.unused) for r in roots if id(r) in held and r.unused]
 
 
 def catalog_notes(index: Index, runtime: str, agent: str | None = None) -> list[str]:
@@ -496,7 +520,11 @@ def catalog_notes(index: Index, runtime: str, agent: str | None = None) -> list[
     if not fmt.documented:
         left.insert(0, f"{RUNTIMES[eff.runtime].title} does not document the text of its skill listing: no text is "
                        "shown (never invented); `--format json` lists the skills it gives the model")
-    return [*eff.notes, *left]
+    unread = [f"the skills of {index.display_path(root)} are not loaded: {reason}"
+              for root, reason in unread_roots(index, runtime)]
+    remote = [remote_note(RUNTIMES[runtime], index, url, path) + " (nor listed here)"
+              for url, path in remote_sources(RUNTIMES[runtime], index)]
+    return [*eff.notes, *unread, *remote, *left]
 
 
 def catalog_cost(decl: SkillDecl, doc: Document | None = None) -> CatalogCost:

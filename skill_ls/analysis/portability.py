@@ -130,7 +130,8 @@ def _under_a_root(index: Index, rid: str, path: str) -> bool:
     key = ("runtime_roots", rid)  # (once per state of the index: hover asks for every runtime)
     roots = index.derived.get(key)
     if roots is None:
-        roots = index.derived[key] = runtime_roots(RUNTIMES[rid], index.workspace, index.env, index.config)
+        roots = index.derived[key] = runtime_roots(RUNTIMES[rid], index.workspace, index.env, index.config,
+                                                   index.walker)
     return any(is_under(path, r.path) for r in roots)
 
 

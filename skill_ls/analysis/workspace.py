@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from skill_ls.analysis.check import WANTED, Checker, file_failure
-from skill_ls.analysis.rules.codex import past_the_budget
+from skill_ls.analysis.listing import MOVED, past_the_budget, refresh_listings
 from skill_ls.core.config import (CONFIG_FILE, Config, ConfigError, find_config_file, load_config_file_lenient,
                                   merge_client_settings)
 from skill_ls.core.discovery import SKILL_FILE, Environment, Walker
-from skill_ls.core.index import (META_FILE, MCP_FILE, SKILL_FILE_LOWER, Document, DocumentStore, Index, SkillDecl,
+from skill_ls.core.index import (META_FILE, MCP_FILE, SKILL_FILE_LOWER, DocumentStore, Index,
                                  blocked_reason, skill_name_for)
 from skill_ls.core.mcp import AGH_CONFIG_FILE
 from skill_ls.core.model import Diagnostic
@@ -26,6 +26,7 @@ from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path, \
     in_definition_directory
 from skill_ls.core.paths import is_under
+from skill_ls.core.spans import name_span
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +49,8 @@ class WorkspaceState:
         self.index: Index | None = None
         self.checker: Checker | None = None
         self._walker_stale = False
-        # What BG002 said per runtime when last asked (see `affected_paths`): path -> its place.
-        self._past_budget: dict[str, dict[str, tuple[int, int, int, int, int, int]]] = {}
+        # What BG002 said per runtime when last asked (see `affected_paths`): path -> what it said.
+        self._past_budget: dict[str, dict[str, tuple[object, ...]]] = {}
         # Skills that read another skill's files (`skill_read_file("name", ...)`), seen when their
         # diagnostics were last computed: name -> their paths. Which copy of `name` wins decides
         # their RF001/RF002, so a change to `name` makes them affected too.
@@ -179,7 +180,26 @@ class WorkspaceState:
             return None  # a new agent file: discovery must run again
         if os.path.isdir(path) or (not os.path.exists(path) and base not in RELEVANT_NAMES):
             return self._directory_changed(path)
+        if base == SKILL_FILE and self._in_new_nested_root(path):
+            return None  # a skill folder nested in a subfolder appeared (Cursor's `**/.cursor/skills`)
         return self._update(path)
+
+    def _in_new_nested_root(self, path: str) -> bool:
+        """Whether `path` lies in a folder a root template's `**` segment would match
+        (`{workspace}/**/.cursor/skills`) and that is not a root of the index yet: the roots are
+        expanded again by a rebuild."""
+        index = self._index
+        if not is_under(path, self.workspace):
+            return False
+        for runtime in RUNTIMES.values():
+            for spec in runtime.roots:
+                if "/**/" not in spec.template or not spec.template.startswith("{workspace}/"):
+                    continue
+                tail = os.sep + spec.template.split("/**/", 1)[1].replace("/", os.sep) + os.sep
+                if tail in path[len(self.workspace):] and not any(
+                        is_under(path, r.path) for r in index.roots.get(runtime.id, ())):
+                    return True
+        return False
 
     def skill_dirs(self) -> dict[str, list[str]]:
         """The directory of every skill this workspace indexes (every root, also outside the
@@ -248,6 +268,11 @@ class WorkspaceState:
             for r in index.roots.get(runtime.id) or runtime_roots(runtime, self.workspace, index.env, self.config):
                 if is_under(r.path, path):
                     return True
+            # Folders a `**` segment matches (Cursor's nested `.cursor/skills`) are found again.
+            if any("/**/" in spec.template for spec in runtime.roots) and is_under(path, self.workspace) and any(
+                    r.scope is not None and is_under(r.path, path) and r not in index.roots.get(runtime.id, ())
+                    for r in runtime_roots(runtime, self.workspace, index.env, self.config)):
+                return True
         return False
 
     def read_dirs(self) -> set[str]:
@@ -293,8 +318,9 @@ class WorkspaceState:
     def _refresh_in_place(self, path: str) -> set[tuple[str, str]] | None:
         """The common keystroke: a known SKILL.md whose name and loadability did not change. Swap the
         parsed document into its declarations without re-indexing names (keeps edits O(1)). Returns
-        the (runtime, name) pairs whose listing cost changed (a listing with a budget then moves for
-        other files too), or None when the file has to be re-indexed."""
+        (runtime, MOVED) for each listing the edit moved (a listing with a budget then moves for
+        other files too: `refresh_listings` costs the entry again) and the (runtime, name) pairs
+        whose name moved in the text, or None when the file has to be re-indexed."""
         index = self._index
         decls = index.decls_for_path(path)
         if not decls or path not in index.store.overlays and not os.path.isfile(path):
@@ -310,14 +336,14 @@ class WorkspaceState:
             if skill_name_for(doc, runtime) != d.name or (blocked is None) != (d.blocked is None):
                 return None
             updates.append((d, blocked))
-        moved: set[tuple[str, str]] = set()
+        # Other copies' findings point at this copy's name (SH001-SH003 related locations): where it
+        # moved, they change too.
+        moved_name = {(d.runtime, d.name) for d, _ in updates if d.doc is None or name_span(d.doc) != name_span(doc)}
         for d, blocked in updates:
-            if RUNTIMES[d.runtime].vocabulary.listing_budget is not None and _listing_cost(d, d.doc) != _listing_cost(d, doc):
-                moved.add((d.runtime, d.name))
             d.doc = doc
             d.blocked = blocked
-        index.derived.clear()  # whole-index facts (listings) read the swapped text
-        return moved
+        index.derived.clear()  # whole-index facts may read the swapped text (each is cheap to derive again)
+        return refresh_listings(index, decls) | moved_name
 
     def rebuild_walker(self) -> None:
         if self.index is not None and self._walker_stale:
@@ -401,17 +427,19 @@ class WorkspaceState:
         """Files whose diagnostics may change after `touched` names changed: every copy of the
         names, every skill that reads files of one of them (the winning copy is the one read: RF001),
         every agent (agents name skills: AG005), and, in a runtime whose listing has a budget, the
-        files whose place past the budget changed (BG002: a description anywhere moves the cut)."""
+        files whose place past the budget changed (BG002: a description anywhere moves the cut).
+        A listing that moved and nothing else (`MOVED`: a description typed) changes no name."""
         if self.index is None or not touched:
             return set()
         out: set[str] = set()
-        names = {n for _, n in touched}
+        names = {n for _, n in touched} - {MOVED}
         for rid, table in self.index.by_name.items():
             for name in names:
                 out.update(d.path for d in table.get(name, ()) if d.path)
         for name in names:
             out.update(self._callers.get(name, ()))
-        out.update(a.path for a in self.index.agents)
+        if names:
+            out.update(a.path for a in self.index.agents)
         for rid in {r for r, _ in touched if r in self.index.decls}:
             before, now = self._past_budget.get(rid, {}), past_the_budget(self.index, rid)
             out.update(p for p in before.keys() | now.keys() if before.get(p) != now.get(p))
@@ -515,15 +543,6 @@ class WorkspaceState:
         from skill_ls.core.own_settings import is_settings_path
 
         return is_settings_path(self.index, path)  # a runtime's own settings file (or an OpenCode agent's)
-
-
-def _listing_cost(decl: SkillDecl, doc: Document | None) -> int | None:
-    """What `decl` costs in its runtime's listing when it reads `doc` (None: not listed)."""
-    from skill_ls.analysis.catalog import catalog_cost
-
-    if doc is None or doc.fm is None or not doc.fm.ok:
-        return None
-    return catalog_cost(decl, doc).chars
 
 
 __all__ = ["WorkspaceState", "META_FILE", "MCP_FILE"]

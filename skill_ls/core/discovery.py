@@ -8,6 +8,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from skill_ls.core.config import Config
 from skill_ls.core.parse.data import json_value, jsonc_value
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
+from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.runtimes.spec import RootSpec
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
@@ -73,6 +75,10 @@ class RootDir:
     # A root the runtime never scans, kept so its files are explained (a shadowed agent's skills/).
     unused: str | None = None
     activates: bool = True  # its existing makes the runtime active (`RootSpec.activates`)
+    # The directory whose files this root's skills serve (`RootSpec.scoped`: Cursor's nested
+    # `apps/web/.cursor/skills` serves `apps/web`); None: every file.
+    scope: str | None = None
+    scope_label: str = ""  # that directory as a reader tells it: relative to the workspace (`apps/web`)
 
     @property
     def runtime_def(self) -> Runtime:
@@ -90,7 +96,8 @@ def find_repo_root(workspace: str) -> str:
         cur = parent
 
 
-def _expand(template: str, workspace: str, env: Environment, config: Config) -> list[str]:
+def _expand(template: str, workspace: str, env: Environment, config: Config,
+            walker: "Walker | None" = None) -> list[str]:
     if template.startswith("{env:"):  # (its default is a path: split at the closing brace that ends it)
         head, _, rest = template.rpartition("}")
         return _expand_env(head.lstrip("{"), rest.lstrip("/"), env)
@@ -124,7 +131,7 @@ def _expand(template: str, workspace: str, env: Environment, config: Config) -> 
     else:  # pragma: no cover - a template typo in a descriptor (skill_ls/core/runtimes/)
         raise ValueError(f"unknown root placeholder {key}")
     paths = [os.path.normpath(os.path.join(b, rest)) if rest else os.path.normpath(b) for b in bases]
-    return [g for p in paths for g in _glob_dirs(p)] if "*" in rest else paths
+    return [g for p in paths for g in _glob_dirs(p, walker)] if "*" in rest else paths
 
 
 def _expand_env(key: str, rest: str, env: Environment) -> list[str]:
@@ -139,9 +146,15 @@ def expand_template(template: str, workspace: str, env: Environment, config: Con
     return _expand(template, workspace, env, config)
 
 
-def _glob_dirs(path: str) -> list[str]:
+def _glob_dirs(path: str, walker: "Walker | None" = None) -> list[str]:
     """`path` with each `*` segment replaced by every directory there, in name order (a missing or
-    unreadable directory gives none)."""
+    unreadable directory gives none); a `**` segment by every directory below (`_below`), keeping
+    only the paths that are directories."""
+    head, sep, tail = path.partition(os.sep + "**")
+    if sep and (not tail or tail.startswith(os.sep)):
+        first = tail.lstrip(os.sep).split(os.sep, 1)[0]  # (a folder lacking it is not stat'ed)
+        return [p for d, children in _below(head, walker) if not first or first in children
+                for p in _glob_dirs(d + tail, walker) if os.path.isdir(p)]
     head, sep, tail = path.partition(os.sep + "*")
     if not sep:
         return [path]
@@ -151,7 +164,40 @@ def _glob_dirs(path: str) -> list[str]:
         return []
     out: list[str] = []
     for name in names:
-        out.extend(_glob_dirs(head + os.sep + name + tail))
+        out.extend(_glob_dirs(head + os.sep + name + tail, walker))
+    return out
+
+
+def _below(base: str, walker: "Walker | None" = None) -> list[tuple[str, frozenset[str]]]:
+    """Every directory below `base` (not `base` itself), in path order, with the names of its child
+    directories: hidden directories and the ones no walk enters are neither listed nor entered,
+    symlinked directories are not followed, and at most MAX_WALK_DIRS directories are listed. With
+    `walker`, its cached listings are used (and kept: the checked folders' walk reads them again)."""
+    if walker is not None and base in walker.below:
+        return walker.below[base]
+    out: list[tuple[str, frozenset[str]]] = []
+    stack = [base]
+    listed = 0
+    while stack and listed < MAX_WALK_DIRS:
+        directory = stack.pop()
+        listed += 1
+        if walker is not None:
+            entries, error = walker.listdir(directory)
+            if error:
+                continue
+            dirs = [(name, full) for name, full, is_dir in entries if is_dir and not walker.is_link(full)]
+        else:
+            try:
+                with os.scandir(directory) as it:
+                    dirs = sorted((e.name, e.path) for e in it if e.is_dir(follow_symlinks=False))
+            except OSError:
+                continue
+        if directory != base:
+            out.append((directory, frozenset(name for name, _ in dirs)))
+        stack.extend(reversed([full for name, full in dirs if not name.startswith(".") and name not in NEVER_ENTER]))
+    out.sort()
+    if walker is not None:
+        walker.below[base] = out
     return out
 
 
@@ -189,30 +235,67 @@ def _switched_off(spec: RootSpec, workspace: str, env: Environment, config: Conf
     """Whether `spec.json_switch`'s file maps this root's own location to false."""
     if spec.json_switch is None:
         return False
-    template, key = spec.json_switch
+    templates, key = spec.json_switch
     head, _, rest = spec.template.partition("}/")
     location = rest if head == "{workspace" else "~/" + rest if head == "{home" else None
     if location is None:
         return False
-    for path in _expand(template, workspace, env, config):
-        value = _json_value(path, key, jsonc=True)
-        if isinstance(value, dict) and any(isinstance(k, str) and k.strip() == location and _flag(v) is False
-                                           for k, v in value.items()):
-            return True
-    return False
+    state = None  # the last file that maps the location decides (VS Code merges the maps)
+    for template in templates:
+        for path in _expand(template, workspace, env, config):
+            value = _json_value(path, key, jsonc=True)
+            for k, v in value.items() if isinstance(value, dict) else ():
+                if isinstance(k, str) and k.strip() == location and _flag(v) is not None:
+                    state = _flag(v)
+    return state is False
+
+
+def _enablement_off(spec: RootSpec, root: str, workspace: str, env: Environment, config: Config) -> str | None:
+    """Why `spec.enablement`'s file turns this root off for the workspace (None: it is read)."""
+    name = _json_value(os.path.normpath(os.path.join(root, spec.marker)), "name", jsonc=False)
+    if not isinstance(name, str) or not name:
+        return None
+    folder = "/" + workspace.replace(os.sep, "/").strip("/") + "/"
+    for path in _expand(spec.enablement, workspace, env, config):
+        entry = _json_value(path, name, jsonc=False)
+        rules = entry.get("overrides") if isinstance(entry, dict) else None
+        last = None
+        for rule in rules if isinstance(rules, list) else ():
+            if isinstance(rule, str) and _override_matches(rule.removeprefix("!"), folder):
+                last = rule
+        if last is not None and last.startswith("!"):
+            shown = "~" + path[len(env.home):] if env.home and is_under(path, env.home) else path
+            return f"extension '{name}' is disabled for this folder ({shown}: \"{last}\")"
+    return None
+
+
+def _override_matches(rule: str, folder: str) -> bool:
+    """Whether an enablement rule (its `!` removed) matches `folder` (`/a/b/`), as Gemini CLI's
+    `Override.matchesPath` does: the rule's `*` matches any rest, an optional `/` before it included."""
+    escaped = re.sub(r"[.+?^${}()|\[\]\\]", lambda m: "\\" + m.group(0), rule)
+    pattern = re.sub(r"(/?)\*", lambda m: "(" + m.group(1) + ".*)?", escaped)
+    try:
+        return re.fullmatch(pattern, folder, re.S) is not None
+    except re.error:
+        return False
 
 
 def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace",
-                jsonc: bool = False, scope: str = "all", lists: bool = True) -> list[str]:
+                jsonc: bool = False, scope: str = "all", lists: bool = True, merge: tuple[str, ...] = ()) -> list[str]:
     """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
     is one path, a list several unless `lists` is false, a mapping its keys whose value is true; a
     dotted key is also looked up nested); relative paths are taken from the workspace or, with
     `json_base="file"`, from the file's directory; `~` is expanded. `jsonc`: the file may hold
     comments and trailing commas. `scope` keeps only the `~/…` paths ("home") or only the others
-    ("workspace"). Unreadable: none."""
+    ("workspace"); `merge`: files whose map under the key is merged over this one's, entry by entry.
+    Unreadable: none."""
     base = workspace if json_base == "workspace" else os.path.dirname(settings_file)
     for key in keys:
         value = _json_value(settings_file, key, jsonc)
+        for other in merge:
+            over = _json_value(other, key, jsonc)
+            if isinstance(over, dict):
+                value = {**(value if isinstance(value, dict) else {}), **over}
         if value is None:
             continue
         items = [value] if isinstance(value, str) else (value if lists else []) if isinstance(value, list) else \
@@ -223,24 +306,33 @@ def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_
     return []
 
 
-def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Config) -> list[RootDir]:
+def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Config,
+                  walker: "Walker | None" = None) -> list[RootDir]:
+    """The runtime's roots for this workspace (`walker`: whose cached listings a `**` segment reads)."""
     roots: list[RootDir] = []
     next_rank: dict[str, int] = {}  # ordered specs of one tier continue each other's order
     for spec in runtime.roots:
         if config.no_user_roots and spec.origin in ("user", "system"):
             continue
-        paths = _expand(spec.template, workspace, env, config)
+        paths = _expand(spec.template, workspace, env, config, walker)
         if spec.json_keys:
+            merge = tuple(_expand(spec.json_merge, workspace, env, config)) if spec.json_merge else ()
             paths = [p for f in paths for p in _json_paths(f, spec.json_keys, workspace, spec.json_base, spec.jsonc,
-                                                spec.json_scope, spec.json_lists)]
+                                                spec.json_scope, spec.json_lists, merge)]
         if spec.json_switch is not None and _switched_off(spec, workspace, env, config):
             continue
         if spec.marker:
             paths = [p for p in paths if os.path.isfile(os.path.normpath(os.path.join(p, spec.marker)))]
+        unused = {p: _enablement_off(spec, p, workspace, env, config) for p in paths} if spec.enablement else {}
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
+        # A scoped root serves the directory its `**` segment matched (the path less the segments after it).
+        up = spec.template.split("/**/", 1)[1].count("/") + 1 if spec.scoped and "/**/" in spec.template else 0
         for i, path in enumerate(paths):
-            roots.append(RootDir(os.path.normpath(path), runtime.id, spec.tier, start + i if spec.ordered else 0,
-                                 spec.origin, activates=spec.activates))
+            path = os.path.normpath(path)
+            scope = path.rsplit(os.sep, up)[0] if up else None
+            roots.append(RootDir(path, runtime.id, spec.tier, start + i if spec.ordered else 0,
+                                 spec.origin, unused=unused.get(path), activates=spec.activates, scope=scope,
+                                 scope_label=os.path.relpath(scope, workspace) if scope else ""))
         if spec.ordered:
             next_rank[spec.tier] = start + len(paths)
     for extra in config.roots:
@@ -267,12 +359,13 @@ def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
     return [r for r in roots if id(r) in chosen]
 
 
-def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[str, list[RootDir]]:
+def active_runtimes(workspace: str, env: Environment, config: Config,
+                    walker: "Walker | None" = None) -> dict[str, list[RootDir]]:
     """Runtime id -> its roots, for every runtime that is active (intro)."""
     out: dict[str, list[RootDir]] = {}
     auto = "auto" in config.runtimes
     for rid, runtime in RUNTIMES.items():
-        roots = runtime_roots(runtime, workspace, env, config)
+        roots = runtime_roots(runtime, workspace, env, config, walker)
         if rid in config.runtimes:
             out[rid] = roots
         elif auto and not runtime.active_by_config_only and any(r.activates and os.path.isdir(r.path) for r in roots):
@@ -285,7 +378,7 @@ def active_runtimes(workspace: str, env: Environment, config: Config) -> dict[st
         family = AGENT_FAMILIES[runtime.agent_scoping.family] if runtime.agent_scoping is not None else None
         if auto and rid not in out and family is not None and any(
                 spec.activates and os.path.isdir(d) for d, spec in agent_dirs(family, workspace, env, config)):
-            out[rid] = runtime_roots(runtime, workspace, env, config)
+            out[rid] = runtime_roots(runtime, workspace, env, config, walker)
     return out
 
 
@@ -343,6 +436,11 @@ class Walker:
         self._special: set[str] = set()  # FIFOs, sockets, devices: reported, never opened
         self.excluder = excluder or Excluder((), "")
         self.truncated: list[str] = []  # roots whose walk stopped at MAX_WALK_DIRS
+        self.below: dict[str, list[tuple[str, frozenset[str]]]] = {}  # `_below`'s answers, as the listings
+
+    def is_link(self, path: str) -> bool:
+        """Whether an entry `listdir` returned is a symbolic link."""
+        return path in self._links
 
     def listdir(self, path: str) -> tuple[list[tuple[str, str, bool]], str | None]:
         """(entries, error): entries are (name, full path, is_dir) for dirs and regular files, by name."""

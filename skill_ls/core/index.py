@@ -467,12 +467,13 @@ class Index:
         # Resolved body references; cleared whenever this index learns that the disk changed.
         self.references = ReferenceResolver()
         self.disk = Disk()  # stats and listings the rules ask for (skill_ls/core/disk.py)
-        # Facts the analysis layer derives from the whole index (e.g. a runtime's listing, which
-        # every file's budget rule reads): computed once, dropped with the other derived caches.
+        # Facts the analysis layer derives from the whole index (e.g. a runtime's roots, the commands
+        # its listing holds): computed once, dropped with the other derived caches.
         self.derived: dict[Any, Any] = {}
         # Facts that read only the declarations (names, tiers, roots, loadability), never a document's
-        # text (e.g. a runtime's effective set): also kept across an in-place document swap (a
-        # keystroke that keeps the name), dropped with the other derived caches.
+        # text (e.g. a runtime's effective set; a runtime's listing, which its owner updates on each
+        # swap): also kept across an in-place document swap (a keystroke that keeps the name),
+        # dropped with the other derived caches.
         self.derived_from_names: dict[Any, Any] = {}
 
     def listed_commands(self, runtime: Runtime) -> list[tuple[str, Document]]:
@@ -533,7 +534,7 @@ class Index:
     def build(self) -> "Index":
         self._clear_caches()
         self._path_decls = None
-        self.roots = active_runtimes(self.workspace, self.env, self.config)
+        self.roots = active_runtimes(self.workspace, self.env, self.config, self.walker)
         self.decls = {rid: [] for rid in self.roots}
         for rid, roots in self.roots.items():
             runtime = RUNTIMES[rid]

@@ -32,8 +32,27 @@ class DeclLabel:
     ambiguous: bool = False  # winner or shadowed: in one tier the runtime does not rank (SH003)
 
     @property
+    def scope(self) -> str | None:
+        """For a copy that serves only the files below one directory (Cursor's nested
+        `.cursor/skills`): "for files under apps/web/"."""
+        root = self.decl.root
+        if root is None or root.scope is None:
+            return None
+        return f"for files under {root.scope_label.replace(chr(92), '/')}/"
+
+    @property
     def detail(self) -> str | None:
         """What follows the state in one line: the reason, the winner, or what the winner shadows."""
+        scope = self.scope
+        if scope is not None and self.state in ("winner", "also loaded", "shadowed"):
+            plain = self._detail()
+            if self.state == "also loaded":  # the winner serves the other files: not an ambiguity
+                plain = "ambiguous: same tier as the first copy, which loads is not documented" if self.ambiguous \
+                    else None
+            return scope + (f"; {plain}" if plain else "")
+        return self._detail()
+
+    def _detail(self) -> str | None:
         if self.state == "winner":
             if self.ambiguous:
                 return "ambiguous: first of its tier's copies, which loads is not documented"
@@ -93,7 +112,8 @@ def label_decl(res: NameResolution, decl: SkillDecl) -> DeclLabel:
     if decl.blocked is not None:
         return DeclLabel("blocked", decl, reason=decl.blocked)
     if decl in res.loaded:
-        return DeclLabel("also loaded", decl, by=winner)
+        tied = any(decl in group and winner in group for group in res.ambiguous)
+        return DeclLabel("also loaded", decl, by=winner, ambiguous=tied)
     if res.agent is not None and winner is not None and winner.agent is not None and decl.agent is None:
         base = [d for d in res.shadowed if d.agent is None]
         if base and decl is base[0]:  # the copy the agent-local overlay replaces
@@ -134,6 +154,21 @@ def provenance(res: NameResolution, index: Index | None = None) -> dict[str, Any
     return out
 
 
+def refused_under_other_names(index: Index, runtime_id: str, name: str, agent: str | None = None) -> list[SkillDecl]:
+    """Blocked copies in a directory named `name` that the runtime files under the other name their
+    frontmatter declares (OpenCode refusing `name: Review` in `review/`): the author's `name` skill
+    too, so `where` and hover list them with the rule that refuses them."""
+    key = ("refused_by_dir", runtime_id)  # (once per index state: hover asks for every runtime)
+    table: dict[str, list[SkillDecl]] | None = index.derived.get(key)
+    if table is None:
+        table = {}
+        for d in index.decls.get(runtime_id, ()):
+            if d.blocked is not None and d.undiscovered is None and d.path and d.name != d.dir_name:
+                table.setdefault(d.dir_name, []).append(d)
+        index.derived[key] = table
+    return [d for d in table.get(name, ()) if d.name != name and (d.agent is None or d.agent == agent)]
+
+
 def where(index: Index, runtime_id: str, name: str, agent: str | None = None) -> dict[str, Any]:
     """The `skill-ls where --format json` object and the `skillLs.where` result: every
     declaration, winner first, each with its `label`, one-line `summary` and the `range` of its name;
@@ -154,9 +189,14 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
             **({"not_discovered": d.undiscovered} if d.undiscovered else {}),
             **({"agent": d.agent} if d.agent else {}),
             "label": lab.state,
+            **({"scope": d.root.scope_label} if d.root is not None and d.root.scope is not None else {}),
             "summary": lab.summary,
             "range": json_range(d),
         })
+    for d in refused_under_other_names(index, runtime_id, name, agent):
+        entries.append({"tier": d.tier, "tier_label": d.tier_label, "path": d.path, "resolved_to_winner": False,
+                        "blocked": True, "reason": d.blocked, "filed_as": d.name, "label": "blocked",
+                        "summary": f"blocked · {d.tier_label} — declared as '{d.name}'", "range": json_range(d)})
     obj: dict[str, Any] = {"name": name, "runtime": runtime_id, "agent": agent, "entries": entries}
     prov = provenance(res)
     if prov is not None:

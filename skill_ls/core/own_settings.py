@@ -283,10 +283,39 @@ def agent_without_skills(runtime: Runtime, index: Index | None, agent: str) -> s
     return _agent_rules(runtime, index, agent)[0]
 
 
+def remote_sources(runtime: Runtime, index: Index | None) -> list[tuple[str, str]]:
+    """(URL, settings file) of every remote skill source the runtime's settings files list
+    (`OwnSettings.remote`: OpenCode's `skills.urls`), in file order, each URL once. Never fetched."""
+    spec = runtime.own_settings
+    if spec is None or spec.remote is None:
+        return []
+    out: list[tuple[str, str]] = []
+    for path, data in settings_files(index, runtime):
+        urls = _at(data, spec.remote)
+        for url in urls if isinstance(urls, list) else [urls] if isinstance(urls, str) else []:
+            if isinstance(url, str) and url.strip() and url not in (u for u, _ in out):
+                out.append((url, path))
+    return out
+
+
+def remote_note(runtime: Runtime, index: Index | None, url: str, path: str) -> str:
+    """One remote source, said for people: where it is listed, that it is not checked."""
+    key = ".".join(runtime.own_settings.remote or ()) if runtime.own_settings is not None else ""
+    return (f"{runtime.title} also loads the skills served at {url} ({key} "
+            f"in {_home_relative(path, index)}): skill-ls opens no network connection, so they are not checked")
+
+
 def permission_notes(runtime: Runtime, index: Index | None, name: str, agent: str | None = None) -> list[str]:
-    """What the runtime's permissions say of `name` beyond hiding it: that the user is asked before
-    it loads, and every agent whose own rules (or switch) see it otherwise than the settings files;
-    for one `agent` (of `settings_agents`), what its rules say."""
+    """What the runtime's settings say of `name` beyond hiding it: the remote skill sources it loads
+    last (`OwnSettings.remote`: one of them may hold a copy of the name that wins), that the user is
+    asked before it loads, and every agent whose own rules (or switch) see it otherwise than the
+    settings files; for one `agent` (of `settings_agents`), what its rules say."""
+    remote = [remote_note(runtime, index, url, path) + f"; a remote '{name}' would win over the local copies"
+              for url, path in remote_sources(runtime, index)]
+    return remote + _permission_notes(runtime, index, name, agent)
+
+
+def _permission_notes(runtime: Runtime, index: Index | None, name: str, agent: str | None = None) -> list[str]:
     spec = runtime.own_settings
     if spec is None or spec.permissions is None or index is None:
         return []
@@ -330,8 +359,9 @@ def _home_relative(path: str, index: Index | None) -> str:
 
 
 def settings_paths(index: Index) -> set[str]:
-    """Every settings file of a runtime that the index reads (its `OwnSettings` files and the JSON
-    files whose keys list roots: Amp's settings, OpenCode's `opencode.json`), existing or not, and
+    """Every settings file of a runtime that the index reads (its `OwnSettings` files, the JSON
+    files whose keys list roots: Amp's settings, OpenCode's `opencode.json`, and the files that turn
+    roots off: Gemini CLI's `extension-enablement.json`), existing or not, and
     its agents' settings files that exist (OpenCode's `.opencode/agents/*.md`): a change to one of
     them changes what the runtimes load (the server rebuilds the index)."""
     from skill_ls.core.runtimes import RUNTIMES
@@ -339,7 +369,10 @@ def settings_paths(index: Index) -> set[str]:
     out: set[str] = set()
     for runtime in RUNTIMES.values():
         templates = [*(runtime.own_settings.files if runtime.own_settings else ()),
-                     *(spec.template for spec in runtime.roots if spec.json_keys)]
+                     *(spec.template for spec in runtime.roots if spec.json_keys),
+                     *(spec.enablement for spec in runtime.roots if spec.enablement),
+                     *(spec.json_merge for spec in runtime.roots if spec.json_merge),
+                     *(t for spec in runtime.roots if spec.json_switch for t in spec.json_switch[0])]
         for template in templates:
             out.update(os.path.normpath(p) for p in expand_template(template, index.workspace, index.env, index.config))
         out.update(os.path.normpath(p) for p in agent_files(runtime, index))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from skill_ls.core.index import Index, SkillDecl
+from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes import RUNTIMES
 
 
@@ -50,12 +51,51 @@ def resolve_decls(runtime_id: str, name: str, decls: list[SkillDecl], agent: str
         if len(real) > 1:
             res.ambiguous.append(real)
         return res
-    res.loaded = [loadable[0]]
-    res.shadowed = loadable[1:]
+    if not any(_scope(d) for d in loadable):
+        res.loaded = [loadable[0]]
+        res.shadowed = loadable[1:]
+        groups: dict[tuple[int, int], list[SkillDecl]] = {}
+        for d in real:
+            groups.setdefault(d.precedence()[:2], []).append(d)
+        res.ambiguous = [g for g in groups.values() if len(g) > 1]
+        return res
+    return _resolve_scoped(res, loadable, blocked + hidden, real)
+
+
+def _scope(decl: SkillDecl) -> str | None:
+    """The directory whose files `decl` serves (`RootDir.scope`), None for every file."""
+    return decl.root.scope if decl.root is not None else None
+
+
+def _covers(a: SkillDecl, b: SkillDecl) -> bool:
+    """Whether every file `b` serves is also served by `a`."""
+    outer, inner = _scope(a), _scope(b)
+    return outer is None or (inner is not None and is_under(inner, outer))
+
+
+def _resolve_scoped(res: NameResolution, loadable: list[SkillDecl], rest: list[SkillDecl],
+                    real: list[SkillDecl]) -> NameResolution:
+    """Precedence where some copies serve only the files below one directory (`RootSpec.scoped`:
+    Cursor's nested `.cursor/skills`). The winner is the first copy that serves every file (else the
+    first copy); a scoped copy is loaded for its files unless a copy of higher precedence serves them
+    too (then it is shadowed); copies of one unranked tier whose files overlap are ambiguous."""
+    winner = next((d for d in loadable if _scope(d) is None), loadable[0])
+    res.winner = winner
+    res.entries = [winner] + [d for d in loadable if d is not winner] + rest
+    res.loaded, res.shadowed = [winner], []
+    for d in loadable:
+        if d is winner:
+            continue
+        rank = d.precedence()[:2]
+        above = _scope(d) is None or any(o is not d and o.precedence()[:2] < rank and _covers(o, d) for o in loadable)
+        (res.shadowed if above else res.loaded).append(d)
     groups: dict[tuple[int, int], list[SkillDecl]] = {}
     for d in real:
         groups.setdefault(d.precedence()[:2], []).append(d)
-    res.ambiguous = [g for g in groups.values() if len(g) > 1]
+    for group in groups.values():
+        tied = [d for d in group if any(e is not d and (_covers(e, d) or _covers(d, e)) for e in group)]
+        if len(tied) > 1:
+            res.ambiguous.append(tied)
     return res
 
 

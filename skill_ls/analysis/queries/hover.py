@@ -12,7 +12,7 @@ from skill_ls.analysis.queries.scope import (agent_of, document, index_of, name_
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.config import Config
 from skill_ls.core.index import Index, SkillDecl
-from skill_ls.core.labels import label_resolution
+from skill_ls.core.labels import label_resolution, refused_under_other_names
 from skill_ls.core.model import Span
 from skill_ls.core.runtimes import DEFAULT_AGENT_FAMILY, RUNTIMES
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
@@ -110,8 +110,11 @@ def skill_hover(state: WorkspaceState, name: str, path: str, kind: str | None = 
         for lab in label_resolution(res):
             d = lab.decl
             where = f"`{_display(d.path, state.workspace)}`" if d.path else "built-in"
-            note = f" — {lab.detail}" if lab.state != "winner" and lab.detail else ""
+            note = f" — {lab.detail}" if (lab.state != "winner" or lab.scope) and lab.detail else ""
             lines.append(f"- {lab.state}: `{d.tier_label}` {where}{note}")
+        for d in refused_under_other_names(index, res.runtime, name, res.agent):
+            lines.append(f"- blocked: `{d.tier_label}` `{_display(d.path, state.workspace)}` — declared as "
+                         f"'{d.name}': {d.blocked}")
         if res.winner is None and real:
             lines.append("- no loadable copy: the runtime loads nothing under this name")
         if res.ambiguous:

@@ -165,8 +165,10 @@ def ambiguous_name(ctx: ResolutionContext) -> None:
         elif decl.runtime_def.conflict == "load_both":
             message = f"'{res.name}' is declared {len(group)} times and {decl.runtime_def.title} loads every copy"
         else:
+            scoped = [d.root.scope_label for d in group if d.root is not None and d.root.scope is not None]
+            where = f" for the files under {max(scoped, key=len)}/" if scoped else ""  # nested folders (Cursor)
             message = (f"'{res.name}' is declared {len(group)} times in the {decl.tier_label} tier of "
-                       f"{decl.runtime_def.title}; which one loads is ambiguous")
+                       f"{decl.runtime_def.title}{where}; which one loads is ambiguous")
         ctx.out.report(_span(decl), message + "; rename or remove the duplicates",
                        related=[r for d in others for r in _related(d, f"also declared: {d.tier_label} copy", ctx.index)])
 

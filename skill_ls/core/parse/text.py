@@ -15,6 +15,7 @@ from itertools import accumulate
 BOM = "\ufeff"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _WS = re.compile(r"\s+")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
 _SCAN_LINES = 64  # lines reachable by scanning without a line table
 
 
@@ -71,7 +72,8 @@ class SourceText:
     A long-lived index may `release()` the text of files read from disk; it is read again from the
     file on next use (the language server does this for files that are not open in the editor)."""
 
-    __slots__ = ("_text", "had_bom", "invalid_utf8_at", "has_crlf", "_starts", "_head", "_count", "_path", "_size")
+    __slots__ = ("_text", "had_bom", "invalid_utf8_at", "has_crlf", "_starts", "_head", "_count", "_path", "_size",
+                 "_astral")
 
     def __init__(self, text: str, had_bom: bool = False, invalid_utf8_at: int | None = None,
                  has_crlf: bool = False, path: str | None = None):
@@ -84,6 +86,7 @@ class SourceText:
         self._count = -1
         self._path = path  # where the text can be read again after release()
         self._size = -1  # length of the released text (a re-read of another length drops the tables)
+        self._astral: bool | None = None  # whether the text has characters beyond U+FFFF (not known yet)
 
     def __repr__(self) -> str:
         return f"SourceText({len(self.text)} chars, bom={self.had_bom}, crlf={self.has_crlf})"
@@ -93,6 +96,7 @@ class SourceText:
         text = self._text
         if text is None:
             text = self._text = _reread(self._path)
+            self._astral = None
             if len(text) != self._size:  # changed on disk since: the kept line table would lie
                 self._starts, self._head, self._count = None, None, -1
                 self.has_crlf = "\r" in text
@@ -206,9 +210,21 @@ class SourceText:
     def utf16_col(self, line: int, col: int) -> int:
         """Convert a code point column to UTF-16 code units (what LSP counts)."""
         prefix = self.line_text(line)[:col]
-        if prefix.isascii():
+        if self._astral is False or prefix.isascii():
             return len(prefix)
+        if self._astral is None:
+            text = self.text
+            self._astral = not text.isascii() and _ASTRAL.search(text) is not None
+            if not self._astral:
+                return len(prefix)
         return sum(2 if ord(ch) > 0xFFFF else 1 for ch in prefix)
+
+    def utf16_cols(self, line: int, start: int, end: int) -> tuple[int, int]:
+        """`utf16_col` of two columns of one line."""
+        text = self.line_text(line)
+        if self._astral is False or text.isascii():
+            return len(text[:start]), len(text[:end])
+        return self.utf16_col(line, start), self.utf16_col(line, end)
 
     def col_from_utf16(self, line: int, units: int) -> int:
         """Convert a UTF-16 column (from the client) to code points, clamped to the line."""

@@ -97,7 +97,7 @@ def skill_tree_dir_names() -> frozenset[str]:
     names: set[str] = set()
     for template in templates:
         head, _, rest = template.partition("}/")
-        parts = [p for p in rest.split("/") if p and "{" not in p]
+        parts = [p for p in rest.split("/") if p and "{" not in p and p != "**"]  # (`**`: any folders)
         if parts and head + "}" in PROJECT_PLACEHOLDERS:
             names.add(parts[0])
         if parts and parts[-1] in ("skills", "agents"):

@@ -10,7 +10,8 @@ https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-ski
 https://github.com/microsoft/vscode/blob/main/extensions/copilot/assets/prompts/skills/agent-customization/references/skills.md
 (`argument-hint`, `user-invocable`, `disable-model-invocation`), and VS Code's current page,
 https://code.visualstudio.com/docs/agent-customization/agent-skills (`chat.agentSkillsLocations`, the
-name rule's words, `context`). docs/fidelity.md quotes each one.
+name rule's words, `context`), https://code.visualstudio.com/docs/configure/settings (where the user
+settings file is). docs/fidelity.md quotes each one.
 Not documented: which of a project's three directories wins for one name; VS Code's source answers it
 (`.github/skills`, then `.agents/skills`, then `.claude/skills`, the first copy found wins and the others
 are skipped as duplicates: DEFAULT_SKILL_SOURCE_FOLDERS in
@@ -40,9 +41,16 @@ COPILOT_FIELDS: dict[str, FieldSpec] = {
                          "default its instructions are added inline to the parent agent's context."),
 }
 
-# VS Code's `chat.agentSkillsLocations` in the workspace's settings (the user-level settings file,
-# whose place depends on the platform and the VS Code flavour, is not read).
-VSCODE_LOCATIONS = ("{workspace}/.vscode/settings.json", "chat.agentSkillsLocations")
+# VS Code's `chat.agentSkillsLocations` in the user settings and the workspace's settings. "Depending on
+# your platform, the user settings file is located here: … Linux `$HOME/.config/Code/User/settings.json`"
+# (https://code.visualstudio.com/docs/configure/settings); VS Code merges an object setting across the
+# two scopes, the workspace's entries winning. Not read: other platforms' and flavours' user files
+# (Insiders, code-server: the page names none), a profile's own settings (which profile is in use is
+# not in a settings file).
+USER_SETTINGS = "{home}/.config/Code/User/settings.json"
+WORKSPACE_SETTINGS = "{workspace}/.vscode/settings.json"
+LOCATIONS_KEY = "chat.agentSkillsLocations"
+VSCODE_SWITCH = ((USER_SETTINGS, WORKSPACE_SETTINGS), LOCATIONS_KEY)
 
 COPILOT = Runtime(
     id="copilot", title="GitHub Copilot",
@@ -52,10 +60,10 @@ COPILOT = Runtime(
     # Within a tier, VS Code's order of DEFAULT_SKILL_SOURCE_FOLDERS: the first copy of a name wins and
     # later ones are skipped as duplicates (see the module docstring; ordered=True: the earlier root wins).
     roots=(
-        RootSpec("project", "{workspace}/.github/skills", ordered=True, json_switch=VSCODE_LOCATIONS),
-        RootSpec("project", "{workspace}/.agents/skills", ordered=True, activates=False, json_switch=VSCODE_LOCATIONS),
+        RootSpec("project", "{workspace}/.github/skills", ordered=True, json_switch=VSCODE_SWITCH),
+        RootSpec("project", "{workspace}/.agents/skills", ordered=True, activates=False, json_switch=VSCODE_SWITCH),
         RootSpec("project", "{workspace}/.claude/skills", ordered=True, guest_of="claude-code", activates=False,
-                 json_switch=VSCODE_LOCATIONS),
+                 json_switch=VSCODE_SWITCH),
         # "You can configure additional file locations for project skills with the
         # `chat.agentSkillsLocations` setting": the workspace's `.vscode/settings.json` (JSON with
         # comments), a map of location -> true; "Relative paths are resolved from the root folder(s)
@@ -63,15 +71,21 @@ COPILOT = Runtime(
         # (`PromptsConfig.promptSourceFolders` in promptSyntax/config/config.ts) keeps every default
         # folder the map does not set to false, then adds the map's other true entries in its order,
         # a `~/` one as a personal location; a list is ignored (`getLocationsValue`).
-        RootSpec("project", VSCODE_LOCATIONS[0], ordered=True, json_keys=(VSCODE_LOCATIONS[1],), jsonc=True,
+        RootSpec("project", WORKSPACE_SETTINGS, ordered=True, json_keys=(LOCATIONS_KEY,), jsonc=True,
                  json_scope="workspace", json_lists=False),
-        RootSpec("personal", "{home}/.copilot/skills", origin="user", ordered=True, json_switch=VSCODE_LOCATIONS),
+        # The user settings' entries, the workspace's merged over them (a location the workspace maps
+        # to false is not read; one both map to true is one root).
+        RootSpec("project", USER_SETTINGS, origin="user", ordered=True, json_keys=(LOCATIONS_KEY,), jsonc=True,
+                 json_scope="workspace", json_lists=False, json_merge=WORKSPACE_SETTINGS),
+        RootSpec("personal", "{home}/.copilot/skills", origin="user", ordered=True, json_switch=VSCODE_SWITCH),
         RootSpec("personal", "{home}/.agents/skills", origin="user", ordered=True, activates=False,
-                 json_switch=VSCODE_LOCATIONS),
+                 json_switch=VSCODE_SWITCH),
         RootSpec("personal", "{home}/.claude/skills", origin="user", ordered=True, guest_of="claude-code",
-                 activates=False, json_switch=VSCODE_LOCATIONS),
-        RootSpec("personal", VSCODE_LOCATIONS[0], origin="user", ordered=True, json_keys=(VSCODE_LOCATIONS[1],),
+                 activates=False, json_switch=VSCODE_SWITCH),
+        RootSpec("personal", WORKSPACE_SETTINGS, origin="user", ordered=True, json_keys=(LOCATIONS_KEY,),
                  jsonc=True, json_scope="home", json_lists=False),
+        RootSpec("personal", USER_SETTINGS, origin="user", ordered=True, json_keys=(LOCATIONS_KEY,),
+                 jsonc=True, json_scope="home", json_lists=False, json_merge=WORKSPACE_SETTINGS),
     ),
     fields=COPILOT_FIELDS,
     # "name (required): A unique identifier for the skill. This must be lowercase, using hyphens for

@@ -4,9 +4,9 @@
 Source (read 2026-11): https://cursor.com/docs/skills ("Skill directories", "Built-in Cursor
 skills", "Frontmatter fields", "Nested skill directories"); docs/fidelity.md quotes it. Not documented:
 which directory wins for one name (same tier: ambiguous, SH003; the project over the user is a
-reading), the catalog text, a prompt budget. Not modelled: `.cursor/skills` folders nested inside the
-repository (scoped to files below them) and `paths` scoping (both narrow when a skill is surfaced,
-not whether it loads).
+reading), the catalog text, a prompt budget. `.cursor/skills` and `.agents/skills` folders nested in
+the workspace's subdirectories are roots scoped to the files below their folder (`RootSpec.scoped`).
+Not modelled: `paths` scoping (it narrows when a skill is surfaced, not whether it loads).
 """
 from __future__ import annotations
 
@@ -45,6 +45,16 @@ CURSOR = Runtime(
         RootSpec("project", "{workspace}/.cursor/skills"),
         RootSpec("project", "{workspace}/.claude/skills", guest_of="claude-code", activates=False),
         RootSpec("project", "{workspace}/.codex/skills", guest_of="codex", activates=False),
+        # "Cursor also discovers skills inside nested project subdirectories. A `.cursor/skills/` (or
+        # `.agents/skills/`) folder anywhere inside your repository is picked up" and "Skills in nested
+        # project directories are automatically scoped to files inside that directory": every
+        # subdirectory of the workspace (https://cursor.com/docs/cli/changelog: scans "no longer descend into hidden
+        # dot-directories"), each root serving the files below the folder that holds it. Reading: the
+        # page ranks a nested copy against no other; it is a project copy there (a copy of the same
+        # name in the repository-wide directories is ambiguous for those files, SH003).
+        RootSpec("project", "{workspace}/**/.cursor/skills", scoped=True, title="nested project directories"),
+        RootSpec("project", "{workspace}/**/.agents/skills", scoped=True, activates=False,
+                 title="nested project directories"),
         RootSpec("user", "{home}/.agents/skills", origin="user", activates=False),
         RootSpec("user", "{home}/.cursor/skills", origin="user"),
         RootSpec("user", "{home}/.claude/skills", origin="user", guest_of="claude-code", activates=False),

@@ -9,10 +9,11 @@ https://geminicli.com/docs/reference/configuration (`skills.enabled`,
 `skills.disabled`, settings files), https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/skills.md
 (the repository's page: the required fields),
 https://github.com/google-gemini/gemini-cli/blob/main/docs/extensions/reference.md (where installed
-extensions live and where their skills go). docs/fidelity.md quotes each one. Not documented: the exact
+extensions live and where their skills go),
+https://github.com/google-gemini/gemini-cli/blob/main/docs/extensions/index.md (disabling an extension). docs/fidelity.md quotes each one. Not documented: the exact
 system-prompt text ("injects the name and description of all enabled skills"), a name pattern or
-length, a prompt budget, where `gemini extensions disable` records a disabled extension (its skills
-are still counted).
+length, a prompt budget, where `gemini extensions disable` records a disabled extension (Gemini CLI's
+source does: `extension-enablement.json`, read as `ExtensionEnablementManager.isEnabled` reads it).
 """
 from __future__ import annotations
 
@@ -42,8 +43,13 @@ GEMINI = Runtime(
         # "On startup, Gemini CLI looks for extensions in `<home>/.gemini/extensions`"; "Extensions exist
         # as a directory that contains a `gemini-extension.json` file"; "Skills must be placed in a
         # `skills/` directory within the extension."
+        # "Extensions are, by default, enabled across all workspaces. You can disable an extension
+        # entirely or for specific workspace": `gemini extensions disable NAME [--scope=workspace]`
+        # records it in `~/.gemini/extensions/extension-enablement.json` (the pages do not say where;
+        # Gemini CLI's `ExtensionEnablementManager` does: per extension `name`, path rules, the last
+        # rule matching the folder wins). A disabled extension's skills are not loaded.
         RootSpec("extension", "{home}/.gemini/extensions/*/skills", origin="user", title="installed extensions",
-                 marker="../gemini-extension.json"),
+                 marker="../gemini-extension.json", enablement="{home}/.gemini/extensions/extension-enablement.json"),
     ),
     fields=GEMINI_FIELDS,
     # "A unique identifier for the skill. This should match the directory name." No pattern, no length.

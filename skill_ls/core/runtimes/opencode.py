@@ -76,7 +76,11 @@ OPENCODE = Runtime(
                              # "OpenCode comes with two built-in primary agents, Build and Plan" and the
                              # General and Explore subagents (https://opencode.ai/docs/agents; a later
                              # text adds Scout, not listed here until the page the descriptor cites does).
-                             builtin_agents=("build", "explore", "general", "plan")),
+                             builtin_agents=("build", "explore", "general", "plan"),
+                             # "Remote `urls` must serve an `index.json` listing available skills and
+                             # their files. OpenCode fetches the index and downloads matching skills to
+                             # a local cache", loaded last ("configured `paths` → configured `urls`").
+                             remote=("skills", "urls")),
     catalog_format="opencode_xml", catalog_order="discovery", escapes_catalog=False,
     # "The agent loads a skill by calling the tool: skill({ name: \"git-release\" })"
     skill_tool="opencode_skill",

@@ -57,7 +57,10 @@ class RootSpec:
     {workspace}, {home}, {agh_home}, {codex_home}, {amp_toolbox}, {ancestors} (workspace and each
     parent up to the repository root, nearest first), {repo_chain} (repository root down to the
     workspace), and {config:NAME} (each path of a Config attribute). A path segment `*` stands for
-    every directory at that place, in name order (Gemini CLI: `{home}/.gemini/extensions/*/skills`).
+    every directory at that place, in name order (Gemini CLI: `{home}/.gemini/extensions/*/skills`);
+    a segment `**` for every directory below that place at any depth, the place itself excluded,
+    hidden directories (and the ones no walk enters) neither matched nor entered (Cursor:
+    `{workspace}/**/.cursor/skills`, the skill folders nested in a repository's subdirectories).
     `title` names the root for people where the template alone does not (an extension's skills)."""
 
     tier: str
@@ -76,18 +79,35 @@ class RootSpec:
     # others): VS Code's `chat.agentSkillsLocations` lists project and personal locations together.
     json_scope: Literal["all", "home", "workspace"] = "all"
     json_lists: bool = True  # a list under the key lists paths (VS Code reads only the map form)
-    # (settings file template, key): the root is not read when that JSON (with comments) file maps
-    # the root's own location, as the runtime writes it (`.claude/skills`, `~/.copilot/skills`), to
-    # false (VS Code: `"chat.agentSkillsLocations": {".claude/skills": false}`).
-    json_switch: tuple[str, str] | None = None
+    # A second settings file (template) whose map under the same key is merged over this file's,
+    # entry by entry (VS Code merges an object setting across scopes: the workspace's
+    # `.vscode/settings.json` entries over the user's `settings.json`).
+    json_merge: str = ""
+    # (settings file templates, lowest precedence first; key): the root is not read when the last of
+    # those JSON (with comments) files that maps the root's own location, as the runtime writes it
+    # (`.claude/skills`, `~/.copilot/skills`), maps it to false (VS Code:
+    # `"chat.agentSkillsLocations": {".claude/skills": false}` in the user or workspace settings).
+    json_switch: tuple[tuple[str, ...], str] | None = None
     # A file that must exist, relative to each expanded root, for the runtime to read it (Gemini CLI:
     # an extension is "a directory that contains a `gemini-extension.json` file": `../gemini-extension.json`).
     marker: str = ""
+    # A JSON file (template) that turns such a root off for some folders, keyed by the `name` its
+    # marker file holds: `{"<name>": {"overrides": ["!/home/me/*", "/home/me/work/"]}}` (Gemini CLI's
+    # `~/.gemini/extensions/extension-enablement.json`, written by `gemini extensions disable|enable
+    # [--scope]`): a rule starting with `!` disables, one ending in `*` also covers the folders below,
+    # the last rule matching the workspace wins, no rule: enabled. A root turned off is kept, unread
+    # (`RootDir.unused`: its skills are "not discovered", and `where`/hover say which rule).
+    enablement: str = ""
     title: str = ""
     # Whether this directory existing makes the runtime active (`runtimes = ["auto"]`). A directory
     # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
     # belongs to another runtime or to the standard and says nothing about this one being used.
     activates: bool = True
+    # The skills of each expanded directory serve only the files below the directory the `**`
+    # segment matched (Cursor: `apps/web/.cursor/skills` is "only surfaced when the agent works with
+    # files under `apps/web/`"): such a copy takes part in precedence only there (`core.resolve`), and
+    # `where`, hover and code lens say so.
+    scoped: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,6 +149,11 @@ class OwnSettings:
     agent_files: tuple[str, ...] = ()
     agent_switch: tuple[str, ...] | None = None
     builtin_agents: tuple[str, ...] = ()  # agents that exist without any settings (OpenCode `build`, `plan`)
+    # The key path of a list of URLs whose skills the runtime downloads and loads after every local
+    # copy (OpenCode's `skills.urls`: "OpenCode fetches the index and downloads matching skills").
+    # skill-ls opens no network connection: `where`, hover and the catalog name each URL as not
+    # checked, and say that a remote skill of a name would win over the local copies.
+    remote: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -163,7 +188,7 @@ class Vocabulary:
     confined_read_tool: str | None = None
     listing_budget: int | None = None  # characters of the whole skill listing (the default, see below)
     # past the budget: drop (skills fall out, in order) | names_only (Claude Code: skills keep their name
-    # and lose their description, the least invoked first; `analysis/rules/codex.listing`)
+    # and lose their description, the least invoked first; `analysis/listing.py`)
     listing_overflow: str = "drop"
     # Where a budget sized from the model's context comes from (Claude Code): the budget is
     # floor(context tokens x characters per token x fraction), unless `listing_budget_env` holds a
