@@ -33,11 +33,11 @@
 'use strict';
 const cp = require('child_process');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
 const CODE_SERVER = require.resolve('code-server/out/node/entry.js');
-const os = require('os');
 const STEP = 60000; // ms: one wait on a loaded 2-core machine
 
 /**
@@ -1172,9 +1172,10 @@ async function multiRootFlows(port) {
     const demo = page;
     page = await newPage('multi-root');
     await demo.close({ runBeforeUnload: false }).catch(() => undefined);
-    // code-server sometimes comes up without the workspace's folders (seen once on a slow CI machine:
-    // an empty explorer, a server without folders). What a person does then, reload, is done once;
-    // what the failed attempt showed is kept in `attempts` (the test reports it).
+    // code-server sometimes comes up without the workspace's folders (seen on a loaded machine: the
+    // explorer says "You have not yet added a folder to the workspace", no server starts). What a person
+    // does then, reload, is done once; what the failed attempt showed is kept in `attempts` (the test
+    // reports it) and the browser console in results.console.
     o.attempts = [];
     for (let attempt = 1; ; attempt++) {
       if (attempt === 1) await page.goto(url);
