@@ -577,16 +577,16 @@ async function showProblems() {
 }
 
 /**
- * The active editor's edit of `file` undone (File: Revert File): the tab is no longer
- * dirty and the editor shows the file as it is on disk, which is still `original` (an edit that reached
- * the disk is an error: the tests compare the tree afterwards with what the session showed).
+ * The active editor's edit of `file` undone (File: Revert File): the tab is no longer dirty and the
+ * editor shows the file as it is on disk, which must still be `original` (an edit that reached the disk
+ * is an error: the tests compare the tree afterwards with what the session showed).
  */
 async function revertFile(file, original) {
   await palette('File: Revert File');
   // Markdown wraps long lines: compare the words, not the lines on screen.
   const words = (t) => t.split(/\s+/).filter(Boolean).join(' ');
   await waitFor(`the edit of ${path.basename(file)} reverted`, async () =>
-    !(await page.$('.tabs-container .tab.active.dirty')) && words(await editorText()) === words(original), STEP, 50);
+    !(await page.$('.tabs-container .tab.active.dirty')) && words(await editorText()) === words(fs.readFileSync(file, 'utf8')), STEP, 50);
   const now = fs.readFileSync(file, 'utf8');
   if (now !== original) throw new Error(`the temporary edit of ${file} reached the disk: ${JSON.stringify(now)}`);
 }
