@@ -121,8 +121,8 @@ RULES_TSV = ROOT / "tests" / "data" / "agnix" / "rules-0.59.3.tsv"
 HOOK_FILES = ("the hooks of a project's `.claude/settings.json` and `.claude/settings.local.json`, the user's "
               "`~/.claude/settings.json`, managed settings (`managed-settings.json`, `managed-settings.d/*.json`), a "
               "plugin's `hooks/hooks.json`, the hook files its `plugin.json` names and the `hooks` object written "
-              "inside `plugin.json` (HK001-HK003), and `hooks` in a Claude Code skill's frontmatter (CC004) and a "
-              "subagent's frontmatter (SA005)")
+              "inside `plugin.json` (HK001-HK003), and `hooks` in the frontmatter of a Claude Code skill or command "
+              "(CC004, HK002, HK003) and a subagent (SA005, HK002, HK003)")
 MCP_FILES = ("the project's root `.mcp.json`, a Claude Code plugin's `.mcp.json`, the MCP configs its `plugin.json` "
              "names and the `mcpServers` written inside `plugin.json` (MS008, MS001-MS006), a subagent's "
              "`mcpServers`, a skill's `mcp.json` (AGH, Amp), `metadata.agh.mcp_servers` and AGH `AGENT.md` "
@@ -180,24 +180,31 @@ COVERAGE: dict[str, tuple[str, str, str]] = {
     "CC-HK-001": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-002": ("full", "HK002", "as Claude Code 2.1.332 runs them: it also runs prompt and agent hooks on "
                   "PermissionDenied and TeammateIdle, which the page excludes (not reported); settings and plugin "
-                  "hook files, not frontmatter"),
+                  "hook files, and skill, command and subagent frontmatter (a subagent's Stop runs as SubagentStop)"),
     "CC-HK-003": ("no", "", "no matcher matches every tool (documented)"),
     "CC-HK-005": ("full", "HK001, CC004, SA005", HK), "CC-HK-006": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-007": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-008": ("partial", "HK003", "only where the script's directory is certain (`${CLAUDE_PLUGIN_ROOT}`, "
-                  "`$CLAUDE_PROJECT_DIR`, the user's `~`); relative paths and shell pipelines are never guessed"),
+                  "`$CLAUDE_PROJECT_DIR`, the user's `~`), in hook files and in skill, command and subagent frontmatter; "
+                  "`${CLAUDE_SKILL_DIR}`, relative paths and shell pipelines are never guessed"),
     "CC-HK-009": ("no", "", "advice about what a command does"),
     "CC-HK-010": ("no", "", "not checked"), "CC-HK-011": ("full", "HK001, CC004, SA005", "a positive number; " + HK),
     "CC-HK-012": ("full", "HK001, SK003, AG001", "JSON of hooks files, YAML of frontmatter; " + HK),
     "CC-HK-013": ("no", "", "finer handler fields not checked"), "CC-HK-014": ("no", "", "finer handler fields not checked"),
     "CC-HK-015": ("no", "", "finer handler fields not checked"), "CC-HK-016": ("full", "HK001, CC004, SA005", HK),
     "CC-HK-018": ("no", "", "Claude Code ignores such a matcher silently: advisory"),
-    "CC-HK-020": ("full", "HK001, CC004, SA005", HK), "CC-HK-021": ("no", "", "finer handler fields not checked"),
-    "CC-HK-022": ("no", "", "finer handler fields not checked"), "CC-HK-023": ("no", "", "finer handler fields not checked"),
+    "CC-HK-020": ("full", "HK001, CC004, SA005", HK),
+    "CC-HK-021": ("partial", "HK001, CC004, SA005", "`if` that is not a string (the schema refuses it); its permission "
+                  "rule syntax is not checked; " + HK),
+    "CC-HK-022": ("full", "HK001, CC004, SA005", "`bash` or `powershell`, as the schema; " + HK),
+    "CC-HK-023": ("full", "HK001, CC004, SA005", "true or false, as the schema; " + HK),
     "CC-HK-024": ("no", "", "finer handler fields not checked"),
     "CC-HK-025": ("full", "HK001, CC004, SA005", "not a string, or not a regular expression; " + HK),
     "CC-HK-026": ("full", "HK001, CC004, SA005", HK), "CC-HK-027": ("full", "HK001, CC004, SA005", HK),
     **{f"CC-HK-{n:03d}": ("no", "", "finer hook semantics not checked") for n in range(28, 36)},
+    "CC-HK-029": ("partial", "HK001, CC004, SA005", "a value other than `continue`/`block` on a command or http hook "
+                  "(the schema refuses it; an mcp_tool hook reads any value as `block`); where it is ineffective is "
+                  "not checked; " + HK),
     # ---- Claude Code plugins and marketplaces
     "CC-PL-001": ("no", "", "skill-ls reads the manifest where Claude Code does; a plugin.json elsewhere is no manifest"),
     "CC-PL-002": ("partial", "PL002", "a component path that points inside .claude-plugin/"),

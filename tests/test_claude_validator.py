@@ -165,6 +165,32 @@ FIXTURES: dict[str, tuple[dict[str, str], bool]] = {
                           "agents/x.md": "---\nname: x\ndescription: X.\n---\nX.\n"}, True),
     "missing-path": ({".claude-plugin/plugin.json": '{"name": "a", "agents": ["./custom/x.md"]}'}, True),
     "traversal": ({".claude-plugin/plugin.json": '{"name": "a", "commands": "../x"}'}, True),
+    # Events 2.1.332 runs beyond the hooks page: provided, not unknown; a broken PreSkillShellCommand entry
+    # is refused like a PreToolUse one.
+    "hooks-events-beyond-the-page": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json":
+                                      '{"hooks": {' + ", ".join(f'"{e}": [{{"hooks": [{{"type": "command", '
+                                      '"command": "true"}]}]' for e in ("PreModelSwitch", "PostModelSwitch",
+                                      "DirectoryAdded", "MessageDisplay", "PreSkillShellCommand")) + "}}"}, False),
+    "hooks-broken-skill-shell-guard": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json":
+                                        '{"hooks": {"PreSkillShellCommand": [{"hooks": [{"type": "command"}]}]}}'},
+                                       True),
+    # Handler fields of the wrong kind: refused under a guard event, ignored (a warning) elsewhere.
+    "hook-fields-guard": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json": json.dumps({"hooks": {
+        "PreToolUse": [{"hooks": [
+            {"type": "command", "command": "x", "args": "a b"}, {"type": "command", "command": "x", "shell": "zsh"},
+            {"type": "command", "command": "x", "async": "yes"}, {"type": "http", "url": "not a url"},
+            {"type": "http", "url": "https://x.y", "headers": {"a": 1}}, {"type": "prompt", "prompt": "p", "model": 5},
+            {"type": "command", "command": "x", "onFailure": "stop"}]}]}})}, True),
+    "hook-fields-elsewhere": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json": json.dumps({"hooks": {
+        "Stop": [{"hooks": [
+            {"type": "http", "url": "http://localhost:${PORT}/x"}, {"type": "http", "url": "mailto:a@b.c"},
+            {"type": "http", "url": "localhost:8080/x"}, {"type": "command", "command": "x", "args": ["a", 1]},
+            {"type": "command", "command": "x", "rewakeMessage": ""}, {"type": "command", "command": "x", "cloud": "?"},
+            {"type": "mcp_tool", "server": "s", "tool": "t", "onFailure": "weird", "input": "x"},
+            {"type": "command", "command": "x", "bogusField": 1}]}]}})}, False),
+    # An empty command is a string: the schema loads the hook (which does nothing), even under PreToolUse.
+    "hook-empty-command-guard": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json":
+                                  '{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": ""}]}]}}'}, False),
     "hooks-array": ({".claude-plugin/plugin.json": '{"name": "a"}', "hooks/hooks.json": '{"hooks": [{"x": 1}]}'},
                     True),
     # A broken hook entry is ignored at runtime (a warning) ...

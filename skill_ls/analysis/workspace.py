@@ -26,6 +26,7 @@ from skill_ls.core.runtimes import RUNTIMES, default_runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, AGENT_FAMILIES, family_of_path, \
     in_definition_directory
 from skill_ls.core.paths import is_under
+from skill_ls.core.plugins import named_like_plugin_file
 from skill_ls.core.spans import name_span
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,14 @@ class WorkspaceState:
         # repository of skills): their references are watched like a root's (`skill_dirs`).
         self._loose: set[str] | None = None
         self._skill_dirs: dict[str, list[str]] | None = None
+        # Paths whose existence the findings of a Claude Code file depend on, seen when its diagnostics
+        # were last computed: the scripts its hooks run where their path is certain (HK003), the paths a
+        # plugin.json declares (PL002), a marketplace's local sources (PL004): file -> its paths, and
+        # path -> those files. A path created or deleted makes those files affected (`depending_on`);
+        # the server watches the paths (`dependency_paths`); `dependencies_changed` says the set moved.
+        self._deps: dict[str, frozenset[str]] = {}
+        self._dep_users: dict[str, set[str]] = {}
+        self.dependencies_changed = False
 
     @property
     def _index(self) -> Index:
@@ -120,6 +129,7 @@ class WorkspaceState:
         self._past_budget = {rid: past_the_budget(index, rid) for rid in index.decls}
         self._callers, self._calls = {}, {}
         self._loose, self._skill_dirs = None, None
+        self._deps, self._dep_users, self.dependencies_changed = {}, {}, True
         for path, overlay in list(self.overlays.items()):
             if index.store.overlays.get(path) != overlay:
                 index.store.set_overlay(path, *overlay)
@@ -151,8 +161,9 @@ class WorkspaceState:
             return set()
         self._walker_stale = True
         # A reference target may have appeared, vanished, changed (RF004 reads its links) or become a
-        # symlink; a plugin manifest may have come or gone.
+        # symlink; a plugin manifest may have come or gone (the checker's scan of plugin files with it).
         self.index.forget_disk()
+        self.checker = Checker(self.index)
         base = os.path.basename(path)
         if path not in self.overlays:
             self.index.store.invalidate(path)
@@ -400,6 +411,7 @@ class WorkspaceState:
                 if d.path in out:
                     out[d.path].append(d)
             self._note_calls(checkable)
+            self._note_dependencies(checkable)
         except Exception:  # noqa: BLE001 - the findings above stand; nothing else depends on these
             log.exception("configuration findings or call notes failed")
         return out
@@ -422,6 +434,66 @@ class WorkspaceState:
                 self._calls[path] = names
             else:
                 self._calls.pop(path, None)
+
+    def _dependencies_of(self, path: str) -> frozenset[str]:
+        from skill_ls.analysis.rules.hooks import script_dependencies
+
+        index = self._index
+        found = script_dependencies(index, path)
+        if os.path.basename(os.path.dirname(path)) == ".claude-plugin":
+            from skill_ls.analysis.rules import Reporter
+            from skill_ls.analysis.rules.context import SidecarContext
+            from skill_ls.analysis.rules.plugins import path_dependencies
+            from skill_ls.core.plugins import plugin_file_for
+
+            pf = plugin_file_for(path)
+            if pf is not None and pf.kind in ("manifest", "marketplace"):
+                found |= path_dependencies(SidecarContext(path, pf.kind, None, index, index.config,
+                                                          Reporter(path, None, [])))
+        return frozenset(found)
+
+    def _note_dependencies(self, paths: list[str]) -> None:
+        """Remember the paths whose existence the findings of each file just checked depend on."""
+        for path in paths:
+            found = self._dependencies_of(path)
+            old = self._deps.get(path, frozenset())
+            if found == old:
+                continue
+            self.dependencies_changed = True
+            for dep in old - found:
+                users = self._dep_users.get(dep)
+                if users is not None:
+                    users.discard(path)
+                    if not users:
+                        del self._dep_users[dep]
+            for dep in found - old:
+                self._dep_users.setdefault(dep, set()).add(path)
+            if found:
+                self._deps[path] = found
+            else:
+                self._deps.pop(path, None)
+
+    def depending_on(self, path: str) -> set[str]:
+        """The files whose findings depend on whether `path` exists (a hook's script, a path a plugin.json
+        declares, a marketplace's source), or on a path inside it (a directory created, deleted or
+        renamed as a whole); for a plugin's `plugin.json` or a `marketplace.json`, also every plugin file
+        under its directory (their kinds and names come from it)."""
+        found = set(self._dep_users.get(path, ()))
+        prefix = path.rstrip(os.sep) + os.sep
+        for dep, users in self._dep_users.items():
+            if dep.startswith(prefix):
+                found |= users
+        if os.path.basename(os.path.dirname(path)) == ".claude-plugin" and self.checker is not None:
+            root = os.path.dirname(os.path.dirname(path))
+            if os.path.isdir(root):
+                self.rebuild_walker()  # (the checker keeps what it finds: never from stale listings)
+                found.update(self.checker.plugin_files([root]))
+            found.update(p for p in self._deps if is_under(p, root))
+        return found
+
+    def dependency_paths(self) -> frozenset[str]:
+        """Every path whose existence a checked file's findings depend on (the server watches them)."""
+        return frozenset(self._dep_users)
 
     def affected_paths(self, touched: set[tuple[str, str]]) -> set[str]:
         """Files whose diagnostics may change after `touched` names changed: every copy of the
@@ -536,8 +608,9 @@ class WorkspaceState:
 
     def relevant(self, path: str) -> bool:
         base = os.path.basename(path)
-        if base in RELEVANT_NAMES or self._is_agent_path(path):
-            return True
+        if base in RELEVANT_NAMES or self._is_agent_path(path) or path in self._dep_users \
+                or named_like_plugin_file(path):
+            return True  # (a plugin or project file of Claude Code; a path a checked file depends on)
         if self.index is None:
             return False
         from skill_ls.core.own_settings import is_settings_path

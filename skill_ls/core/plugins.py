@@ -166,6 +166,20 @@ def plugin_globs() -> tuple[list[str], list[str]]:
     return markdown, [g.replace(os.sep, "/") for g in json_files]
 
 
+def named_like_plugin_file(path: str) -> bool:
+    """Whether `path` has the name and place of a file of `KINDS` (the editors' patterns, `plugin_globs`),
+    without reading anything: the server takes its changes on disk (`plugin_file_for` then decides
+    what the file is; files a `plugin.json` names by a custom path are followed as its dependencies)."""
+    base = os.path.basename(path)
+    parent = os.path.basename(os.path.dirname(path))
+    if parent == ".claude-plugin":
+        return base in ("plugin.json", "marketplace.json")
+    if base.endswith(".md"):
+        return parent == "agents" or "commands" in path.split(os.sep)[:-1]
+    return (base == "hooks.json" and parent == "hooks" or base in SETTINGS_FILES and parent == ".claude"
+            or base in (MCP_JSON, MANAGED_SETTINGS) or parent == MANAGED_DROP_INS and base.endswith(".json"))
+
+
 def _md_files(listdir: Any, directory: str, depth: int = 3) -> list[str]:
     out: list[str] = []
     entries, error = listdir(directory)

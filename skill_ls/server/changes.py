@@ -198,6 +198,10 @@ class ChangesServer(IndexingServer):
                 if os.path.basename(item) == "config.toml" or item in self.open_docs:
                     touched.add(("", ""))
                 holding |= state.skills_holding(item)
+                holding |= state.depending_on(item)  # files whose findings depend on it (HK003, PL002, PL004)
+                if os.path.basename(os.path.dirname(item)) == ".claude-plugin":  # a plugin's or marketplace's
+                    root = os.path.dirname(os.path.dirname(item))  # manifest: what its files are may change
+                    holding |= {p for p in self.pushed if is_under(p, root)}
             if key in rebuild:
                 continue
             affected |= {p for p in holding if self.state_for(p) is state}

@@ -159,9 +159,17 @@ class FolderServer(LanguageServer):
                 continue
             groups.setdefault(id(st), (st, []))[1].append(p)
         out: dict[str, list[Diagnostic]] = {}
+        moved = False
         for st, group in groups.values():
             out.update(st.diagnostics(group))
+            moved |= st.dependencies_changed
+            st.dependencies_changed = False
+        if moved:
+            self.dependencies_moved()
         return out
+
+    def dependencies_moved(self) -> None:
+        """The paths the checked files depend on changed (the watchers follow them: `IndexingServer`)."""
 
     def workspace_files(self) -> set[str]:
         """Every checkable file of every folder (each answered by its own folder), plus broken

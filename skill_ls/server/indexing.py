@@ -9,6 +9,7 @@ import asyncio
 import gc
 import hashlib
 import logging
+import os
 from typing import Any
 
 from lsprotocol import types
@@ -61,6 +62,7 @@ class IndexingServer(PublishingServer):
         self.directory_watch_key: str | None = None
         self.directory_watch_id: str | None = None
         self.watch_tasks: list[asyncio.Task[None]] = []
+        self._script_dirs_watched: frozenset[str] = frozenset()
 
     def scheduled(self) -> list[str]:
         out = super().scheduled()
@@ -211,3 +213,24 @@ class IndexingServer(PublishingServer):
             follow_index(self)
         except Exception:
             log.exception("cannot update the watchers")
+        # The paths checked files depend on (hook scripts, paths a plugin.json declares), watched outside
+        # what the client watches: the nearest existing directory of each (a directory created on the
+        # way to one moves that watch down).
+        key = frozenset(_nearest_directory(p) for st in self.states.values() for p in st.dependency_paths())
+        if key != self._script_dirs_watched and self.watchers is not None:
+            self._script_dirs_watched = key
+            try:
+                self.watchers.update(list(self.states.values()))
+            except Exception:
+                log.exception("cannot watch the paths checked files depend on")
+
+    def dependencies_moved(self) -> None:
+        self.follow_index()
+
+
+def _nearest_directory(path: str) -> str:
+    """`path`'s nearest existing parent directory."""
+    parent = os.path.dirname(path)
+    while parent and not os.path.isdir(parent) and parent != os.path.dirname(parent):
+        parent = os.path.dirname(parent)
+    return parent

@@ -121,3 +121,26 @@ async def test_the_users_settings_hooks_outside_the_workspace(start, tree, profi
     assert {"HK001", "HK002", "HK003"} <= set(_codes(got))
     s.change(user, '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}\n', version=2)
     await s.diagnostics(user, lambda ds: not _codes(ds))
+
+
+async def test_hook_scripts_are_links_and_definitions(start, tree, profile):
+    """A hook command whose script is certain and exists is a document link to it, and go-to-definition
+    on it opens the script: in hooks.json and in a skill's frontmatter."""
+    root = tree.ws / "plugins" / "p"
+    write(root / ".claude-plugin" / "plugin.json", '{"name": "p"}\n', dedent=False)
+    script = write(root / "scripts" / "fmt.sh", "#!/bin/sh\n", dedent=False)
+    hooks = write(root / "hooks" / "hooks.json", '{"hooks": {"Stop": [{"hooks": [{"type": "command",\n'
+                  ' "command": "${CLAUDE_PLUGIN_ROOT}/scripts/fmt.sh"}]}]}}\n', dedent=False)
+    skill_md = write(root / "skills" / "fmt" / "SKILL.md",
+                     "---\nname: fmt\ndescription: Formats. Use when formatting.\nhooks:\n  Stop:\n    - hooks:\n"
+                     "        - {type: command, command: \"${CLAUDE_PLUGIN_ROOT}/scripts/fmt.sh\"}\n---\nGo.\n",
+                     dedent=False)
+    s = await start(profile)
+    for path, line, col in ((hooks, 1, 14), (skill_md, 6, 40)):
+        s.open(path)
+        links = await s.request(s.client.text_document_document_link_async(
+            types.DocumentLinkParams(types.TextDocumentIdentifier(uri(path)))))
+        assert [l.target for l in links] == [uri(script)], path
+        locs = await s.request(s.client.text_document_definition_async(types.DefinitionParams(
+            types.TextDocumentIdentifier(uri(path)), types.Position(line=line, character=col))))
+        assert [loc.uri for loc in locs] == [uri(script)], path

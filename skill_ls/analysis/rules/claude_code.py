@@ -20,6 +20,7 @@ from skill_ls.core.parse.data import regex_problem
 from skill_ls.core.parse.frontmatter import Frontmatter
 from skill_ls.core.runtimes import Runtime
 from skill_ls.core.suggest import closest
+from skill_ls.core.runtimes.claude_code import HOOK_HANDLER_FIELD_KINDS
 from skill_ls.core.runtimes.spec import Vocabulary, flag_word
 
 _MCP_TOOL = re.compile(r"^mcp__[A-Za-z0-9_.-]+?(?:__[A-Za-z0-9_.*-]+)?$")
@@ -333,6 +334,60 @@ def check_hooks(doc: Document, entry: Any, vocab: Vocabulary, report: Callable[[
                 _check_handler(event, handler, hspan, vocab, report)
 
 
+_KIND_WORDS = {"str": "a string", "bool": "true or false", "str_list": "a list of strings",
+               "str_map": "an object of strings", "map": "an object", "nonempty": "a non-empty string",
+               "url": "a URL"}
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(.*)$", re.S)
+
+
+def url_problem(url: str) -> str | None:
+    """Why a WHATWG URL parser (Claude Code's `new URL`) refuses `url`, where that is certain: no scheme,
+    whitespace, or a web URL without a host or with a port that is not a number (`${PORT}`)."""
+    m = _SCHEME.match(url)
+    if m is None:
+        return "it has no scheme (https://...)"
+    if any(c.isspace() for c in url.strip()):
+        return "it holds whitespace"
+    if m.group(1).lower() in ("http", "https", "ws", "wss", "ftp"):
+        authority = re.split(r"[/?#\\]", m.group(2).lstrip("/\\"), maxsplit=1)[0].rsplit("@", 1)[-1]
+        host, port = (authority, "") if authority.startswith("[") else authority.rpartition(":")[::2] \
+            if ":" in authority else (authority, "")
+        if not host:
+            return "it has no host"
+        if port and not port.isdigit():
+            return f"its port '{port}' is not a number"
+    return None
+
+
+def handler_field_problems(kind: str, handler: dict[str, Any], fields: dict[str, dict[str, Any]]
+                           ) -> list[tuple[str, str]]:
+    """(field, why) for each optional field of a hook handler of `kind` whose value Claude Code's schema
+    refuses (`fields`: the runtime's `HOOK_HANDLER_FIELD_KINDS`)."""
+    out = []
+    for field, want in fields.get(kind, {}).items():
+        if field not in handler:
+            continue
+        value = handler[field]
+        if isinstance(want, tuple):
+            ok = value in want
+            words = " or ".join(f"'{w}'" for w in want)
+        elif want == "url":
+            problem = url_problem(value) if isinstance(value, str) else "it is not a string"
+            if problem is not None:
+                out.append((field, f"'{field}' of a '{kind}' hook is not a valid URL ({problem})"))
+            continue
+        else:
+            ok = {"str": isinstance(value, str), "bool": isinstance(value, bool),
+                  "nonempty": isinstance(value, str) and value != "",
+                  "str_list": isinstance(value, list) and all(isinstance(v, str) for v in value),
+                  "str_map": isinstance(value, dict) and all(isinstance(v, str) for v in value.values()),
+                  "map": isinstance(value, dict)}[want]
+            words = _KIND_WORDS[want]
+        if not ok:
+            out.append((field, f"'{field}' of a '{kind}' hook must be {words}"))
+    return out
+
+
 def _check_handler(event: str, handler: Any, span: Span, vocab: Vocabulary,
                    report: Callable[[Span, str], None]) -> None:
     if not isinstance(handler, dict):
@@ -351,6 +406,8 @@ def _check_handler(event: str, handler: Any, span: Span, vocab: Vocabulary,
     timeout = handler.get("timeout")
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
         report(span, "hook 'timeout' must be a positive number of seconds")
+    for _, why in handler_field_problems(kind, handler, HOOK_HANDLER_FIELD_KINDS):
+        report(span, why)
 
 
 @rule("CC004", Severity.WARNING, "runtime", runtimes=reads_skill_hooks)
@@ -362,7 +419,9 @@ def invalid_hooks(ctx: RuntimeContext) -> None:
     `SessionStart`, ...; case-sensitive) to a list of matcher groups, each with an optional
     `matcher` (a tool name or regular expression) and a non-empty `hooks` list of handlers. A handler
     has a `type` (`command`, `http`, `prompt`, `agent`, `mcp_tool`) and the field that type needs
-    (`command`, `url` or `prompt`); `timeout` is a positive number of seconds.
+    (`command`, `url` or `prompt`); `timeout` is a positive number of seconds; the other handler
+    fields have the kind Claude Code's schema reads (as HK001 checks them in hooks files). (HK002 and HK003
+    judge the handlers further: a type the event does not run, a script that does not exist.)
 
     ## Why is this bad?
     A misspelled event or a handler without its command never runs, and nothing says so.

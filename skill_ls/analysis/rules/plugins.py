@@ -382,3 +382,33 @@ def _source(ctx: SidecarContext, doc: JsonDoc, i: int, entry: dict[str, Any], ro
     else:
         ctx.out.report(where, "each plugin entry needs a 'source': a './path' or an object like "
                        "{\"source\": \"github\", \"repo\": \"owner/repo\"}")
+
+
+def path_dependencies(ctx: SidecarContext) -> set[str]:
+    """The paths whose existence the findings of a `plugin.json` (PL002: each path it declares) or a
+    `marketplace.json` (PL004: each local source) depend on: the server re-checks the file when one of them is created or deleted
+    (`WorkspaceState.depending_on`)."""
+    doc = json_doc(ctx)
+    if not doc.ok or not isinstance(doc.value, dict):
+        return set()
+    data = doc.value
+    root = os.path.dirname(os.path.dirname(ctx.path))
+    out: set[str] = set()
+    if ctx.kind == "manifest":
+        for key in PATH_FIELDS:
+            for _, rel in _paths(data.get(key)):
+                if rel.startswith("./") and ".." not in rel.replace("\\", "/").split("/"):
+                    out.add(os.path.normpath(os.path.join(root, rel)))
+    elif ctx.kind == "marketplace":
+        meta = data.get("metadata")
+        plugin_root = meta.get("pluginRoot") if isinstance(meta, dict) else None
+        plugins = data.get("plugins")
+        for entry in plugins if isinstance(plugins, list) else []:
+            source = entry.get("source") if isinstance(entry, dict) else None
+            if not isinstance(source, str) or ".." in source.replace("\\", "/").split("/"):
+                continue
+            if not source.startswith("./") and isinstance(plugin_root, str) and PLUGIN_ID.match(source):
+                source = "./" + os.path.join(plugin_root.removeprefix("./"), source)
+            if source.startswith("./"):
+                out.add(os.path.normpath(os.path.join(root, source)))
+    return out

@@ -212,7 +212,7 @@ def subagent_invalid_hooks(ctx: AgentContext) -> None:
 
     ## What it does
     The same checks as CC004 (events, matcher groups, handler types and their fields) for hooks
-    scoped to a subagent (`Stop` runs as `SubagentStop`).
+    scoped to a subagent (`Stop` runs as `SubagentStop`); HK002 and HK003 judge its handlers further.
 
     ## Why is this bad?
     A misspelled event or an incomplete handler never runs.

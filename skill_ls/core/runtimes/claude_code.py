@@ -48,6 +48,9 @@ HOOK_EVENTS = (
     "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted", "Stop", "StopFailure", "TeammateIdle",
     "PreCompact", "PostCompact", "InstructionsLoaded", "ConfigChange", "CwdChanged", "FileChanged",
     "WorktreeCreate", "WorktreeRemove", "Elicitation", "ElicitationResult",
+    # Not on the hooks page, but registered and run by Claude Code 2.1.332 (its event list), and listed by
+    # `claude plugin validate` among what a hooks file provides (behaviour wins: not unknown events).
+    "PreModelSwitch", "PostModelSwitch", "DirectoryAdded", "MessageDisplay", "PreSkillShellCommand",
 )
 HOOK_TYPES: dict[str, tuple[str, ...]] = {"command": ("command",), "http": ("url",), "prompt": ("prompt",),
                                           "agent": ("prompt",), "mcp_tool": ("server", "tool")}
@@ -70,7 +73,7 @@ PLUGIN_RESERVED_PREFIXES = ("claude-", "anthropic-", "anthropics-", "cc-plugin-"
 PLUGIN_RESERVED_NAMES = ("claude", "anthropic", "anthropics", "claude-code", "claude-mods")
 # Events whose broken hook entries `claude plugin validate` calls errors: such a hook may be what guards
 # the permissions declared beside it (other events' broken entries are ignored at runtime: warnings).
-GUARD_HOOK_EVENTS = ("PreToolUse", "PermissionRequest")
+GUARD_HOOK_EVENTS = ("PreToolUse", "PermissionRequest", "PreSkillShellCommand")
 # The directories of Claude Code's managed settings (`managed-settings.json`, `managed-settings.d/`):
 # /etc/claude-code (Linux, WSL), /Library/Application Support/ClaudeCode (macOS).
 MANAGED_SETTINGS_DIRS = ("claude-code", "ClaudeCode")
@@ -90,6 +93,22 @@ HOOK_TYPES_NOT_RUN: dict[str, tuple[str, ...]] = {
     **{event: ("prompt", "agent") for event in _OUTSIDE_CONVERSATION},
     "SessionStart": ("prompt", "agent", "http"), "Setup": ("prompt", "agent", "http"),
     "PermissionRequest": ("agent",),
+}
+# The value each optional field of a hook handler takes, per handler type, as Claude Code 2.1.332's schema
+# reads them (`claude plugin validate`: "Invalid command hook (shell: Invalid option: expected one of
+# "bash"|"powershell")"): str, bool, str_list, str_map (strings by name), map, nonempty (a non-empty
+# string), url, or a tuple of allowed strings. A handler with a value of another kind is not loaded
+# (HK001, CC004, SA005); a field not listed is accepted (the schema ignores unknown keys).
+_COMMON_HANDLER_FIELDS: dict[str, str | tuple[str, ...]] = {"if": "str", "statusMessage": "str", "once": "bool"}
+HOOK_HANDLER_FIELD_KINDS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "command": {**_COMMON_HANDLER_FIELDS, "args": "str_list", "shell": ("bash", "powershell"),
+                "onFailure": ("continue", "block"), "async": "bool", "asyncRewake": "bool", "holdsTools": "bool",
+                "rewakeMessage": "nonempty", "rewakeSummary": "nonempty"},
+    "prompt": {**_COMMON_HANDLER_FIELDS, "model": "str", "continueOnBlock": "bool"},
+    "agent": {**_COMMON_HANDLER_FIELDS, "model": "str"},
+    "http": {**_COMMON_HANDLER_FIELDS, "url": "url", "onFailure": ("continue", "block"), "headers": "str_map",
+             "allowedEnvVars": "str_list"},
+    "mcp_tool": {**_COMMON_HANDLER_FIELDS, "input": "map"},
 }
 # Hook handler fields beyond each type's required ones (hooks.json, settings.json, frontmatter).
 HOOK_HANDLER_FIELDS = ("type", "command", "url", "prompt", "server", "tool", "timeout", "async", "statusMessage",

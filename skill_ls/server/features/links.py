@@ -1,11 +1,11 @@
-"""Document links (`analysis.navigation.file_links`, `plugin_links`): relative file references in a
-skill's body that resolve to existing files, and the paths a Claude Code plugin.json or
-marketplace.json names."""
+"""Document links (`analysis.queries.links.document_links`): relative file references in a skill's body
+that resolve to existing files, the paths a Claude Code plugin.json or marketplace.json names, and the
+scripts hooks run where their path is certain."""
 from __future__ import annotations
 
 from lsprotocol import types
 
-from skill_ls.analysis.navigation import file_links, plugin_links
+from skill_ls.analysis.queries.links import document_links
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.index import Document
 from skill_ls.server.convert import uri_of
@@ -19,4 +19,4 @@ def register(server) -> None:
         tooltips = bool(caps and caps.document_link and caps.document_link.tooltip_support)
         return [types.DocumentLink(ls.converter.range(doc.src, link.span), target=uri_of(link.target),
                                    tooltip=link.target if tooltips else None)
-                for link in (file_links(doc, state.index) if path.endswith(".md") else plugin_links(doc))]
+                for link in document_links(state, path, doc)]

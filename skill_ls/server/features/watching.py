@@ -7,12 +7,15 @@
   dynamically; otherwise (e.g. Neovim on Linux) watchdog watches the workspace too.
 - A client that watches is asked for (`client_watchers`): the skill files and sidecars anywhere in the
   workspace (`WATCH_GLOBS`); every change inside each root, agent directory and skill directory of the
-  workspace (what a skill references lives there: RF001-RF005); and the creation or deletion of each
+  workspace (what a skill references lives there: RF001-RF005); the creation or deletion of each
   directory on the way from the workspace to a root (a folder holding a root moved in or out is
-  reported as that folder alone). Not every path of the workspace: a build or an `npm install`
-  elsewhere sends the server nothing. The directory watchers follow the index (registered again when
-  the set changes: a new root, a new skill outside every root).
-- Whoever watches, only paths the index reads, directories, and files inside a skill directory
+  reported as that folder alone); and each path whose existence a checked file depends on (a hook's
+  script, a path a plugin.json declares: `watched_dependencies`), with the directories on the way.
+  Not every path of the workspace: a build or an `npm install` elsewhere sends the server nothing.
+  The directory watchers follow the index (registered again when the set changes: a new root, a new
+  skill outside every root, a hook naming another script).
+- Whoever watches, only paths the index reads (Claude Code's plugin and project files included), the
+  paths checked files depend on, directories, and files inside a skill directory
   (`holds`) reach the event loop.
 Watchdog threads only hand paths to the event loop; all analysis happens there, debounced.
 """
@@ -126,7 +129,34 @@ def client_watchers(states, relative: bool) -> list[types.FileSystemWatcher]:
     for ws, d in on_way:
         glob = types.RelativePattern(base_uri=uri_of(ws), pattern=rel(ws, d)) if relative else f"**/{rel(ws, d)}"
         out.append(types.FileSystemWatcher(glob_pattern=glob, kind=types.WatchKind.Create | types.WatchKind.Delete))
+    scripts, script_way = watched_dependencies(states, [d for _, d in inside])
+    for ws, d in scripts:
+        glob = types.RelativePattern(base_uri=uri_of(ws), pattern=rel(ws, d)) if relative else f"**/{rel(ws, d)}"
+        out.append(types.FileSystemWatcher(glob_pattern=glob, kind=ALL_KINDS))
+    for ws, d in script_way:
+        glob = types.RelativePattern(base_uri=uri_of(ws), pattern=rel(ws, d)) if relative else f"**/{rel(ws, d)}"
+        out.append(types.FileSystemWatcher(glob_pattern=glob, kind=types.WatchKind.Create | types.WatchKind.Delete))
     return out
+
+
+def watched_dependencies(states, inside: list[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(paths, on the way) as (workspace, path) pairs: the paths whose existence checked files depend on in
+    each workspace (`WorkspaceState.dependency_paths`: hook scripts, paths a plugin.json declares),
+    outside the directories watched whole (`inside`), and the directories from the workspace down to
+    each (created or deleted as a whole: `rm -r scripts/`)."""
+    scripts: dict[str, str] = {}
+    way: dict[str, str] = {}
+    for st in states:
+        ws = st.workspace
+        for script in st.dependency_paths() if st.index is not None else ():
+            if not is_under(script, ws) or script == ws or any(is_under(script, d) for d in inside):
+                continue
+            scripts[script] = ws
+            p = os.path.dirname(script)
+            while p != ws and is_under(p, ws):
+                way[p] = ws
+                p = os.path.dirname(p)
+    return [(ws, p) for p, ws in sorted(scripts.items())], [(ws, p) for p, ws in sorted(way.items())]
 
 
 class RootWatchers:
@@ -147,6 +177,7 @@ class RootWatchers:
         if index.env.agh_home:
             pending.add(index.env.agh_home)  # config.toml lives here
         pending.update(settings_paths(index))  # the runtimes' own settings files (Gemini CLI, OpenCode, Amp)
+        pending.update(state.dependency_paths())  # hook scripts, declared plugin paths: their directory
         parents: set[str] = set()
         for path in pending:
             if is_under(path, state.workspace) and self.ls.client_watches_workspace:
@@ -340,6 +371,7 @@ def register(server) -> None:
                 continue  # an `npm install` or a git operation: thousands of paths, none of them ours
             if read_dirs is None:
                 read_dirs = sorted({d for st in states if st.index is not None for d in st.read_dirs()})
-            if relevant_directory(path, change.type == types.FileChangeType.Created, read_dirs):
-                ls.disk_changed(path)
+            if relevant_directory(path, change.type == types.FileChangeType.Created, read_dirs) \
+                    or any(st.depending_on(path) for st in states if st.index is not None):
+                ls.disk_changed(path)  # (or a directory holding a path a checked file depends on)
 
