@@ -201,6 +201,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     env = {**os.environ, "HOME": str(home), "AGH_HOME": str(agh_home), "PYTHONPATH": str(REPO)}
     expected = _check_json(ws, env)
     multi = _multi_root(root / "multi", home)
+    multi_files = _tree(root / "multi")
     # Pictures only when asked (screenshots.sh, or artifacts kept); a failed flow's picture always.
     shots = os.environ.get("SKILL_LS_SCREENSHOTS") or (str(root / "screenshots") if keep else None)
     config = {
@@ -253,7 +254,13 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     after = checks.pop("demo")
     multi_expected = checks
     return {"results": results, "flows": results["flows"], "expected": expected, "after": after, "ws": ws, "home": home,
-            "root": root, "multi": multi, "multi_expected": multi_expected}
+            "root": root, "multi": multi, "multi_expected": multi_expected,
+            "multi_files": (multi_files, _tree(root / "multi"))}
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    """Every file under `root` (relative path -> bytes)."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_ci_installs_the_real_editors() -> None:
@@ -471,6 +478,18 @@ def test_multi_root_problems_equal_check_for_each_folder(session: dict[str, Any]
     # alpha's identical Claude Code copy is not read by alpha's runtimes (AGH only)
     assert ("review-guide", "SH001") in {(r[0].split("/")[2], r[1]) for r in _folder_rows(rows, "beta")}
     assert not any(r[0].startswith(".claude/") for r in _folder_rows(rows, "alpha"))
+
+
+def test_the_multi_root_session_leaves_the_folders_as_they_were(session: dict[str, Any]) -> None:
+    """The multi-root flows only type into editors and revert (a word typed to see completions): every
+    file of the folders is as before, so `skill-ls check` afterwards checks the tree the panel showed.
+    (code-server saves a changed file after a second by default: on a loaded machine the typed
+    `model: ` reached the disk before File: Revert File, an AG004 the panel had never shown.) The
+    workspace file itself is rewritten on purpose (a folder added, one removed)."""
+    before, after = session["multi_files"]
+    changed = sorted(k for k in before.keys() | after.keys()
+                     if k != "team.code-workspace" and before.get(k) != after.get(k))
+    assert changed == [], {k: (before.get(k), after.get(k)) for k in changed}
 
 
 def test_multi_root_hover_in_the_second_folder_names_its_winner(session: dict[str, Any]) -> None:
