@@ -423,17 +423,7 @@ class WorkspaceState:
         for path in paths:
             scanned = index.store.peek(path).cache.get("body_references") if index.decls_for_path(path) else None
             names = frozenset(r.skill for r in scanned[0] if r.skill) if scanned else frozenset()
-            old = self._calls.get(path, frozenset())
-            if names == old:
-                continue
-            for name in old - names:
-                self._callers.get(name, set()).discard(path)
-            for name in names - old:
-                self._callers.setdefault(name, set()).add(path)
-            if names:
-                self._calls[path] = names
-            else:
-                self._calls.pop(path, None)
+            _relate(self._calls, self._callers, path, names)
 
     def _dependencies_of(self, path: str) -> frozenset[str]:
         from skill_ls.analysis.rules.hooks import script_dependencies
@@ -455,23 +445,8 @@ class WorkspaceState:
     def _note_dependencies(self, paths: list[str]) -> None:
         """Remember the paths whose existence the findings of each file just checked depend on."""
         for path in paths:
-            found = self._dependencies_of(path)
-            old = self._deps.get(path, frozenset())
-            if found == old:
-                continue
-            self.dependencies_changed = True
-            for dep in old - found:
-                users = self._dep_users.get(dep)
-                if users is not None:
-                    users.discard(path)
-                    if not users:
-                        del self._dep_users[dep]
-            for dep in found - old:
-                self._dep_users.setdefault(dep, set()).add(path)
-            if found:
-                self._deps[path] = found
-            else:
-                self._deps.pop(path, None)
+            if _relate(self._deps, self._dep_users, path, self._dependencies_of(path)):
+                self.dependencies_changed = True
 
     def depending_on(self, path: str) -> set[str]:
         """The files whose findings depend on whether `path` exists (a hook's script, a path a plugin.json
@@ -619,3 +594,25 @@ class WorkspaceState:
 
 
 __all__ = ["WorkspaceState", "META_FILE", "MCP_FILE"]
+
+
+def _relate(forward: dict[str, frozenset[str]], backward: dict[str, set[str]], key: str,
+            values: frozenset[str]) -> bool:
+    """Set `forward[key]` to `values` (none: no entry) and keep `backward` its inverse (value -> the
+    keys naming it; no empty sets). Returns whether anything changed."""
+    old = forward.get(key, frozenset())
+    if values == old:
+        return False
+    for value in old - values:
+        keys = backward.get(value)
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del backward[value]
+    for value in values - old:
+        backward.setdefault(value, set()).add(key)
+    if values:
+        forward[key] = values
+    else:
+        forward.pop(key, None)
+    return True

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -225,6 +226,18 @@ def client_reports(s: "Session", path: Path | str, kind: types.FileChangeType) -
                 [types.FileEvent(uri(path), kind)]))
             return True
     return False
+
+
+def delete_reported(s: "Session", path: Path) -> int:
+    """Delete a file or a directory as a whole, as the client reports it (`client_reports`); returns
+    the client's refresh count before it (what a pull client must exceed once asked to pull again)."""
+    mark: int = s.refreshes
+    if path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+    client_reports(s, path, types.FileChangeType.Deleted)
+    return mark
 
 
 @pytest.fixture

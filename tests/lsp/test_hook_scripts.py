@@ -11,13 +11,12 @@ server pushes and watches the workspace itself), pull with refresh (the server w
 refresh with the client watching through relative patterns (modern VS Code)."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from lsprotocol import types
 
 from tests.conftest import write
-from tests.lsp.conftest import DIAGNOSTIC_PROFILES, VSCODE_PULL, _watchers, client_reports, settle
+from tests.lsp.conftest import DIAGNOSTIC_PROFILES, VSCODE_PULL, _watchers, client_reports, delete_reported, settle
 from tests.lsp.test_truth import _matches_cli
 
 PROFILES = (*DIAGNOSTIC_PROFILES, VSCODE_PULL)
@@ -69,16 +68,6 @@ def _create(s, path: Path) -> int:
     return mark
 
 
-def _delete(s, path: Path) -> int:
-    mark = s.refreshes
-    if path.is_dir():
-        shutil.rmtree(path)
-    else:
-        path.unlink()
-    client_reports(s, path, DELETED)
-    return mark
-
-
 async def _watched(s, tree, paths=None) -> None:
     """A client that watches for the server has been asked to watch every script (the server learns
     them when it computes the diagnostics of the files naming them, and registers watchers then)."""
@@ -107,7 +96,7 @@ async def test_hook_scripts_created_and_deleted_reach_unopened_hook_files(start,
     await _truth(s, tree, _create(s, tree.stop_script))
     got = await _truth(s, tree, _create(s, tree.project_script))
     assert not _hk003(got), got
-    got = await _truth(s, tree, _delete(s, tree.project_script.parent))  # `rm -r .claude/hooks`
+    got = await _truth(s, tree, delete_reported(s, tree.project_script.parent))  # `rm -r .claude/hooks`
     assert _hk003(got) == {str(tree.settings), str(tree.skill), str(tree.agent)}, got
     mark = s.refreshes
     tree.plugin_script.rename(tree.plugin_script.with_name("format.sh"))
@@ -132,7 +121,7 @@ async def test_hook_scripts_reach_the_open_hook_files(start, tree, profile):
     await _asked(s, _create(s, tree.project_script))
     for path in (tree.settings, tree.skill):
         await s.diagnostics(path, lambda ds: "HK003" not in _codes(ds))
-    await _asked(s, _delete(s, tree.plugin_script))
+    await _asked(s, delete_reported(s, tree.plugin_script))
     await s.diagnostics(tree.hooks, lambda ds: "HK003" in _codes(ds))
     await _matches_cli(s, tree, tree.ws)
 
@@ -174,7 +163,7 @@ async def test_plugin_and_project_files_changed_on_disk_reach_every_client(start
         if path in (tree.manifest, tree.settings):
             continue
         await _watched(s, tree, [path])
-        got = await _truth(s, tree, _delete(s, path))
+        got = await _truth(s, tree, delete_reported(s, path))
         assert str(path) not in got, (path, got)
 
 
@@ -191,5 +180,5 @@ async def test_a_script_of_the_users_settings_outside_the_workspace(start, tree,
     await s.diagnostics(user, lambda ds: "HK003" in _codes(ds))
     await _asked(s, _create(s, script))
     await s.diagnostics(user, lambda ds: "HK003" not in _codes(ds))
-    await _asked(s, _delete(s, script))
+    await _asked(s, delete_reported(s, script))
     await s.diagnostics(user, lambda ds: "HK003" in _codes(ds))

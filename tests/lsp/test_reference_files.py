@@ -11,13 +11,12 @@ watches), and pull with refresh with the client watching through relative patter
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 from lsprotocol import types
 
 from tests.conftest import skill, write
-from tests.lsp.conftest import DIAGNOSTIC_PROFILES, VSCODE_PULL, client_reports, settle
+from tests.lsp.conftest import DIAGNOSTIC_PROFILES, VSCODE_PULL, client_reports, delete_reported, settle
 from tests.lsp.test_truth import _matches_cli
 
 PROFILES = (*DIAGNOSTIC_PROFILES, VSCODE_PULL)
@@ -60,16 +59,6 @@ async def _truth(s, tree, workspace: Path, mark: int) -> dict[str, list[str]]:
     return await _matches_cli(s, tree, workspace)
 
 
-def _delete(s, path: Path) -> int:
-    mark = s.refreshes
-    if path.is_dir():
-        shutil.rmtree(path)
-    else:
-        path.unlink()
-    client_reports(s, path, DELETED)
-    return mark
-
-
 def _create(s, path: Path, text: str) -> int:
     mark = s.refreshes
     write(path, text, dedent=False)
@@ -94,7 +83,7 @@ async def test_a_referenced_file_deleted_created_and_renamed_reaches_unopened_sk
     s = await start(profile)
     before = await _matches_cli(s, tree, tree.ws)
     assert not any("RF001" in codes for codes in before.values()), before
-    mark = _delete(s, tree.guide)
+    mark = delete_reported(s, tree.guide)
     got = await _truth(s, tree, tree.ws, mark)
     assert "RF001" in got[str(tree.ws_demo)] and "RF001" in got[str(tree.other)]
     mark = _create(s, tree.guide, "# Guide\n")
@@ -105,7 +94,7 @@ async def test_a_referenced_file_deleted_created_and_renamed_reaches_unopened_sk
     assert await _truth(s, tree, tree.ws, mark) == before
     for path in (tree.script, tree.asset, tree.notes):
         text = path.read_text()
-        mark = _delete(s, path)
+        mark = delete_reported(s, path)
         got = await _truth(s, tree, tree.ws, mark)
         owner = tree.loose if path == tree.notes else tree.tools
         assert "RF001" in got[str(owner)], (path, got)
@@ -121,9 +110,9 @@ async def test_a_referenced_file_deleted_reaches_the_open_skill(start, tree, pro
     s.open(tree.ws_demo)
     s.open(tree.loose)
     await s.diagnostics(tree.ws_demo, lambda ds: "RF001" not in _codes(ds))
-    await _asked(s, _delete(s, tree.guide))
+    await _asked(s, delete_reported(s, tree.guide))
     await s.diagnostics(tree.ws_demo, lambda ds: "RF001" in _codes(ds))
-    await _asked(s, _delete(s, tree.notes))
+    await _asked(s, delete_reported(s, tree.notes))
     await s.diagnostics(tree.loose, lambda ds: "RF001" in _codes(ds))
     await _matches_cli(s, tree, tree.ws)
     await _asked(s, _create(s, tree.guide, "# Guide\n"))
@@ -135,7 +124,7 @@ async def test_a_references_directory_deleted_as_a_whole(start, tree, profile):
     _tree(tree)
     s = await start(profile)
     await _matches_cli(s, tree, tree.ws)
-    mark = _delete(s, tree.guide.parent)
+    mark = delete_reported(s, tree.guide.parent)
     assert "RF001" in (await _truth(s, tree, tree.ws, mark))[str(tree.ws_demo)]
 
 
@@ -188,7 +177,7 @@ async def test_two_folders_each_follow_their_references(start, tree, profile):
     s = await start(profile, folders=[tree.ws, ws2])
     first = await _matches_cli(s, tree, tree.ws)
     await _matches_cli(s, tree, ws2)
-    mark = _delete(s, how)
+    mark = delete_reported(s, how)
     assert "RF001" in (await _truth(s, tree, ws2, mark))[str(second)]
     assert await _matches_cli(s, tree, tree.ws) == first
     mark = _create(s, how, "# How\n")
