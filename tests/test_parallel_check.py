@@ -205,19 +205,19 @@ def test_small_inputs_stay_in_process():
 
 def test_the_number_of_processes_follows_the_work_and_the_free_processors(monkeypatch):
     monkeypatch.setattr(executor, "_cpus", lambda: 2)
-    monkeypatch.setattr(executor, "_load", lambda: 0.2)
+    monkeypatch.setattr(executor, "_load", lambda own=0: 0.2)
     assert processes(10) == 1  # too little work to fork for
     assert processes(BIG) == 2
     assert processes(100_000) == 2  # no more processes than processors
     assert processes(BIG, jobs=1) == 1 and processes(100_000, jobs=3) == 3  # --jobs: at most that
-    monkeypatch.setattr(executor, "_load", lambda: 0.5)  # half a processor busy elsewhere: both
+    monkeypatch.setattr(executor, "_load", lambda own=0: 0.5)  # half a processor busy elsewhere: both
     assert processes(100_000) == 2
-    monkeypatch.setattr(executor, "_load", lambda: 1.0)  # one processor busy elsewhere
+    monkeypatch.setattr(executor, "_load", lambda own=0: 1.0)  # one processor busy elsewhere
     assert processes(100_000) == 1
-    monkeypatch.setattr(executor, "_load", lambda: 5.0)
+    monkeypatch.setattr(executor, "_load", lambda own=0: 5.0)
     assert processes(100_000) == 1
     monkeypatch.setattr(executor, "_cpus", lambda: 8)
-    monkeypatch.setattr(executor, "_load", lambda: 2.0)
+    monkeypatch.setattr(executor, "_load", lambda own=0: 2.0)
     assert processes(100_000) == executor.MAX_PROCESSES
 
 
@@ -228,6 +228,43 @@ def test_the_load_is_the_smaller_of_the_average_and_what_runs_now(monkeypatch):
     if os.path.exists("/proc/loadavg"):  # this process is running, so "now" leaves out one
         with open("/proc/loadavg") as f:
             assert load <= max(0, int(f.read().split()[3].split("/")[0]))
+
+
+def test_this_runs_own_workers_are_not_the_machines_load(monkeypatch):
+    """An early worker still importing is running when the walk ends: it must not count as load, or
+    a check on an idle machine that ran something a minute ago stays in one process."""
+
+    class LoadAvg:
+        def __init__(self, *args):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return b"1.50 1.00 1.00 2/100 12345\n"  # this process and its early worker run
+
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.5, 1.0, 1.0))
+    monkeypatch.setattr(executor, "open", LoadAvg, raising=False)
+    assert executor._load() == 1.0 and executor._load(own=1) == 0.0
+    seen = []
+
+    def spy(items, jobs=0, load=None):
+        seen.append(load)
+        return 2
+
+    monkeypatch.setattr(executor, "processes", spy)
+    out = executor.map_chunks(lambda chunk: len(chunk), lambda: list(range(600)), prepare=lambda: None)
+    assert sum(out) == 600 and seen == [1.0, 0.0]  # (before the walk; after it, without the early worker)
+    # A task that ran only while one of the two readings was taken is not load: the smaller counts.
+    readings = iter([0.0, 1.0])
+    monkeypatch.setattr(executor, "_load", lambda own=0: next(readings))
+    seen.clear()
+    executor.map_chunks(lambda chunk: len(chunk), lambda: list(range(600)), prepare=lambda: None)
+    assert seen == [0.0, 0.0]
 
 
 def test_the_command_line_forks_only_silent_workers(workspace):

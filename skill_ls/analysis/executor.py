@@ -22,7 +22,8 @@ How many processes (`processes`): `jobs` when it is given (1: never fork); by de
 many as there is work for (`MIN_ITEMS_PER_PROCESS` items each) and free processors for: the
 processors this process may run on, less the load of everything else (the smaller of the 1-minute
 load average and the tasks runnable right now, so that neither a burst a moment ago nor a job that
-has just started counts as the load it is not). On a machine that is busy the check stays in one
+has just started counts as the load it is not; with a walk, the smaller of the readings before and
+after it, this run's early worker left out). On a machine that is busy the check stays in one
 process: forking would only add copies and pickling to the work the cores already share.
 
 Workers write nothing (their standard streams are /dev/null) and leave with `os._exit`: a forked
@@ -45,15 +46,17 @@ MAX_CHUNKS = 255  # one-byte tokens
 _HEADER_SIZE = 8  # each message: its length (8 bytes, little-endian), then the pickle
 
 
-def processes(items: int, jobs: int = 0) -> int:
+def processes(items: int, jobs: int = 0, load: float | None = None) -> int:
     """How many processes `map_chunks` uses for `items` items: `jobs` when given (> 0), else what
-    the work and the machine's free processors allow (see the module's docstring)."""
+    the work and the machine's free processors allow (see the module's docstring); `load`: what the
+    rest of the machine keeps busy, when already read (`_load()`)."""
     if not hasattr(os, "fork"):
         return 1
     by_work = max(1, items // MIN_ITEMS_PER_PROCESS)
     if jobs > 0:
         return min(jobs, by_work)
-    return max(1, min(by_work, MAX_PROCESSES, int(_cpus() - _load() + 0.5)))
+    busy = _load() if load is None else load
+    return max(1, min(by_work, MAX_PROCESSES, int(_cpus() - busy + 0.5)))
 
 
 def _cpus() -> int:
@@ -63,8 +66,9 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _load() -> float:
-    """What the rest of the machine keeps busy, in processors."""
+def _load(own: int = 0) -> float:
+    """What the rest of the machine keeps busy, in processors (`own`: this run's workers, left out
+    of the tasks running now)."""
     try:
         average = os.getloadavg()[0]
     except OSError:
@@ -74,7 +78,7 @@ def _load() -> float:
             running = int(f.read().split()[3].split(b"/")[0]) - 1  # (this process is running)
     except (OSError, ValueError, IndexError):
         return average
-    return min(average, float(running))
+    return min(average, float(max(0, running - own)))
 
 
 def chunked(items: list[_T]) -> list[list[_T]]:
@@ -98,12 +102,18 @@ def map_chunks(work: Callable[[list[_T]], _R], items: list[_T] | Callable[[], li
     workers: list[_Worker] = []
     tokens_r, tokens_w = os.pipe()
     try:
+        load = None
         if callable(items):
             find = items
-            if processes(MAX_CHUNKS * MIN_ITEMS_PER_PROCESS, jobs) > 1:
+            load = _load()
+            if processes(MAX_CHUNKS * MIN_ITEMS_PER_PROCESS, jobs, load) > 1:
                 _fork_early(work, prepare, tokens_r, tokens_w, workers)
             items = find()
-        n = processes(len(items), jobs)
+            # The load is the smaller of the readings before and after the walk: the early worker (this
+            # run's, maybe still importing) is left out of the second, and a task that ran for a moment
+            # when one was taken is not load (a CPU hog beside the check is in both).
+            load = min(load, _load(own=len(workers)))
+        n = processes(len(items), jobs, load)
         if n <= 1:
             if meanwhile is not None:
                 meanwhile()
