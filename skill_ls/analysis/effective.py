@@ -174,7 +174,7 @@ def effective_set_for(index: Index, runtime: str, agent_decl: AgentDecl | None, 
     available: list[EffectiveSkill] = []
     for res in resolutions:
         copies = [d for d in res.loaded if not d.builtin or d.builtin_description is not None]
-        available.extend(EffectiveSkill(res.name, d) for d in copies)
+        available.extend(EffectiveSkill(res.shown_name(d), d) for d in copies)
         if len(copies) > 1 and rt.conflict == "load_both":
             paths = ", ".join(index.display_path(d.path) for d in copies)
             eff.notes.append(f"'{res.name}' is declared {len(copies)} times and {rt.title} "

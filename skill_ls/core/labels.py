@@ -30,6 +30,7 @@ class DeclLabel:
     agent: str | None = None  # overridden: the agent whose local copy wins
     shadows: int = 0  # winner: how many loadable copies it shadows
     ambiguous: bool = False  # winner or shadowed: in one tier the runtime does not rank (SH003)
+    alias: str | None = None  # also loaded: the name the runtime gives it (Claude Code's `apps/web:deploy`)
 
     @property
     def scope(self) -> str | None:
@@ -48,7 +49,7 @@ class DeclLabel:
             plain = self._detail()
             if self.state == "also loaded":  # the winner serves the other files: not an ambiguity
                 plain = "ambiguous: same tier as the first copy, which loads is not documented" if self.ambiguous \
-                    else None
+                    else (f"as {self.alias}" if self.alias else None)
             return scope + (f"; {plain}" if plain else "")
         return self._detail()
 
@@ -113,7 +114,7 @@ def label_decl(res: NameResolution, decl: SkillDecl) -> DeclLabel:
         return DeclLabel("blocked", decl, reason=decl.blocked)
     if decl in res.loaded:
         tied = any(decl in group and winner in group for group in res.ambiguous)
-        return DeclLabel("also loaded", decl, by=winner, ambiguous=tied)
+        return DeclLabel("also loaded", decl, by=winner, ambiguous=tied, alias=res.aliases.get(decl.path))
     if res.agent is not None and winner is not None and winner.agent is not None and decl.agent is None:
         base = [d for d in res.shadowed if d.agent is None]
         if base and decl is base[0]:  # the copy the agent-local overlay replaces

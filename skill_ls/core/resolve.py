@@ -26,6 +26,12 @@ class NameResolution:
     shadowed: list[SkillDecl] = field(default_factory=list)  # loadable copies that lose
     ambiguous: list[list[SkillDecl]] = field(default_factory=list)  # groups of copies in conflict
     loaded: list[SkillDecl] = field(default_factory=list)  # copies the runtime loads (several for codex)
+    # Loaded copies the runtime names otherwise (`Runtime.scoped_clash` "qualified"): path → name.
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def shown_name(self, decl: SkillDecl) -> str:
+        """The name the runtime gives this loaded copy (`apps/web:deploy` for a nested clash)."""
+        return self.aliases.get(decl.path, self.name)
 
 
 def _visible(decl: SkillDecl, agent: str | None) -> bool:
@@ -59,7 +65,36 @@ def resolve_decls(runtime_id: str, name: str, decls: list[SkillDecl], agent: str
             groups.setdefault(d.precedence()[:2], []).append(d)
         res.ambiguous = [g for g in groups.values() if len(g) > 1]
         return res
+    if runtime.scoped_clash == "qualified":
+        return _resolve_qualified(res, loadable, blocked + hidden, real)
     return _resolve_scoped(res, loadable, blocked + hidden, real)
+
+
+def _resolve_qualified(res: NameResolution, loadable: list[SkillDecl], rest: list[SkillDecl],
+                       real: list[SkillDecl]) -> NameResolution:
+    """Claude Code's nested `.claude/skills` (`Runtime.scoped_clash` "qualified"): the copies serving
+    every file resolve among themselves by precedence; each scoped copy is loaded for its files, and
+    when a loaded copy serving those files has its name too it is loaded as `<folder>:<name>`, so
+    both stay available: nothing is shadowed or ambiguous by a scoped copy."""
+    wide = [d for d in loadable if _scope(d) is None]
+    winner = wide[0] if wide else loadable[0]
+    res.winner = winner
+    res.entries = [winner] + [d for d in loadable if d is not winner] + rest
+    res.loaded, res.shadowed = [winner], wide[1:]
+    groups: dict[tuple[int, int], list[SkillDecl]] = {}
+    for d in real:
+        if _scope(d) is None:
+            groups.setdefault(d.precedence()[:2], []).append(d)
+    res.ambiguous = [g for g in groups.values() if len(g) > 1]
+    for d in loadable:
+        if d is winner or _scope(d) is None:
+            continue
+        res.loaded.append(d)
+        if any(o is not d and o in res.loaded[:-1] and _covers(o, d) for o in loadable):
+            root = d.root
+            folder = root.scope_label.replace("\\", "/") if root is not None else ""
+            res.aliases[d.path] = f"{folder}:{res.name}"
+    return res
 
 
 def _scope(decl: SkillDecl) -> str | None:

@@ -174,6 +174,13 @@ CLAUDE_CODE = Runtime(
         RootSpec("enterprise", "{config:claude_enterprise_roots}", origin="config"),
         RootSpec("personal", "{home}/.claude/skills", origin="user"),
         RootSpec("project", "{ancestors}/.claude/skills", ordered=True),
+        # "When you work with files in subdirectories, Claude Code automatically discovers skills from
+        # nested .claude/skills/ directories" (https://code.claude.com/docs/en/skills): every
+        # subfolder of the workspace (`**` excludes the workspace itself, read above; hidden folders and
+        # `node_modules` are not searched), each root serving the files below the folder that holds it.
+        # "on a name clash, the nested skill appears as `<dir>:<name>` so both stay available"
+        # (https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md, 2.1.178): `Runtime.scoped_clash`.
+        RootSpec("project", "{workspace}/**/.claude/skills", scoped=True, title="nested project directories"),
     ),
     fields=CLAUDE_FIELDS,
     name_rule=NameRule(STANDARD_NAME, "lowercase letters, digits and hyphens", 64, "warning", "directory"),
@@ -191,6 +198,7 @@ CLAUDE_CODE = Runtime(
                                         "Claude Code: a fixed skill-listing budget in characters, as "
                                         "SLASH_COMMAND_TOOL_CHAR_BUDGET (BG002).")},
     default_extra_tier="project",
+    scoped_clash="qualified",  # a nested copy of a name in use "appears as `<dir>:<name>`" (CHANGELOG 2.1.178)
     # A subagent with a `skills:` list sees those skills; one without sees the whole set.
     agent_scoping=AgentScoping(family="claude-code", skills_list="filter"),
     truthiness="words", frontmatter_optional=True, repairs_unquoted_values=True, description_from_body=True,

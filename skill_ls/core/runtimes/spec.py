@@ -347,6 +347,10 @@ class Runtime:
     marketplace: Marketplace | None = None
     # -- precedence -----------------------------------------------------------------------------
     conflict: Conflict = "precedence"  # precedence: highest tier wins | load_both | unique
+    # A copy of a scoped root (`RootSpec.scoped`) whose name a copy serving its files also has: "rank"
+    # (precedence and ambiguity as for any copy: Cursor) or "qualified" (both stay loaded, the scoped
+    # one under `<folder>:<name>`, the folder relative to the workspace: Claude Code).
+    scoped_clash: Literal["rank", "qualified"] = "rank"
     identity_key: IdentityKey = "name"  # what makes two skills "the same skill" (Agentcy: slug)
     scan_depth: int | None = None
     scan_cap: int | None = None
