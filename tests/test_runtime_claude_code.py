@@ -104,3 +104,16 @@ def test_hidden_and_dependency_folders_are_not_searched(workspace, private_home)
     skill(workspace / "node_modules" / "dep" / ".claude" / "skills", "in-deps")
     index = index_for(workspace, ["claude-code"])
     assert sorted(d.name for d in index.decls["claude-code"]) == ["top"]
+
+
+def test_a_nested_folder_created_later_is_found_by_the_server(workspace, private_home):
+    """The server's state: a `.claude/skills` folder created in a subfolder after the index was built
+    asks for a rebuild, which finds the new root."""
+    from tests.conftest import workspace_state
+
+    skill(workspace / ".claude" / "skills", "top")
+    state = workspace_state(workspace)
+    path = skill(workspace / "packages" / "web" / ".claude" / "skills", "deploy-web")
+    assert state.file_changed(str(path)) is None
+    state.install(state.build_index())
+    assert "deploy-web" in state.index.by_name["claude-code"]
