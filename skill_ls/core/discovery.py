@@ -173,7 +173,8 @@ def _below(base: str, walker: "Walker | None" = None) -> list[tuple[str, frozens
     directories: hidden directories and the ones no walk enters are neither listed nor entered,
     symlinked directories are not followed, and at most MAX_WALK_DIRS directories are listed. With
     `walker`, its cached listings are used (and kept: the checked folders' walk reads them again)."""
-    if walker is not None and base in walker.below:
+    walker = walker if walker is not None else Walker()
+    if base in walker.below:
         return walker.below[base]
     out: list[tuple[str, frozenset[str]]] = []
     stack = [base]
@@ -181,23 +182,15 @@ def _below(base: str, walker: "Walker | None" = None) -> list[tuple[str, frozens
     while stack and listed < MAX_WALK_DIRS:
         directory = stack.pop()
         listed += 1
-        if walker is not None:
-            entries, error = walker.listdir(directory)
-            if error:
-                continue
-            dirs = [(name, full) for name, full, is_dir in entries if is_dir and not walker.is_link(full)]
-        else:
-            try:
-                with os.scandir(directory) as it:
-                    dirs = sorted((e.name, e.path) for e in it if e.is_dir(follow_symlinks=False))
-            except OSError:
-                continue
+        entries, error = walker.listdir(directory)
+        if error:
+            continue
+        dirs = [(name, full) for name, full, is_dir in entries if is_dir and not walker.is_link(full)]
         if directory != base:
             out.append((directory, frozenset(name for name, _ in dirs)))
         stack.extend(reversed([full for name, full in dirs if not name.startswith(".") and name not in NEVER_ENTER]))
     out.sort()
-    if walker is not None:
-        walker.below[base] = out
+    walker.below[base] = out
     return out
 
 

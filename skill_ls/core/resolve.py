@@ -60,10 +60,7 @@ def resolve_decls(runtime_id: str, name: str, decls: list[SkillDecl], agent: str
     if not any(_scope(d) for d in loadable):
         res.loaded = [loadable[0]]
         res.shadowed = loadable[1:]
-        groups: dict[tuple[int, int], list[SkillDecl]] = {}
-        for d in real:
-            groups.setdefault(d.precedence()[:2], []).append(d)
-        res.ambiguous = [g for g in groups.values() if len(g) > 1]
+        res.ambiguous = [g for g in _tiers(real) if len(g) > 1]
         return res
     if runtime.scoped_clash == "qualified":
         return _resolve_qualified(res, loadable, blocked + hidden, real)
@@ -81,11 +78,7 @@ def _resolve_qualified(res: NameResolution, loadable: list[SkillDecl], rest: lis
     res.winner = winner
     res.entries = [winner] + [d for d in loadable if d is not winner] + rest
     res.loaded, res.shadowed = [winner], wide[1:]
-    groups: dict[tuple[int, int], list[SkillDecl]] = {}
-    for d in real:
-        if _scope(d) is None:
-            groups.setdefault(d.precedence()[:2], []).append(d)
-    res.ambiguous = [g for g in groups.values() if len(g) > 1]
+    res.ambiguous = [g for g in _tiers([d for d in real if _scope(d) is None]) if len(g) > 1]
     for d in loadable:
         if d is winner or _scope(d) is None:
             continue
@@ -95,6 +88,14 @@ def _resolve_qualified(res: NameResolution, loadable: list[SkillDecl], rest: lis
             folder = root.scope_label.replace("\\", "/") if root is not None else ""
             res.aliases[d.path] = f"{folder}:{res.name}"
     return res
+
+
+def _tiers(decls: list[SkillDecl]) -> list[list[SkillDecl]]:
+    """The copies grouped by tier and root rank (what precedence cannot order), in first-seen order."""
+    groups: dict[tuple[int, int], list[SkillDecl]] = {}
+    for decl in decls:
+        groups.setdefault(decl.precedence()[:2], []).append(decl)
+    return list(groups.values())
 
 
 def _scope(decl: SkillDecl) -> str | None:
@@ -124,10 +125,7 @@ def _resolve_scoped(res: NameResolution, loadable: list[SkillDecl], rest: list[S
         rank = d.precedence()[:2]
         above = _scope(d) is None or any(o is not d and o.precedence()[:2] < rank and _covers(o, d) for o in loadable)
         (res.shadowed if above else res.loaded).append(d)
-    groups: dict[tuple[int, int], list[SkillDecl]] = {}
-    for d in real:
-        groups.setdefault(d.precedence()[:2], []).append(d)
-    for group in groups.values():
+    for group in _tiers(real):
         tied = [d for d in group if any(e is not d and (_covers(e, d) or _covers(d, e)) for e in group)]
         if len(tied) > 1:
             res.ambiguous.append(tied)
