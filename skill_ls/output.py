@@ -76,8 +76,11 @@ def _range(sl: int, sc: int, el: int, ec: int) -> dict[str, dict[str, int]]:
 def summary(diags: list[Diagnostic]) -> dict[str, int]:
     counts = {"error": 0, "warning": 0, "information": 0, "hint": 0}
     for d in diags:
-        counts[d.severity.label] += 1
+        counts[_LABEL[d.severity]] += 1
     return counts
+
+
+_LABEL = {s: s.label for s in Severity}  # (a dict, not the property: read for every finding)
 
 
 # Text output shows at most this many findings of one code per file, then one summary line for the
@@ -163,7 +166,9 @@ class JsonEntries:
 
     def entry(self, d: Diagnostic) -> str:
         enc, string, pos, rel = json_layout, json_string, self.pos, self._rel
-        path = self._path(d.path)
+        path = self._encoded.get(d.path)
+        if path is None:
+            path = self._path(d.path)
         sl, sc, el, ec = pos.cols(d.path, d.span)
         related = self._related(d.related) if d.related else "[]"
         fix = "" if d.fix is None else ",\n      \"fix\": " + enc(
@@ -172,7 +177,7 @@ class JsonEntries:
                 for e in d.fix.edits]}, 3)
         return (f'{{\n      "path": {path},\n      "range": {{\n        "start": {{\n          "line": {sl},\n'
                 f'          "character": {sc}\n        }},\n        "end": {{\n          "line": {el},\n'
-                f'          "character": {ec}\n        }}\n      }},\n      "severity": "{d.severity.label}",\n'
+                f'          "character": {ec}\n        }}\n      }},\n      "severity": "{_LABEL[d.severity]}",\n'
                 f'      "code": {string(d.code)},\n      "message": {string(d.message)},\n'
                 f'      "runtime": {"null" if d.runtime is None else string(d.runtime)},\n'
                 f'      "related": {related}{fix}\n    }}')
