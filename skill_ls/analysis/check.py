@@ -63,9 +63,9 @@ class CheckOptions:
     jobs: int = 1  # processes for the per-file phase: 0 = as many as pay (see analysis/executor.py)
 
 
-@dataclass
+@dataclass(eq=False)
 class CheckResult:
-    """What `run_check` found."""
+    """What `run_check` found (compared with nothing: identity)."""
 
     diagnostics: list[Diagnostic]
     files_checked: int
