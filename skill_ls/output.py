@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 from skill_ls import __version__
@@ -26,14 +25,17 @@ def relative_path(path: str, cwd: str | None = None) -> str:
     prefix = cwd.rstrip(os.sep) + os.sep
     if path.startswith(prefix):
         rest = path[len(prefix):]
-        if os.sep == "/" and rest and _NORMAL_REST.fullmatch(rest):  # what relpath returns, without its work
+        if os.sep == "/" and rest and _normal(rest):  # what relpath returns, without its work
             return rest
         return os.path.relpath(path, cwd)
     return path
 
 
-# A relative path relpath leaves as it is: no empty, `.` or `..` component, no trailing separator.
-_NORMAL_REST = re.compile(r"(?:(?!\.\.?(?:/|$))[^/]+/)*(?!\.\.?$)[^/]+")
+def _normal(rest: str) -> bool:
+    """Whether relpath leaves this relative path as it is: no empty, `.` or `..` component, no
+    trailing separator."""
+    framed = f"/{rest}/"
+    return "//" not in framed and "/./" not in framed and "/../" not in framed
 
 
 def display_path(path: str, cwd: str | None = None) -> str:
