@@ -135,7 +135,7 @@ def map_chunks(work: Callable[[list[_T]], _R], items: list[_T] | Callable[[], li
             if pid == 0:
                 _worker(work, chunks, tokens_r, up_r, up_w, [w.up for w in workers])
             os.close(up_w)
-            _roomy(up_r)
+            roomy(up_r)
             workers.append(_Worker(pid, up_r))
         if meanwhile is not None:
             meanwhile()  # (the workers' results wait in their pipes)
@@ -180,16 +180,16 @@ def _fork_early(work: Callable[[list[_T]], _R], prepare: Callable[[], object] | 
         return
     if pid == 0:
         _early_worker(work, prepare, tokens_r, down_r, up_w, [tokens_w, down_w, up_r])
-    _roomy(down_w)  # (handing the items over never waits for the worker to read them)
+    roomy(down_w)  # (handing the items over never waits for the worker to read them)
     os.close(down_r)
     os.close(up_w)
-    _roomy(up_r)
+    roomy(up_r)
     worker = _Worker(pid, up_r)
     worker.down = down_w
     workers.append(worker)
 
 
-def _roomy(fd: int) -> None:
+def roomy(fd: int) -> None:
     """Give a pipe room for a megabyte (Linux; elsewhere it keeps its size): its writer does not wait
     for a reader busy with something else."""
     try:
