@@ -228,12 +228,12 @@ def _check(args: argparse.Namespace) -> int:
     # free almost nothing. Reference counting still frees everything that is not a cycle.
     gc.disable()
     ahead = None
-    if not (args.fix or args.unsafe_fixes or args.diff):  # (a file read before a fix is written is the old text)
-        # Before the checker's imports: another process lists the checked trees and reads their skill
-        # files meanwhile, when the machine has a processor for it (analysis/readahead.py).
-        from skill_ls.analysis.readahead import ReadAhead
+    if not (args.fix or args.unsafe_fixes or args.diff):  # (--fix writes: what was listed may change)
+        # Before the checker's imports: another process lists the checked trees meanwhile, when the
+        # machine has a processor for it (analysis/readahead.py).
+        from skill_ls.analysis.readahead import ListAhead
 
-        ahead = ReadAhead.start([os.path.abspath(p) for p in args.paths or [args.workspace or os.curdir]],
+        ahead = ListAhead.start([os.path.abspath(p) for p in args.paths or [args.workspace or os.curdir]],
                                 jobs=max(0, args.jobs))
     from skill_ls.analysis.check import CheckOptions, run_check
 

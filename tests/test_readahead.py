@@ -1,6 +1,6 @@
-"""Reading ahead (analysis/readahead.py): another process lists the checked trees and reads their skill
-files while `check` imports; what it hands out is exactly what this process would have read, and a
-check with it finds exactly what a check without it finds."""
+"""Listing ahead (analysis/readahead.py): another process lists the checked trees while `check`
+imports; what it hands out is exactly what this process would have listed, and a check with it finds
+exactly what a check without it finds."""
 from __future__ import annotations
 
 import os
@@ -11,9 +11,8 @@ from conftest import skill, write
 
 from skill_ls.analysis import readahead
 from skill_ls.analysis.check import CheckOptions, run_check
-from skill_ls.analysis.readahead import ReadAhead
+from skill_ls.analysis.readahead import ListAhead
 from skill_ls.core.listdir import list_directory
-from skill_ls.core.parse.text import read_bytes
 
 
 def _tree(root) -> None:
@@ -29,13 +28,13 @@ def _tree(root) -> None:
     os.mkfifo(root / "pipe")
 
 
-def _started(paths) -> ReadAhead:
-    ahead = ReadAhead.start([str(p) for p in paths], jobs=2)
+def _started(paths) -> ListAhead:
+    ahead = ListAhead.start([str(p) for p in paths], jobs=2)
     assert ahead is not None
     return ahead
 
 
-def test_the_reader_hands_out_what_this_process_would_read(tmp_path):
+def test_the_lister_hands_out_what_this_process_would_list(tmp_path):
     _tree(tmp_path)
     ahead = _started([tmp_path])
     ahead.finish(wait=True)
@@ -45,41 +44,37 @@ def test_the_reader_hands_out_what_this_process_would_read(tmp_path):
         assert ahead.listing(directory) == list_directory(directory)
         listed += 1
     assert listed > 30
-    for path in [*tmp_path.glob(".claude/skills/*/SKILL.md"), tmp_path / "agents" / "helper" / "AGENT.md"]:
-        assert ahead.file(str(path)) == read_bytes(str(path))
     assert ahead.listing(str(tmp_path)) is None  # (handed out once)
-    # Never entered, never followed, never opened: what no walk enters, a symlinked directory, a
-    # symlink to a file, a FIFO.
+    # Never entered, never followed: what no walk enters, a symlinked directory; nothing outside.
     assert ahead.listing(str(tmp_path / "node_modules")) is None
     assert ahead.listing(str(tmp_path / "linked-docs")) is None
-    assert ahead.file(str(tmp_path / "agents" / "AGENT.md")) is None
-    assert ahead.file(str(tmp_path / "pipe")) is None
+    assert ahead.listing(str(tmp_path.parent)) is None
 
 
-def _check(root, ahead: ReadAhead | None, jobs: int):
+def _check(root, ahead: ListAhead | None, jobs: int):
     result = run_check(CheckOptions(paths=[str(root)], workspace=str(root), jobs=jobs), ahead=ahead)
     return [(d.path, d.span, d.code, d.message, d.runtime) for d in result.diagnostics], result.files_checked
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_a_check_with_a_reader_finds_what_a_check_without_one_finds(tmp_path, jobs):
+def test_a_check_with_a_lister_finds_what_a_check_without_one_finds(tmp_path, jobs):
     _tree(tmp_path)
     without = _check(tmp_path, None, 1)
     assert {code for _, _, code, _, _ in without[0]} >= {"SK007", "RF001", "SK003"}
     assert _check(tmp_path, _started([tmp_path]), jobs) == without
 
 
-def test_a_reader_that_dies_or_lags_changes_nothing(tmp_path, monkeypatch):
+def test_a_lister_that_dies_or_lags_changes_nothing(tmp_path, monkeypatch):
     _tree(tmp_path)
     without = _check(tmp_path, None, 1)
     dead = _started([tmp_path])
     os.kill(dead._pid, signal.SIGKILL)
     assert _check(tmp_path, dead, 2) == without
-    monkeypatch.setattr(readahead, "_BATCH_ITEMS", 1)  # (answers trickling in one by one)
+    monkeypatch.setattr(readahead, "_BATCH", 1)  # (listings trickling in one by one)
     assert _check(tmp_path, _started([tmp_path]), 2) == without
 
 
-def test_a_check_leaves_no_reader_behind(tmp_path):
+def test_a_check_leaves_no_lister_behind(tmp_path):
     _tree(tmp_path)
     ahead = _started([tmp_path])
     _check(tmp_path, ahead, 1)
@@ -87,19 +82,19 @@ def test_a_check_leaves_no_reader_behind(tmp_path):
         os.waitpid(ahead._pid, os.WNOHANG)
 
 
-def test_no_reader_for_one_process_or_no_directory(tmp_path):
+def test_no_lister_for_one_process_or_no_directory(tmp_path):
     write(tmp_path / "x" / "SKILL.md", "---\nname: x\ndescription: d\n---\n")
-    assert ReadAhead.start([str(tmp_path)], jobs=1) is None
-    assert ReadAhead.start([str(tmp_path / "x" / "SKILL.md")], jobs=2) is None
+    assert ListAhead.start([str(tmp_path)], jobs=1) is None
+    assert ListAhead.start([str(tmp_path / "x" / "SKILL.md")], jobs=2) is None
 
 
-def test_the_command_line_reads_ahead_except_when_it_fixes(tmp_path, monkeypatch):
-    """`check --fix` writes files: a reader started before it would hand out the old text."""
+def test_the_command_line_lists_ahead_except_when_it_fixes(tmp_path, monkeypatch):
+    """`check --fix` writes files (a rename moves a skill): listings taken before it could be stale."""
     from skill_ls import cli
 
     write(tmp_path / ".claude" / "skills" / "x" / "SKILL.md", "---\nname: x\ndescription: d\n---\n")
     started: list[list[str]] = []
-    monkeypatch.setattr(ReadAhead, "start", classmethod(lambda cls, paths, jobs=0: started.append(paths)))
+    monkeypatch.setattr(ListAhead, "start", classmethod(lambda cls, paths, jobs=0: started.append(paths)))
     monkeypatch.chdir(tmp_path)
     for args in (["--fix"], ["--unsafe-fixes"], ["--diff"]):
         cli.main(["check", ".", *args])
@@ -107,3 +102,17 @@ def test_the_command_line_reads_ahead_except_when_it_fixes(tmp_path, monkeypatch
     cli.main(["check", "."])
     cli.main(["check", "--workspace", str(tmp_path)])
     assert started == [[str(tmp_path)], [str(tmp_path)]]
+
+
+def test_a_directory_outside_the_checked_paths_never_waits_on_the_pipe(tmp_path, monkeypatch):
+    """The index lists the user's roots too: asking for one costs no read of the pipe."""
+    (tmp_path / "ws").mkdir()
+    ahead = _started([tmp_path / "ws"])
+    pumped: list[int] = []
+    monkeypatch.setattr(ahead, "_pump", lambda: pumped.append(1))
+    assert ahead.listing(str(tmp_path / "home" / ".claude" / "skills")) is None
+    assert pumped == []
+    ahead.listing(str(tmp_path / "ws" / "missing"))
+    assert pumped == [1]
+    monkeypatch.undo()
+    ahead.finish()

@@ -24,7 +24,7 @@ from skill_ls.core.runtimes import (BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_A
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, in_definition_directory
 from skill_ls.analysis.executor import map_chunks
-from skill_ls.analysis.readahead import ReadAhead
+from skill_ls.analysis.readahead import ListAhead
 from skill_ls.core.listdir import Ahead
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
@@ -113,10 +113,10 @@ def prepare_config(workspace: str, opts: CheckOptions) -> Config:
 
 def build_index(workspace: str, config: Config, environ: Mapping[str, str] | None = None,
                 ahead: Ahead | None = None) -> Index:
-    """The index (`ahead`: listings and file contents read ahead by another process of the run)."""
+    """The index (`ahead`: listings another process of the run listed ahead)."""
     env = Environment.from_environ(environ, config)
     index = Index(workspace, env, config)
-    index.walker.ahead = index.store.ahead = ahead
+    index.walker.ahead = ahead
     return index.build()
 
 
@@ -141,13 +141,13 @@ def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tu
     return checker, scope, checker.files_in_scope(scope)
 
 
-def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None, ahead: ReadAhead | None = None) -> CheckResult:
-    """The check of `opts.paths` (`ahead`: the reader `cli` started for them before its imports)."""
+def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None, ahead: ListAhead | None = None) -> CheckResult:
+    """The check of `opts.paths` (`ahead`: the lister `cli` started for them before its imports)."""
     try:
         checker, scope = open_checker(opts, environ, ahead)
     finally:
         if ahead is not None:
-            ahead.finish()  # (what it sent is kept; before the per-file phase forks its workers)
+            ahead.finish()  # (before the per-file phase forks its workers)
     files: list[str] = []
 
     def find() -> list[str]:

@@ -431,7 +431,7 @@ class Walker:
         self.excluder = excluder or Excluder((), "")
         self.truncated: list[str] = []  # roots whose walk stopped at MAX_WALK_DIRS
         self.below: dict[str, list[tuple[str, frozenset[str]]]] = {}  # `_below`'s answers, as the listings
-        self.ahead: Ahead | None = None  # listings another process of the run read ahead (`check`)
+        self.ahead: Ahead | None = None  # listings another process of the run listed ahead (`check`)
 
     def is_link(self, path: str) -> bool:
         """Whether an entry `listdir` returned is a symbolic link."""

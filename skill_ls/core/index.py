@@ -14,7 +14,6 @@ from typing import Any
 
 from skill_ls.core.config import Config
 from skill_ls.core.files import read_inside as read_inside, read_json as read_json
-from skill_ls.core.listdir import Ahead
 from skill_ls.core.discovery import SKILL_FILE, Environment, RootDir, Walker, Excluder, active_runtimes, \
     expand_template, \
     agent_dirs
@@ -74,7 +73,6 @@ class DocumentStore:
         self._texts: dict[str, str] = {}  # texts another process of the same check read (`add_texts`)
         self.loads = 0  # documents parsed so far: `texts(since=...)` leaves out the first ones
         self._load_number: dict[str, int] = {}
-        self.ahead: Ahead | None = None  # file contents another process of the run read ahead (`check`)
 
     def get(self, path: str, *, agent: bool = False) -> Document:
         doc = self._docs.get(path)
@@ -158,8 +156,7 @@ class DocumentStore:
             src = SourceText.from_str(overlay[0])
             return Document(path, src, parse_frontmatter(src, allow_toml=agent), size=len(overlay[0]),
                             version=overlay[1], is_agent=agent)
-        found = self.ahead.file(path) if self.ahead is not None else None
-        data, error, truncated = found if found is not None else read_bytes(path)
+        data, error, truncated = read_bytes(path)
         src = SourceText.from_bytes(data, path if error is None and not truncated else None)
         fm = parse_frontmatter(src, allow_toml=agent) if error is None else None
         return Document(path, src, fm, read_error=error, truncated=truncated, size=len(data), is_agent=agent)

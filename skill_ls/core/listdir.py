@@ -1,5 +1,5 @@
 """One directory listing, exactly as every walk sees it: the Walker's listings are these, and so are
-the ones read ahead by another process (`analysis/readahead.py`), so a listing taken from there is
+the ones listed ahead by another process (`analysis/readahead.py`), so a listing taken from there is
 the one this process would have read."""
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import os
 from typing import Protocol
 
 Entry = tuple[str, str, bool]  # (name, full path, is a directory)
+Listing = tuple[list[Entry], "str | None", list[str], list[str]]  # (entries, error, symlinks, special files)
 
 
-def list_directory(path: str) -> tuple[list[Entry], str | None, list[str], list[str]]:
+def list_directory(path: str) -> Listing:
     """(entries, error, symlinks, special files) of one directory: entries are its directories and
     regular files (and FIFOs, sockets and devices, which walks report and never open), by name;
     `symlinks` the entries that are symbolic links, `special` the FIFOs, sockets and devices; `error`
@@ -39,10 +40,9 @@ def list_directory(path: str) -> tuple[list[Entry], str | None, list[str], list[
     return entries, None, links, special
 
 
+
 class Ahead(Protocol):
-    """Answers read ahead by another process of the same run (`analysis/readahead.py`): each is what
-    `list_directory` or `read_bytes` gave there, handed out once; None when it has none (yet)."""
+    """Listings another process of the same run listed ahead (`analysis/readahead.py`): each is what
+    `list_directory` gave there, handed out once; None when it has none (yet)."""
 
-    def listing(self, path: str) -> tuple[list[Entry], str | None, list[str], list[str]] | None: ...
-
-    def file(self, path: str) -> tuple[bytes, str | None, bool] | None: ...
+    def listing(self, path: str) -> Listing | None: ...
