@@ -230,8 +230,8 @@ def _check(args: argparse.Namespace) -> int:
     ahead = None
     if not (args.fix or args.unsafe_fixes or args.diff):  # (--fix writes: what was listed may change)
         # Before the checker's imports: another process lists the checked trees meanwhile, when the
-        # machine has a processor for it (analysis/readahead.py).
-        from skill_ls.analysis.readahead import ListAhead
+        # machine has a processor for it (analysis/listahead.py).
+        from skill_ls.analysis.listahead import ListAhead
 
         ahead = ListAhead.start([os.path.abspath(p) for p in args.paths or [args.workspace or os.curdir]],
                                 jobs=max(0, args.jobs))

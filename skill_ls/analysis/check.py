@@ -24,7 +24,7 @@ from skill_ls.core.runtimes import (BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_A
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, in_definition_directory
 from skill_ls.analysis.executor import map_chunks
-from skill_ls.analysis.readahead import ListAhead
+from skill_ls.analysis.listahead import ListAhead
 from skill_ls.core.listdir import Ahead
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up

@@ -1,5 +1,5 @@
 """One directory listing, exactly as every walk sees it: the Walker's listings are these, and so are
-the ones listed ahead by another process (`analysis/readahead.py`), so a listing taken from there is
+the ones listed ahead by another process (`analysis/listahead.py`), so a listing taken from there is
 the one this process would have read."""
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def list_directory(path: str) -> Listing:
 
 
 class Ahead(Protocol):
-    """Listings another process of the same run listed ahead (`analysis/readahead.py`): each is what
+    """Listings another process of the same run listed ahead (`analysis/listahead.py`): each is what
     `list_directory` gave there, handed out once; None when it has none (yet)."""
 
     def listing(self, path: str) -> Listing | None: ...

@@ -1,4 +1,4 @@
-"""Listing ahead (analysis/readahead.py): another process lists the checked trees while `check`
+"""Listing ahead (analysis/listahead.py): another process lists the checked trees while `check`
 imports; what it hands out is exactly what this process would have listed, and a check with it finds
 exactly what a check without it finds."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ import signal
 import pytest
 from conftest import skill, write
 
-from skill_ls.analysis import readahead
+from skill_ls.analysis import listahead
 from skill_ls.analysis.check import CheckOptions, run_check
-from skill_ls.analysis.readahead import ListAhead
+from skill_ls.analysis.listahead import ListAhead
 from skill_ls.core.listdir import list_directory
 
 
@@ -70,7 +70,7 @@ def test_a_lister_that_dies_or_lags_changes_nothing(tmp_path, monkeypatch):
     dead = _started([tmp_path])
     os.kill(dead._pid, signal.SIGKILL)
     assert _check(tmp_path, dead, 2) == without
-    monkeypatch.setattr(readahead, "_BATCH", 1)  # (listings trickling in one by one)
+    monkeypatch.setattr(listahead, "_BATCH", 1)  # (listings trickling in one by one)
     assert _check(tmp_path, _started([tmp_path]), 2) == without
 
 
