@@ -82,10 +82,20 @@ def test_a_check_leaves_no_lister_behind(tmp_path):
         os.waitpid(ahead._pid, os.WNOHANG)
 
 
-def test_no_lister_for_one_process_or_no_directory(tmp_path):
+def test_no_lister_for_one_process_a_busy_machine_or_no_directory(tmp_path, monkeypatch):
+    """The executor's rule: a lister only when a processor is free for it (`--jobs 1`: never)."""
+    from skill_ls.analysis import executor
+
     write(tmp_path / "x" / "SKILL.md", "---\nname: x\ndescription: d\n---\n")
     assert ListAhead.start([str(tmp_path)], jobs=1) is None
     assert ListAhead.start([str(tmp_path / "x" / "SKILL.md")], jobs=2) is None
+    monkeypatch.setattr(executor, "_cpus", lambda: 2)
+    monkeypatch.setattr(executor, "_load", lambda own=0: 1.0)  # (a CPU hog beside the check)
+    assert ListAhead.start([str(tmp_path)]) is None
+    monkeypatch.setattr(executor, "_load", lambda own=0: 0.0)
+    idle = ListAhead.start([str(tmp_path)])
+    assert idle is not None
+    idle.finish()
 
 
 def test_the_command_line_lists_ahead_except_when_it_fixes(tmp_path, monkeypatch):
