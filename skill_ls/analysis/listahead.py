@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import os
 import signal
+from typing import cast
 
-from skill_ls.analysis.executor import MAX_CHUNKS, MIN_ITEMS_PER_PROCESS, processes, roomy
+from skill_ls.analysis.executor import MAX_CHUNKS, MIN_ITEMS_PER_PROCESS, processes, roomy, send_message, take_messages
 from skill_ls.core.listdir import Listing, list_directory
 from skill_ls.core.paths import NEVER_ENTER, is_under
 
 MAX_DIRS = 50_000  # (as MAX_WALK_DIRS: no walk of this run lists more)
 _BATCH = 256  # listings per message
-_HEADER_SIZE = 8
 
 
 class ListAhead:
@@ -116,17 +116,11 @@ class ListAhead:
         self._take_frames()
 
     def _take_frames(self) -> None:
-        import pickle
-
-        buffer, at = self._buffer, 0
-        while len(buffer) - at >= _HEADER_SIZE:
-            size = int.from_bytes(buffer[at:at + _HEADER_SIZE], "little")
-            start = at + _HEADER_SIZE
-            if len(buffer) - start < size:
-                break
-            self._listings.update(pickle.loads(memoryview(buffer)[start:start + size]))
-            at = start + size
-        del buffer[:at]
+        try:
+            for batch in take_messages(self._buffer):
+                self._listings.update(cast("dict[str, Listing]", batch))
+        except Exception:  # noqa: BLE001 - a garbled message: nothing more is taken from this lister
+            self._end()
 
 
 def _lister(dirs: list[str], r: int, w: int) -> None:
@@ -144,17 +138,7 @@ def _lister(dirs: list[str], r: int, w: int) -> None:
 
 
 def _list(dirs: list[str], w: int) -> None:
-    import pickle
-
     batch: dict[str, Listing] = {}
-
-    def send() -> None:
-        data = pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL)
-        view = memoryview(len(data).to_bytes(_HEADER_SIZE, "little") + data)
-        while view:
-            view = view[os.write(w, view):]
-        batch.clear()
-
     listed = 0
     for top in dirs:
         stack = [top]
@@ -167,6 +151,7 @@ def _list(dirs: list[str], w: int) -> None:
             stack.extend(reversed([full for name, full, is_dir in entries
                                    if is_dir and name not in NEVER_ENTER and full not in linked]))
             if len(batch) >= _BATCH:
-                send()
+                send_message(w, batch)
+                batch = {}
     if batch:
-        send()
+        send_message(w, batch)
