@@ -293,7 +293,7 @@ def test_a_linked_extension_s_skills_load_from_its_source(workspace, private_hom
     assert [s["name"] for s in catalog_object(index, "gemini")["skills"]] == ["fmt", "lint"]
     assert "gemini" in index_for(workspace).active  # a linked extension's skills activate it as a copy's do
     text = skill_hover(workspace_state(workspace), "fmt", str(fmt))
-    assert "`extension`" in text and "shadowed" in text
+    assert f"- shadowed: `extension` `{fmt}` (linked from `{private_home}/.gemini/extensions/tools`) — by workspace" in text
 
 
 def test_check_reads_a_linked_source_with_gemini_s_rules(private_home, tmp_path):
