@@ -17,8 +17,8 @@ source does: `extension-enablement.json`, read as `ExtensionEnablementManager.is
 """
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, FieldSpec, NameRule, OwnSettings, RootSpec, \
-    Runtime
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, FieldSpec, NameRule, OwnSettings, RootLink, \
+    RootSpec, Runtime
 
 # "Based on the Agent Skills open standard": the standard's optional fields are known (reading: the
 # pages document only `name` and `description`, and no limits).
@@ -48,8 +48,17 @@ GEMINI = Runtime(
         # records it in `~/.gemini/extensions/extension-enablement.json` (the pages do not say where;
         # Gemini CLI's `ExtensionEnablementManager` does: per extension `name`, path rules, the last
         # rule matching the folder wins). A disabled extension's skills are not loaded.
+        # `gemini extensions link <path>` copies nothing: the extension's folder holds only
+        # `.gemini-extension-install.json`, `{"source": "<path>", "type": "link"}`, and Gemini CLI
+        # reads the extension (manifest, `skills/`) from `<path>` (its `loadExtension`:
+        # `if (installMetadata?.type === 'link') effectiveExtensionPath = installMetadata.source`), so
+        # edits there are live; a source without `gemini-extension.json` (or gone) is skipped like a
+        # folder without one. Folders load in name order, and an extension whose `name` "already was
+        # loaded" is skipped (`marker_unique`), linked or copied.
         RootSpec("extension", "{home}/.gemini/extensions/*/skills", origin="user", title="installed extensions",
-                 marker="../gemini-extension.json", enablement="{home}/.gemini/extensions/extension-enablement.json"),
+                 marker="../gemini-extension.json", enablement="{home}/.gemini/extensions/extension-enablement.json",
+                 marker_unique=True,
+                 link=RootLink("../.gemini-extension-install.json", ("type", "link"), "source")),
     ),
     fields=GEMINI_FIELDS,
     # "A unique identifier for the skill. This should match the directory name." No pattern, no length.
