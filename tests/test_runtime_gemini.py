@@ -157,11 +157,12 @@ def test_activate_skill_adds_the_body_and_the_folder_structure(workspace):
     assert preview.text.startswith("Review it.\n") and "scripts/run.sh" in preview.text
 
 
-def test_system_settings_override_and_admin_switch(workspace, private_home, tmp_path, monkeypatch):
+def test_system_settings_override_and_file_admin_settings_ignored(workspace, private_home, tmp_path, monkeypatch):
     """"System settings act as overrides, taking precedence over all other settings files" (its path
     "can be overridden using the `GEMINI_CLI_SYSTEM_SETTINGS_PATH` environment variable"); the system
-    defaults file is the lowest layer; "`admin.skills.enabled` (boolean): … If false, disallows agent
-    skills from being used." """
+    defaults file is the lowest layer. `admin.skills.enabled` is on the configuration page, but Gemini
+    CLI's settings loader ignores every file's `admin` keys ("Remote admin settings always take
+    precedence and file-based admin settings are ignored"): skills stay loaded."""
     from skill_ls.analysis.effective import resolve_effective_set
     from skill_ls.core.labels import where
 
@@ -177,10 +178,11 @@ def test_system_settings_override_and_admin_switch(workspace, private_home, tmp_
     index = index_for(workspace, ["gemini"])
     assert [s.name for s in resolve_effective_set(index, "gemini").enabled] == ["a"]  # defaults overridden
     assert where(index, "gemini", "b")["disabled_by"] == f"skills.disabled in {system}"
-    write(system, json.dumps({"admin": {"skills": {"enabled": False}}}))
+    write(system, json.dumps({"admin": {"skills": {"enabled": False}, "extensions": {"enabled": False}}}))
+    write(defaults, json.dumps({"admin": {"skills": {"enabled": False}}}))
     index = index_for(workspace, ["gemini"])
-    assert resolve_effective_set(index, "gemini").skills == []
-    assert "admin.skills.enabled = false" in where(index, "gemini", "a")["skills_disabled"]
+    assert [s.name for s in resolve_effective_set(index, "gemini").enabled] == ["a", "b"]
+    assert not where(index, "gemini", "a").get("skills_disabled")
 
 
 def _extension(home, name, skill_name):

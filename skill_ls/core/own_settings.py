@@ -95,16 +95,13 @@ def skills_switched_off(runtime: Runtime, index: Index | None) -> str | None:
     """Why the runtime's whole skill system is off (the last of its settings files that sets the
     switch says `false`), or None."""
     spec = runtime.own_settings
-    if spec is None or (spec.switch is None and spec.admin_switch is None):
+    if spec is None or spec.switch is None:
         return None
     off: str | None = None
     for path, data in settings_files(index, runtime):
-        value = _at(data, spec.switch) if spec.switch is not None else None
-        if isinstance(value, bool) and spec.switch is not None:
+        value = _at(data, spec.switch)
+        if isinstance(value, bool):
             off = None if value else f"{'.'.join(spec.switch)} = false in {path}: {spec.switch_effect}"
-    for path, data in settings_files(index, runtime):
-        if spec.admin_switch is not None and _at(data, spec.admin_switch) is False:
-            return f"{'.'.join(spec.admin_switch)} = false in {path}: {spec.switch_effect}"
     return off
 
 

@@ -1,6 +1,7 @@
 """Gemini CLI: built-in < extension < user < workspace; within the user and workspace tiers the
 `.agents/skills` alias wins over `.gemini/skills`; `skills.enabled` / `skills.disabled` in its
-settings files (system defaults, user, project, system), `admin.skills.enabled`.
+settings files (system defaults, user, project, system); `admin.*` is never read from a file (Gemini
+CLI takes it from its remote admin controls only).
 
 Sources (read 2026-11): https://geminicli.com/docs/cli/skills/ (tiers, precedence and aliases, how
 it works), https://geminicli.com/docs/cli/using-agent-skills/ (disable),
@@ -76,7 +77,6 @@ GEMINI = Runtime(
                               "{home}/.gemini/settings.json", "{workspace}/.gemini/settings.json",
                               "{env:GEMINI_CLI_SYSTEM_SETTINGS_PATH=/etc/gemini-cli/settings.json}"), "json",
                              switch=("skills", "enabled"), switch_effect="no skills in the system prompt",
-                             admin_switch=("admin", "skills", "enabled"),
                              disabled=("skills", "disabled")),
     # "When Gemini identifies a task matching a skill's description, it calls the `activate_skill` tool."
     skill_tool="activate_skill",

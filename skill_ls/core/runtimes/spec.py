@@ -147,9 +147,6 @@ class OwnSettings:
     format: Literal["toml", "json", "jsonc"]  # jsonc: comments and trailing commas allowed
     switch: tuple[str, ...] | None = None
     switch_effect: str = "no catalog"
-    # A boolean whose `false` in any of the files turns skills off whatever the others say (Gemini
-    # CLI's `admin.skills.enabled`: "If false, disallows agent skills from being used").
-    admin_switch: tuple[str, ...] | None = None
     disabled: tuple[str, ...] | None = None
     # The key path of a map from name patterns (`*` wildcards) to an action; a name whose last
     # matching pattern (files in order, keys in order) maps to `denied_value` is disabled (OpenCode's
