@@ -407,6 +407,8 @@ def _print_where_entries(obj: dict[str, Any], indent: str) -> None:
         extra = f" ({e['not_discovered']})" if e.get("not_discovered") else (f" ({e['reason']})" if e.get("reason") else "")
         if not extra and ("ambiguous:" in e.get("summary", "") or e.get("scope")):  # unranked, or scoped (Cursor)
             extra = " (" + e["summary"].split("— ", 1)[-1] + ")"
+        if e.get("linked_from"):
+            extra += f" (linked from {e['linked_from']})"
         print(safe_text(f"{indent}{e['label']:<15} {e.get('tier_label', e['tier']):<{width}} {e['path']}{extra}"))
 
 

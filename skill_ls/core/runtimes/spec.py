@@ -53,6 +53,22 @@ class FieldSpec:
 
 
 @dataclass(frozen=True, eq=False)
+class RootLink:
+    """A JSON file beside each expanded root that can move the root elsewhere (Gemini CLI's
+    `gemini extensions link <path>`: `~/.gemini/extensions/<name>/.gemini-extension-install.json`
+    holding `{"source": "<path>", "type": "link"}`; the extension, its manifest and its `skills/` are
+    read from `<path>`). `file` is relative to the expanded root; when the file's `kind[0]` key holds
+    `kind[1]`, the folder holding the file is replaced by the folder its `source` key names (relative:
+    from the workspace, where the runtime runs), so `<ext>/skills` becomes `<source>/skills`; such a
+    file whose `source` is not a string makes the root unreadable (dropped). The marker, the
+    enablement file and `marker_unique` then read the moved root."""
+
+    file: str
+    kind: tuple[str, str]
+    source: str
+
+
+@dataclass(frozen=True, eq=False)
 class RootSpec:
     """A family of directories a runtime scans. `template` placeholders (a settings file's template may
     also be `{env:NAME=default path}`: the variable's value, else the default):
@@ -100,6 +116,13 @@ class RootSpec:
     # the last rule matching the workspace wins, no rule: enabled. A root turned off is kept, unread
     # (`RootDir.unused`: its skills are "not discovered", and `where`/hover say which rule).
     enablement: str = ""
+    # Expanded roots whose marker files hold the same `name`: only the first (in expansion order) is
+    # read, the others are kept unread (`RootDir.unused`, "not discovered" with the reason): Gemini
+    # CLI loads the folders of `~/.gemini/extensions` in name order and skips an extension whose
+    # name "already was loaded" (a disabled one included).
+    marker_unique: bool = False
+    # A file that moves each expanded root elsewhere (`RootLink`: a linked Gemini CLI extension).
+    link: RootLink | None = None
     title: str = ""
     # Whether this directory existing makes the runtime active (`runtimes = ["auto"]`). A directory
     # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
@@ -126,9 +149,6 @@ class OwnSettings:
     format: Literal["toml", "json", "jsonc"]  # jsonc: comments and trailing commas allowed
     switch: tuple[str, ...] | None = None
     switch_effect: str = "no catalog"
-    # A boolean whose `false` in any of the files turns skills off whatever the others say (Gemini
-    # CLI's `admin.skills.enabled`: "If false, disallows agent skills from being used").
-    admin_switch: tuple[str, ...] | None = None
     disabled: tuple[str, ...] | None = None
     # The key path of a map from name patterns (`*` wildcards) to an action; a name whose last
     # matching pattern (files in order, keys in order) maps to `denied_value` is disabled (OpenCode's
