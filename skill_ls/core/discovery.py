@@ -17,6 +17,7 @@ from typing import Any
 
 from skill_ls.core.config import Config
 from skill_ls.core.parse.data import json_value, jsonc_value
+from skill_ls.core.listdir import Ahead, list_directory
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.paths import is_under
@@ -492,37 +493,22 @@ class Walker:
         self.excluder = excluder or Excluder((), "")
         self.truncated: list[str] = []  # roots whose walk stopped at MAX_WALK_DIRS
         self.below: dict[str, list[tuple[str, frozenset[str]]]] = {}  # `_below`'s answers, as the listings
+        self.ahead: Ahead | None = None  # listings another process of the run listed ahead (`check`)
 
     def is_link(self, path: str) -> bool:
         """Whether an entry `listdir` returned is a symbolic link."""
         return path in self._links
 
     def listdir(self, path: str) -> tuple[list[tuple[str, str, bool]], str | None]:
-        """(entries, error): entries are (name, full path, is_dir) for dirs and regular files, by name."""
+        """(entries, error): entries are (name, full path, is_dir) for dirs and regular files, by name
+        (`core.listdir.list_directory`, cached)."""
         cached = self._listing.get(path)
         if cached is not None:
             return cached
-        entries: list[tuple[str, str, bool]] = []
-        append = entries.append
-        error = None
-        try:
-            with os.scandir(path) as it:
-                for e in it:
-                    try:
-                        if e.is_symlink():
-                            self._links.add(e.path)
-                        if e.is_dir():
-                            append((e.name, e.path, True))
-                        elif e.is_file():
-                            append((e.name, e.path, False))
-                        elif os.path.exists(e.path):  # FIFO, socket, device: walk() reports it
-                            self._special.add(e.path)
-                            entries.append((e.name, e.path, False))
-                    except OSError:
-                        continue
-        except OSError as exc:
-            error = exc.strerror or str(exc)
-        entries.sort()
+        found = self.ahead.listing(path) if self.ahead is not None else None
+        entries, error, links, special = found if found is not None else list_directory(path)
+        self._links.update(links)
+        self._special.update(special)
         result = (entries, error)
         self._listing[path] = result
         return result

@@ -11,6 +11,8 @@ comparisons costs).
 """
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -445,8 +447,9 @@ class Runtime:
     def rank(self, tier: str) -> int:
         return self.tiers.index(tier)
 
-    @property
+    @functools.cached_property
     def required_fields(self) -> tuple[str, ...]:
+        # (cached: asked for every copy the index declares; a descriptor never changes)
         return tuple(k for k, f in self.fields.items() if f.required)
 
     def setting_key(self, attr: str) -> str:
