@@ -227,6 +227,14 @@ def _check(args: argparse.Namespace) -> int:
     # cyclic collector would rescan that graph over and over (a fifth of the CPU at 10,000 skills) to
     # free almost nothing. Reference counting still frees everything that is not a cycle.
     gc.disable()
+    ahead = None
+    if not (args.fix or args.unsafe_fixes or args.diff):  # (--fix writes: what was listed may change)
+        # Before the checker's imports: another process lists the checked trees meanwhile, when the
+        # machine has a processor for it (analysis/listahead.py).
+        from skill_ls.analysis.listahead import ListAhead
+
+        ahead = ListAhead.start([os.path.abspath(p) for p in args.paths or [args.workspace or os.curdir]],
+                                jobs=max(0, args.jobs))
     from skill_ls.analysis.check import CheckOptions, run_check
 
     opts = CheckOptions(paths=args.paths, workspace=args.workspace, runtimes=args.runtime, config=args.config,
@@ -239,7 +247,7 @@ def _check(args: argparse.Namespace) -> int:
         status, fix_summary = run_fix(opts, unsafe=args.unsafe_fixes, diff=args.diff)
         if args.diff:
             return status
-    result = run_check(opts)
+    result = run_check(opts, ahead=ahead)
     from skill_ls.core.model import Severity
     from skill_ls.output import format_github, format_json, format_sarif, format_text
 
@@ -399,6 +407,8 @@ def _print_where_entries(obj: dict[str, Any], indent: str) -> None:
         extra = f" ({e['not_discovered']})" if e.get("not_discovered") else (f" ({e['reason']})" if e.get("reason") else "")
         if not extra and ("ambiguous:" in e.get("summary", "") or e.get("scope")):  # unranked, or scoped (Cursor)
             extra = " (" + e["summary"].split("— ", 1)[-1] + ")"
+        if e.get("linked_from"):
+            extra += f" (linked from {e['linked_from']})"
         print(safe_text(f"{indent}{e['label']:<15} {e.get('tier_label', e['tier']):<{width}} {e['path']}{extra}"))
 
 

@@ -1,6 +1,7 @@
 """Frontmatter splitting and YAML parsing with positions (SPEC §2.1)."""
 from __future__ import annotations
 
+import pytest
 import yaml
 
 from skill_ls.core.model import Span
@@ -379,3 +380,16 @@ def test_utf16_columns_count_astral_characters_twice_and_follow_a_reread(tmp_pat
     assert src.release()
     path.write_text("😀 x\n", encoding="utf-8")
     assert src.utf16_col(0, 3) == 4
+
+
+@pytest.mark.parametrize("text", ["", "a", "a\n", "a\nb", "a\nb\n", "\n\n\n", "---\nname: x\n---\nbody\n",
+                                  "x\n" * 70, "é\n\U0001f600\nz"])
+def test_line_text_of_the_first_lines_without_counting_them_all(text):
+    """`line_text` reads the first lines by scanning (no line count first): the same lines, and ''
+    past the end, as splitting the text."""
+    lines = text.split("\n")
+    for n in range(-1, len(lines) + 3):
+        expected = lines[n] if 0 <= n < len(lines) else ""
+        assert SourceText.from_str(text).line_text(n) == expected, n  # (a fresh text: nothing known yet)
+    src = SourceText.from_str(text)
+    assert [src.line_text(n) for n in range(len(lines) + 2)] == lines + ["", ""]

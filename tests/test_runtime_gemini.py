@@ -157,11 +157,12 @@ def test_activate_skill_adds_the_body_and_the_folder_structure(workspace):
     assert preview.text.startswith("Review it.\n") and "scripts/run.sh" in preview.text
 
 
-def test_system_settings_override_and_admin_switch(workspace, private_home, tmp_path, monkeypatch):
+def test_system_settings_override_and_file_admin_settings_ignored(workspace, private_home, tmp_path, monkeypatch):
     """"System settings act as overrides, taking precedence over all other settings files" (its path
     "can be overridden using the `GEMINI_CLI_SYSTEM_SETTINGS_PATH` environment variable"); the system
-    defaults file is the lowest layer; "`admin.skills.enabled` (boolean): … If false, disallows agent
-    skills from being used." """
+    defaults file is the lowest layer. `admin.skills.enabled` is on the configuration page, but Gemini
+    CLI's settings loader ignores every file's `admin` keys ("Remote admin settings always take
+    precedence and file-based admin settings are ignored"): skills stay loaded."""
     from skill_ls.analysis.effective import resolve_effective_set
     from skill_ls.core.labels import where
 
@@ -177,10 +178,11 @@ def test_system_settings_override_and_admin_switch(workspace, private_home, tmp_
     index = index_for(workspace, ["gemini"])
     assert [s.name for s in resolve_effective_set(index, "gemini").enabled] == ["a"]  # defaults overridden
     assert where(index, "gemini", "b")["disabled_by"] == f"skills.disabled in {system}"
-    write(system, json.dumps({"admin": {"skills": {"enabled": False}}}))
+    write(system, json.dumps({"admin": {"skills": {"enabled": False}, "extensions": {"enabled": False}}}))
+    write(defaults, json.dumps({"admin": {"skills": {"enabled": False}}}))
     index = index_for(workspace, ["gemini"])
-    assert resolve_effective_set(index, "gemini").skills == []
-    assert "admin.skills.enabled = false" in where(index, "gemini", "a")["skills_disabled"]
+    assert [s.name for s in resolve_effective_set(index, "gemini").enabled] == ["a", "b"]
+    assert not where(index, "gemini", "a").get("skills_disabled")
 
 
 def _extension(home, name, skill_name):
@@ -258,3 +260,156 @@ def test_the_server_rebuilds_when_the_enablement_file_changes(workspace, private
     assert state.file_changed(str(path)) is None
     state.install(state.build_index())
     assert where(state.index, "gemini", "lint")["entries"][0]["label"] == "not discovered"
+
+
+def _link(home, folder, source, kind="link"):
+    """What `gemini extensions link <source>` leaves in `~/.gemini/extensions/<folder>`: the install
+    metadata alone (Gemini CLI's `INSTALL_METADATA_FILENAME`), nothing copied."""
+    return write(home / ".gemini" / "extensions" / folder / ".gemini-extension-install.json",
+                 json.dumps({"source": str(source), "type": kind}))
+
+
+def _source(path, name, *skills):
+    write(path / "gemini-extension.json", json.dumps({"name": name, "version": "1.0.0"}))
+    return [skill(path / "skills", s) for s in skills]
+
+
+def test_a_linked_extension_s_skills_load_from_its_source(workspace, private_home, tmp_path):
+    """`gemini extensions link <path>`: Gemini CLI's `loadExtension` reads the extension from the
+    install metadata's `source` when its `type` is `link` (`effectiveExtensionPath =
+    installMetadata.source`), manifest and `skills/` both: edits there are live. Its skills are
+    extension skills, below the user and workspace tiers, in `where`, hover and the catalog."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.queries.hover import skill_hover
+    from tests.conftest import workspace_state
+
+    dev = tmp_path / "dev" / "tools"
+    lint, fmt = _source(dev, "tools", "lint", "fmt")
+    _link(private_home, "tools", dev)
+    skill(workspace / ".gemini" / "skills", "fmt")
+    index = index_for(workspace, ["gemini"])
+    assert labels(index, "gemini", "lint") == [("winner", str(lint))]
+    assert labels(index, "gemini", "fmt") == [("winner", "<ws>/.gemini/skills/fmt/SKILL.md"), ("shadowed", str(fmt))]
+    entry = where(index, "gemini", "lint")["entries"][0]
+    assert entry["tier"] == "extension" and entry["linked_from"] == str(private_home / ".gemini" / "extensions" / "tools")
+    assert [s["name"] for s in catalog_object(index, "gemini")["skills"]] == ["fmt", "lint"]
+    assert "gemini" in index_for(workspace).active  # a linked extension's skills activate it as a copy's do
+    text = skill_hover(workspace_state(workspace), "fmt", str(fmt))
+    assert f"- shadowed: `extension` `{fmt}` (linked from `{private_home}/.gemini/extensions/tools`) — by workspace" in text
+
+
+def test_check_reads_a_linked_source_with_gemini_s_rules(private_home, tmp_path):
+    """The extension's own repository, opened as the workspace, is what Gemini CLI loads: its skills
+    are checked as Gemini CLI's extension skills (here SK009, the name Gemini CLI says should match
+    the directory), not as a loose repository of skills."""
+    dev = tmp_path / "dev" / "tools"
+    _source(dev, "tools")
+    other = skill(dev / "skills", "dir-name", name="other-name")
+    # Not linked: a repository of skills, read with the Agent Skills standard (name = directory: an error).
+    assert [d.severity for d in diags_for(check_tree(dev), other, "SK009")] == [1]
+    _link(private_home, "tools", dev)
+    result = check_tree(dev)
+    assert [d.severity for d in diags_for(result, other, "SK009")] == [2]  # Gemini CLI: "should match"
+    assert "gemini" in result.index.active
+
+
+def test_a_disabled_linked_extension_is_not_loaded(workspace, private_home, tmp_path):
+    """Enablement is by the extension's `name`, read from the linked source's `gemini-extension.json`
+    (the folder under `~/.gemini/extensions` may be named otherwise)."""
+    dev = tmp_path / "dev" / "tools-repo"
+    _source(dev, "tools", "lint")
+    _link(private_home, "tools-link", dev)
+    write(private_home / ".gemini" / "extensions" / "extension-enablement.json",
+          json.dumps({"tools": {"overrides": [f"!{workspace}/*"]}}))
+    obj = where(index_for(workspace, ["gemini"]), "gemini", "lint")
+    assert obj["entries"][0]["label"] == "not discovered"
+    assert obj["entries"][0]["not_discovered"].startswith("extension 'tools' is disabled for this folder")
+
+
+def test_a_link_to_a_missing_source_or_to_no_extension_is_skipped(workspace, private_home, tmp_path):
+    """Gemini CLI's `loadExtensionConfig` throws when the source holds no `gemini-extension.json`
+    (gone, moved, or never an extension), and `loadExtension` then skips the extension ("Skipping
+    extension in …"): none of its skills load, and the folder's own files are not read instead. Install
+    metadata of another `type` (`local`, `git`) leaves the copy in place; a relative `source` is taken
+    from the folder Gemini CLI runs in; a `source` that is not a string loads nothing."""
+    _link(private_home, "gone", tmp_path / "deleted")
+    skill(private_home / ".gemini" / "extensions" / "gone" / "skills", "stale")  # not read: the link wins
+    write(private_home / ".gemini" / "extensions" / "gone" / "gemini-extension.json", '{"name": "gone", "version": "1"}')
+    bare = tmp_path / "dev" / "bare"
+    skill(bare / "skills", "bare-skill")  # a folder with skills but no manifest
+    _link(private_home, "bare", bare)
+    _extension(private_home, "copied", "copied-skill")
+    _link(private_home, "copied", tmp_path / "elsewhere", kind="local")  # a copy's metadata: read in place
+    _source(workspace / "ext", "rel", "rel-skill")
+    _link(private_home, "rel", "ext")  # relative: from the workspace
+    write(private_home / ".gemini" / "extensions" / "odd" / ".gemini-extension-install.json",
+          '{"type": "link", "source": 3}')
+    skill(private_home / ".gemini" / "extensions" / "odd" / "skills", "odd-skill")
+    write(private_home / ".gemini" / "extensions" / "odd" / "gemini-extension.json", '{"name": "odd", "version": "1"}')
+    index = index_for(workspace, ["gemini"])
+    assert sorted(d.name for d in index.decls["gemini"] if not d.builtin) == ["copied-skill", "rel-skill"]
+
+
+def test_a_linked_and_a_copied_extension_of_one_name(workspace, private_home, tmp_path):
+    """Gemini CLI loads the folders of `~/.gemini/extensions` in name order and skips an extension
+    whose name "already was loaded" — linked or copied, enabled or not: the first folder's skills
+    load; the other's are "not discovered", and `where` says which one won."""
+    dev = tmp_path / "dev" / "tools"
+    linked, = _source(dev, "tools", "lint")
+    _link(private_home, "a-tools", dev)
+    _extension(private_home, "b-tools", "lint")
+    write(private_home / ".gemini" / "extensions" / "b-tools" / "gemini-extension.json",
+          '{"name": "tools", "version": "2.0.0"}')
+    index = index_for(workspace, ["gemini"])
+    entries = where(index, "gemini", "lint")["entries"]
+    assert [(e["label"], e["path"]) for e in entries] == [
+        ("winner", str(linked)), ("not discovered", str(private_home / ".gemini/extensions/b-tools/skills/lint/SKILL.md"))]
+    assert entries[1]["not_discovered"] == (
+        f"extension 'tools' is already loaded from {dev}/gemini-extension.json (extension folders load in name order)")
+    # The other way round: the copy comes first, the link is skipped.
+    (private_home / ".gemini" / "extensions" / "a-tools").rename(private_home / ".gemini" / "extensions" / "c-tools")
+    entries = where(index_for(workspace, ["gemini"]), "gemini", "lint")["entries"]
+    assert [e["label"] for e in entries] == ["winner", "not discovered"]
+    assert entries[0]["path"].startswith(str(private_home)) and entries[1]["path"] == str(linked)
+
+
+def test_where_ranks_a_linked_extension_below_user_and_workspace(workspace, private_home, tmp_path, capsys):
+    from skill_ls.cli import main
+
+    dev = tmp_path / "dev" / "tools"
+    linked, = _source(dev, "tools", "review")
+    _link(private_home, "tools", dev)
+    skill(private_home / ".gemini" / "skills", "review")
+    skill(workspace / ".agents" / "skills", "review")
+    assert labels(index_for(workspace, ["gemini"]), "gemini", "review") == [
+        ("winner", "<ws>/.agents/skills/review/SKILL.md"), ("shadowed", "~/.gemini/skills/review/SKILL.md"),
+        ("shadowed", str(linked))]
+    assert main(["where", "review", "--workspace", str(workspace), "--runtime", "gemini"]) == 0
+    out = capsys.readouterr().out
+    assert f"{linked} (linked from {private_home}/.gemini/extensions/tools)" in out
+
+
+def test_the_server_follows_links(workspace, private_home, tmp_path):
+    """A change to a link file, a linked extension's folder appearing (`gemini extensions link`) or
+    going (`uninstall`), rebuilds the index; an edit in the linked source is a skill edit."""
+    from tests.conftest import workspace_state
+
+    dev = tmp_path / "dev" / "tools"
+    linked, = _source(dev, "tools", "lint")
+    skill(workspace / ".gemini" / "skills", "x")
+    state = workspace_state(workspace)
+    assert where(state.index, "gemini", "lint")["entries"] == []
+    folder = private_home / ".gemini" / "extensions" / "tools"
+    meta = _link(private_home, "tools", dev)
+    assert state.file_changed(str(folder)) is None  # a linked extension appeared
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "lint")["entries"][0]["path"] == str(linked)
+    assert state.file_changed(str(meta)) is None  # relinked
+    write(linked, "---\nname: lint-all\ndescription: Lints.\n---\nNew body.\n")
+    assert ("gemini", "lint-all") in state.file_changed(str(linked))  # an edit in the source: no rebuild
+    assert where(state.index, "gemini", "lint-all")["entries"][0]["path"] == str(linked)
+    meta.unlink()
+    folder.rmdir()
+    assert state.file_changed(str(folder)) is None  # unlinked
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "lint")["entries"] == []

@@ -24,6 +24,8 @@ from skill_ls.core.runtimes import (BASE_RUNTIME, DEFAULT_AGENT_FAMILY, PLUGIN_A
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, in_definition_directory
 from skill_ls.analysis.executor import map_chunks
+from skill_ls.analysis.listahead import ListAhead
+from skill_ls.core.listdir import Ahead
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
 # to the next "<" or ">" instead and keep only well-formed code lists (as before) in _suppressed.
@@ -109,12 +111,17 @@ def prepare_config(workspace: str, opts: CheckOptions) -> Config:
     return config
 
 
-def build_index(workspace: str, config: Config, environ: Mapping[str, str] | None = None) -> Index:
+def build_index(workspace: str, config: Config, environ: Mapping[str, str] | None = None,
+                ahead: Ahead | None = None) -> Index:
+    """The index (`ahead`: listings another process of the run listed ahead)."""
     env = Environment.from_environ(environ, config)
-    return Index(workspace, env, config).build()
+    index = Index(workspace, env, config)
+    index.walker.ahead = ahead
+    return index.build()
 
 
-def open_checker(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tuple[Checker, list[str]]:
+def open_checker(opts: CheckOptions, environ: Mapping[str, str] | None = None,
+                 ahead: Ahead | None = None) -> tuple[Checker, list[str]]:
     """What `check` (and `check --fix`) start from: the paths validated, the workspace chosen, its
     configuration and index built: (checker, the paths in scope). Raises `UsageError`/`ConfigError`."""
     for p in opts.paths:
@@ -124,7 +131,7 @@ def open_checker(opts: CheckOptions, environ: Mapping[str, str] | None = None) -
         raise UsageError(f"workspace is not a directory: {opts.workspace}")
     workspace = choose_workspace(opts.paths, opts.workspace)
     config = prepare_config(workspace, opts)
-    checker = Checker(build_index(workspace, config, environ))
+    checker = Checker(build_index(workspace, config, environ, ahead))
     return checker, [os.path.abspath(p) for p in opts.paths] or [workspace]
 
 
@@ -134,8 +141,13 @@ def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tu
     return checker, scope, checker.files_in_scope(scope)
 
 
-def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> CheckResult:
-    checker, scope = open_checker(opts, environ)
+def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None, ahead: ListAhead | None = None) -> CheckResult:
+    """The check of `opts.paths` (`ahead`: the lister `cli` started for them before its imports)."""
+    try:
+        checker, scope = open_checker(opts, environ, ahead)
+    finally:
+        if ahead is not None:
+            ahead.finish()  # (before the per-file phase forks its workers)
     files: list[str] = []
 
     def find() -> list[str]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -135,7 +135,7 @@ def map_chunks(work: Callable[[list[_T]], _R], items: list[_T] | Callable[[], li
             if pid == 0:
                 _worker(work, chunks, tokens_r, up_r, up_w, [w.up for w in workers])
             os.close(up_w)
-            _roomy(up_r)
+            roomy(up_r)
             workers.append(_Worker(pid, up_r))
         if meanwhile is not None:
             meanwhile()  # (the workers' results wait in their pipes)
@@ -180,16 +180,16 @@ def _fork_early(work: Callable[[list[_T]], _R], prepare: Callable[[], object] | 
         return
     if pid == 0:
         _early_worker(work, prepare, tokens_r, down_r, up_w, [tokens_w, down_w, up_r])
-    _roomy(down_w)  # (handing the items over never waits for the worker to read them)
+    roomy(down_w)  # (handing the items over never waits for the worker to read them)
     os.close(down_r)
     os.close(up_w)
-    _roomy(up_r)
+    roomy(up_r)
     worker = _Worker(pid, up_r)
     worker.down = down_w
     workers.append(worker)
 
 
-def _roomy(fd: int) -> None:
+def roomy(fd: int) -> None:
     """Give a pipe room for a megabyte (Linux; elsewhere it keeps its size): its writer does not wait
     for a reader busy with something else."""
     try:
@@ -269,8 +269,8 @@ def _serve(work: Callable[[list[_T]], _R], chunks: list[list[_T]], tokens: int, 
     """Take chunks until none is left, sending each chunk's results as soon as they are computed; an
     empty message says there is no more."""
     done: dict[int, _R] = {}
-    _take(tokens, chunks, work, done, lambda: _send(up, done.popitem()))
-    _send(up, None)
+    _take(tokens, chunks, work, done, lambda: send_message(up, done.popitem()))
+    send_message(up, None)
 
 
 def _quiet(inherited: list[int]) -> None:
@@ -295,13 +295,32 @@ def _take(tokens: int, chunks: list[list[_T]], work: Callable[[list[_T]], _R], d
         after()
 
 
-def _send(fd: int, value: object) -> None:
+def send_message(fd: int, value: object) -> None:
+    """Write one message to a pipe: its length (8 bytes, little-endian), then `value` pickled (the
+    form every process of a check sends; `take_messages` reads it)."""
     import pickle
 
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     view = memoryview(len(data).to_bytes(_HEADER_SIZE, "little") + data)
     while view:
         view = view[os.write(fd, view):]
+
+
+def take_messages(buffer: bytearray) -> list[object]:
+    """The whole messages at the start of `buffer`, unpickled and removed from it (a message still
+    arriving stays); raises what unpickling a garbled message raises."""
+    import pickle
+
+    out, at = [], 0
+    while len(buffer) - at >= _HEADER_SIZE:
+        size = int.from_bytes(buffer[at:at + _HEADER_SIZE], "little")
+        start = at + _HEADER_SIZE
+        if len(buffer) - start < size:
+            break
+        out.append(pickle.loads(memoryview(buffer)[start:start + size]))
+        at = start + size
+    del buffer[:at]
+    return out
 
 
 def _drain(workers: list[_Worker], done: dict[int, _R], block: bool) -> None:
@@ -322,8 +341,6 @@ def _drain(workers: list[_Worker], done: dict[int, _R], block: bool) -> None:
 
 
 def _receive(w: _Worker, done: dict[int, _R]) -> None:
-    import pickle
-
     try:
         data = os.read(w.up, 1 << 20)
     except OSError:
@@ -332,20 +349,16 @@ def _receive(w: _Worker, done: dict[int, _R]) -> None:
         _end(w)
         return
     w.buffer += data
-    while len(w.buffer) >= _HEADER_SIZE:
-        size = int.from_bytes(w.buffer[:_HEADER_SIZE], "little")
-        if len(w.buffer) < _HEADER_SIZE + size:
-            return
-        try:
-            message = pickle.loads(w.buffer[_HEADER_SIZE:_HEADER_SIZE + size])
-        except Exception:  # noqa: BLE001 - a garbled message: treat the worker as gone
-            _end(w)
-            return
-        del w.buffer[:_HEADER_SIZE + size]
+    try:
+        messages = take_messages(w.buffer)
+    except Exception:  # noqa: BLE001 - a garbled message: treat the worker as gone
+        _end(w)
+        return
+    for message in messages:
         if message is None:
             _end(w)
             return
-        k, result = message
+        k, result = cast("tuple[int, _R]", message)
         done[k] = result
 
 

@@ -253,8 +253,8 @@ class WorkspaceState:
         known = {d.path for decls in index.decls.values() for d in decls if d.path and is_under(d.path, path)}
         if any(is_under(a.path, path) for a in index.agents):
             return None
-        if os.path.isdir(path) and self._creates_root(path):
-            return None  # a root appeared: activation and watches change
+        if (os.path.isdir(path) and self._creates_root(path)) or self._moves_a_root(path):
+            return None  # a root appeared (or a link file's folder came or went): activation and watches change
         if os.path.isdir(path):
             walker = Walker()
             found = walker.walk(path, frozenset({SKILL_FILE}), max_depth=8).files.get(SKILL_FILE, [])
@@ -283,6 +283,24 @@ class WorkspaceState:
             if any("/**/" in spec.template for spec in runtime.roots) and is_under(path, self.workspace) and any(
                     r.scope is not None and is_under(r.path, path) and r not in index.roots.get(runtime.id, ())
                     for r in runtime_roots(runtime, self.workspace, index.env, self.config)):
+                return True
+        return False
+
+    def _moves_a_root(self, path: str) -> bool:
+        """Whether the directory `path` (created, changed or deleted) holds a link file that moves a
+        root (`RootSpec.link`: a linked Gemini CLI extension's folder), one the index follows or one
+        that expanding the roots again finds."""
+        from skill_ls.core.discovery import runtime_roots
+
+        index = self._index
+        for runtime in RUNTIMES.values():
+            if not any(spec.link for spec in runtime.roots):
+                continue
+            known = index.roots.get(runtime.id, [])
+            if any(r.via and is_under(r.via, path) for r in known):
+                return True
+            if os.path.isdir(path) and any(r.via and is_under(r.via, path) and r not in known
+                                           for r in runtime_roots(runtime, self.workspace, index.env, self.config)):
                 return True
         return False
 

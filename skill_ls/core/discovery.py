@@ -8,6 +8,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import posixpath
 import re
 import stat
 from collections.abc import Mapping
@@ -16,11 +17,12 @@ from typing import Any
 
 from skill_ls.core.config import Config
 from skill_ls.core.parse.data import json_value, jsonc_value
+from skill_ls.core.listdir import Ahead, list_directory
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes import RUNTIMES, Runtime
-from skill_ls.core.runtimes.spec import RootSpec
+from skill_ls.core.runtimes.spec import RootLink, RootSpec
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, AgentFamily
 
@@ -79,6 +81,7 @@ class RootDir:
     # `apps/web/.cursor/skills` serves `apps/web`); None: every file.
     scope: str | None = None
     scope_label: str = ""  # that directory as a reader tells it: relative to the workspace (`apps/web`)
+    via: str | None = None  # the link file that moved this root here (`RootSpec.link`), if any
 
     @property
     def runtime_def(self) -> Runtime:
@@ -194,10 +197,9 @@ def _below(base: str, walker: "Walker | None" = None) -> list[tuple[str, frozens
     return out
 
 
-def _json_value(settings_file: str, key: str, jsonc: bool) -> Any:
-    """The value of `key` (a literal key, else a dotted path) in a runtime's own JSON settings file;
-    None when the file is missing, unreadable, too large or not an object."""
-    raw, error, _ = read_bytes(settings_file)  # never blocks on a FIFO or a device
+def _json_object(path: str, jsonc: bool) -> dict[str, Any] | None:
+    """A JSON file's top-level object; None when the file is missing, unreadable, too large or not an object."""
+    raw, error, _ = read_bytes(path)  # never blocks on a FIFO or a device
     if error is not None or len(raw) > 1024 * 1024:
         return None
     try:
@@ -205,7 +207,14 @@ def _json_value(settings_file: str, key: str, jsonc: bool) -> Any:
         data = jsonc_value(text) if jsonc else json_value(text)
     except ValueError:
         return None
-    if not isinstance(data, dict):
+    return data if isinstance(data, dict) else None
+
+
+def _json_value(settings_file: str, key: str, jsonc: bool) -> Any:
+    """The value of `key` (a literal key, else a dotted path) in a runtime's own JSON settings file;
+    None when the file is missing, unreadable, too large or not an object."""
+    data = _json_object(settings_file, jsonc)
+    if data is None:
         return None
     value = data.get(key)
     if value is None and "." in key:  # a nested key (OpenCode's `{"skills": {"paths": [...]}}`)
@@ -243,10 +252,41 @@ def _switched_off(spec: RootSpec, workspace: str, env: Environment, config: Conf
     return state is False
 
 
+def link_template(spec: RootSpec) -> str:
+    """The template of the files that may move `spec`'s roots (`RootSpec.link`):
+    `{home}/.gemini/extensions/*/.gemini-extension-install.json`."""
+    assert spec.link is not None
+    return posixpath.normpath(spec.template + "/" + spec.link.file)
+
+
+def _marker_name(spec: RootSpec, root: str) -> str | None:
+    """The `name` the root's marker file holds (an extension's `gemini-extension.json`), if any."""
+    name = _json_value(os.path.normpath(os.path.join(root, spec.marker)), "name", jsonc=False)
+    return name if isinstance(name, str) and name else None
+
+
+def _linked(link: RootLink, root: str, workspace: str) -> tuple[str | None, str | None]:
+    """(the root, the link file) when `link`'s file beside `root` moves it (`RootSpec.link`); (`root`,
+    None) when it does not; (None, the file) when the file asks for a move to no folder."""
+    file = os.path.normpath(os.path.join(root, link.file))
+    data = _json_object(file, jsonc=False)
+    if data is None or data.get(link.kind[0]) != link.kind[1]:
+        return root, None
+    source = data.get(link.source)
+    if not isinstance(source, str):
+        return None, file
+    moved = os.path.join(workspace, source), os.path.relpath(root, os.path.dirname(file))
+    return os.path.normpath(os.path.join(*moved)), file
+
+
+def _home_short(path: str, env: Environment) -> str:
+    return "~" + path[len(env.home):] if env.home and is_under(path, env.home) else path
+
+
 def _enablement_off(spec: RootSpec, root: str, workspace: str, env: Environment, config: Config) -> str | None:
     """Why `spec.enablement`'s file turns this root off for the workspace (None: it is read)."""
-    name = _json_value(os.path.normpath(os.path.join(root, spec.marker)), "name", jsonc=False)
-    if not isinstance(name, str) or not name:
+    name = _marker_name(spec, root)
+    if name is None:
         return None
     folder = "/" + workspace.replace(os.sep, "/").strip("/") + "/"
     for path in _expand(spec.enablement, workspace, env, config):
@@ -257,8 +297,7 @@ def _enablement_off(spec: RootSpec, root: str, workspace: str, env: Environment,
             if isinstance(rule, str) and _override_matches(rule.removeprefix("!"), folder):
                 last = rule
         if last is not None and last.startswith("!"):
-            shown = "~" + path[len(env.home):] if env.home and is_under(path, env.home) else path
-            return f"extension '{name}' is disabled for this folder ({shown}: \"{last}\")"
+            return f"extension '{name}' is disabled for this folder ({_home_short(path, env)}: \"{last}\")"
     return None
 
 
@@ -314,9 +353,16 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
                                                 spec.json_scope, spec.json_lists, merge)]
         if spec.json_switch is not None and _switched_off(spec, workspace, env, config):
             continue
+        via: dict[str, str] = {}
+        if spec.link is not None:
+            moved = [(p, _linked(spec.link, p, workspace)) for p in paths]
+            via = {os.path.normpath(r): f for _, (r, f) in moved if r is not None and f is not None}
+            paths = [r for _, (r, _f) in moved if r is not None]
         if spec.marker:
             paths = [p for p in paths if os.path.isfile(os.path.normpath(os.path.join(p, spec.marker)))]
         unused = {p: _enablement_off(spec, p, workspace, env, config) for p in paths} if spec.enablement else {}
+        if spec.marker_unique:
+            unused.update(_repeated_names(spec, paths, env))
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
         # A scoped root serves the directory its `**` segment matched (the path less the segments after it).
         up = spec.template.split("/**/", 1)[1].count("/") + 1 if spec.scoped and "/**/" in spec.template else 0
@@ -325,7 +371,7 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             scope = path.rsplit(os.sep, up)[0] if up else None
             roots.append(RootDir(path, runtime.id, spec.tier, start + i if spec.ordered else 0,
                                  spec.origin, unused=unused.get(path), activates=spec.activates, scope=scope,
-                                 scope_label=os.path.relpath(scope, workspace) if scope else ""))
+                                 scope_label=os.path.relpath(scope, workspace) if scope else "", via=via.get(path)))
         if spec.ordered:
             next_rank[spec.tier] = start + len(paths)
     for extra in config.roots:
@@ -333,6 +379,23 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             tier = extra.tier or runtime.extra_root_tier
             roots.append(RootDir(os.path.normpath(str(extra.path)), runtime.id, tier, 0, "config"))
     return _distinct(runtime, roots)
+
+
+def _repeated_names(spec: RootSpec, paths: list[str], env: Environment) -> dict[str, str]:
+    """The roots of `spec.marker_unique` whose marker repeats a name an earlier root's holds -> why
+    they are not read (before any enablement rule: the runtime skips them before asking)."""
+    first: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for path in paths:
+        name = _marker_name(spec, path)
+        if name is None:
+            continue
+        if name in first:
+            shown = _home_short(os.path.normpath(os.path.join(first[name], spec.marker)), env)
+            out[path] = f"extension '{name}' is already loaded from {shown} (extension folders load in name order)"
+        else:
+            first[name] = path
+    return out
 
 
 def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
@@ -430,37 +493,22 @@ class Walker:
         self.excluder = excluder or Excluder((), "")
         self.truncated: list[str] = []  # roots whose walk stopped at MAX_WALK_DIRS
         self.below: dict[str, list[tuple[str, frozenset[str]]]] = {}  # `_below`'s answers, as the listings
+        self.ahead: Ahead | None = None  # listings another process of the run listed ahead (`check`)
 
     def is_link(self, path: str) -> bool:
         """Whether an entry `listdir` returned is a symbolic link."""
         return path in self._links
 
     def listdir(self, path: str) -> tuple[list[tuple[str, str, bool]], str | None]:
-        """(entries, error): entries are (name, full path, is_dir) for dirs and regular files, by name."""
+        """(entries, error): entries are (name, full path, is_dir) for dirs and regular files, by name
+        (`core.listdir.list_directory`, cached)."""
         cached = self._listing.get(path)
         if cached is not None:
             return cached
-        entries: list[tuple[str, str, bool]] = []
-        append = entries.append
-        error = None
-        try:
-            with os.scandir(path) as it:
-                for e in it:
-                    try:
-                        if e.is_symlink():
-                            self._links.add(e.path)
-                        if e.is_dir():
-                            append((e.name, e.path, True))
-                        elif e.is_file():
-                            append((e.name, e.path, False))
-                        elif os.path.exists(e.path):  # FIFO, socket, device: walk() reports it
-                            self._special.add(e.path)
-                            entries.append((e.name, e.path, False))
-                    except OSError:
-                        continue
-        except OSError as exc:
-            error = exc.strerror or str(exc)
-        entries.sort()
+        found = self.ahead.listing(path) if self.ahead is not None else None
+        entries, error, links, special = found if found is not None else list_directory(path)
+        self._links.update(links)
+        self._special.update(special)
         result = (entries, error)
         self._listing[path] = result
         return result

@@ -9,6 +9,7 @@ Pure: reads `NameResolution`/`SkillDecl` values (and, for tombstones, the agent 
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -191,6 +192,8 @@ def where(index: Index, runtime_id: str, name: str, agent: str | None = None) ->
             **({"agent": d.agent} if d.agent else {}),
             "label": lab.state,
             **({"scope": d.root.scope_label} if d.root is not None and d.root.scope is not None else {}),
+            # A root a link file moved (a linked Gemini CLI extension): the folder holding that file.
+            **({"linked_from": os.path.dirname(d.root.via)} if d.root is not None and d.root.via else {}),
             "summary": lab.summary,
             "range": json_range(d),
         })

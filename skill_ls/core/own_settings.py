@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any, cast
 
-from skill_ls.core.discovery import expand_template
+from skill_ls.core.discovery import expand_template, link_template
 from skill_ls.core.index import Index, read_bytes
 from skill_ls.core.parse.data import DataError, json_value, jsonc_value, toml_value
 from skill_ls.core.runtimes import Runtime
@@ -95,16 +95,13 @@ def skills_switched_off(runtime: Runtime, index: Index | None) -> str | None:
     """Why the runtime's whole skill system is off (the last of its settings files that sets the
     switch says `false`), or None."""
     spec = runtime.own_settings
-    if spec is None or (spec.switch is None and spec.admin_switch is None):
+    if spec is None or spec.switch is None:
         return None
     off: str | None = None
     for path, data in settings_files(index, runtime):
-        value = _at(data, spec.switch) if spec.switch is not None else None
-        if isinstance(value, bool) and spec.switch is not None:
+        value = _at(data, spec.switch)
+        if isinstance(value, bool):
             off = None if value else f"{'.'.join(spec.switch)} = false in {path}: {spec.switch_effect}"
-    for path, data in settings_files(index, runtime):
-        if spec.admin_switch is not None and _at(data, spec.admin_switch) is False:
-            return f"{'.'.join(spec.admin_switch)} = false in {path}: {spec.switch_effect}"
     return off
 
 
@@ -361,7 +358,8 @@ def _home_relative(path: str, index: Index | None) -> str:
 def settings_paths(index: Index) -> set[str]:
     """Every settings file of a runtime that the index reads (its `OwnSettings` files, the JSON
     files whose keys list roots: Amp's settings, OpenCode's `opencode.json`, and the files that turn
-    roots off: Gemini CLI's `extension-enablement.json`), existing or not, and
+    roots off: Gemini CLI's `extension-enablement.json`; the files that move roots: a linked
+    extension's `.gemini-extension-install.json`), existing or not, and
     its agents' settings files that exist (OpenCode's `.opencode/agents/*.md`): a change to one of
     them changes what the runtimes load (the server rebuilds the index)."""
     from skill_ls.core.runtimes import RUNTIMES
@@ -371,6 +369,7 @@ def settings_paths(index: Index) -> set[str]:
         templates = [*(runtime.own_settings.files if runtime.own_settings else ()),
                      *(spec.template for spec in runtime.roots if spec.json_keys),
                      *(spec.enablement for spec in runtime.roots if spec.enablement),
+                     *(link_template(spec) for spec in runtime.roots if spec.link),
                      *(spec.json_merge for spec in runtime.roots if spec.json_merge),
                      *(t for spec in runtime.roots if spec.json_switch for t in spec.json_switch[0])]
         for template in templates:

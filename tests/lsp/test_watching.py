@@ -91,3 +91,33 @@ def test_the_directory_watcher_keeps_only_directories_that_can_hold_skills(tmp_p
     assert relevant_directory(root + "/code-review", True, dirs)
     assert not relevant_directory(str(ws / "build" / "out"), True, dirs)
     assert not relevant_directory(str(ws / "notes.txt"), True, [str(ws)])
+
+
+async def test_a_gemini_extension_linked_later_is_followed(start, tree, profile):
+    """`gemini extensions link <path>` while the editor is open: the new extension folder under
+    `~/.gemini/extensions` (outside the workspace: watchdog) holds only the link file, and the server
+    rebuilds and reads the linked source; an edit there is live; unlinking drops it again."""
+    import json
+    import os
+
+    from tests.conftest import write
+
+    extensions = tree.home / ".gemini" / "extensions"
+    write(extensions / "extension-enablement.json", "{}")  # (an earlier install: the folder exists)
+    mine = skill(tree.ws / ".gemini" / "skills", "lint", description="Workspace lint.")
+    dev = tree.tmp / "dev" / "tools"
+    write(dev / "gemini-extension.json", '{"name": "tools", "version": "1.0.0"}')
+    linked = skill(dev / "skills", "lint", description="Extension lint.")
+    s = await start(profile)
+    s.open(mine)
+    await s.diagnostics(mine, lambda ds: "SH002" not in _codes(ds))
+    staged = tree.tmp / "staged"
+    write(staged / ".gemini-extension-install.json", json.dumps({"source": str(dev), "type": "link"}))
+    os.rename(staged, extensions / "tools")
+    await s.diagnostics(mine, lambda ds: "SH002" in _codes(ds))  # the workspace copy shadows the linked one
+    write(linked, "---\nname: lint-all\ndescription: Extension lint.\n---\nBody.\n")  # an edit in the source
+    await s.diagnostics(mine, lambda ds: "SH002" not in _codes(ds))
+    write(linked, "---\nname: lint\ndescription: Extension lint.\n---\nBody.\n")
+    await s.diagnostics(mine, lambda ds: "SH002" in _codes(ds))
+    shutil.rmtree(extensions / "tools")  # `gemini extensions uninstall tools`
+    await s.diagnostics(mine, lambda ds: "SH002" not in _codes(ds))

@@ -110,6 +110,8 @@ def skill_hover(state: WorkspaceState, name: str, path: str, kind: str | None = 
         for lab in label_resolution(res):
             d = lab.decl
             where = f"`{_display(d.path, state.workspace)}`" if d.path else "built-in"
+            if d.root is not None and d.root.via:  # a root a link file moved (a linked Gemini CLI extension)
+                where += f" (linked from `{os.path.dirname(d.root.via)}`)"
             note = f" — {lab.detail}" if (lab.state != "winner" or lab.scope) and lab.detail else ""
             lines.append(f"- {lab.state}: `{d.tier_label}` {where}{note}")
         for d in refused_under_other_names(index, res.runtime, name, res.agent):

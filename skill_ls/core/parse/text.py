@@ -182,9 +182,17 @@ class SourceText:
 
     def line_text(self, line: int) -> str:
         """The line's text without its line break ('' past the end)."""
-        if line < 0 or line >= self.line_count:
+        if line < 0:
             return ""
-        start = self.line_start(line)
+        if line < _SCAN_LINES and self._count < 0 and self._starts is None and not self.has_crlf:
+            # One of the first lines, without counting every line break of the text first.
+            start = self.line_start(line)
+            if line and len(self._head or ()) <= line:
+                return ""  # fewer line breaks than `line`: past the end
+        elif line >= self.line_count:
+            return ""
+        else:
+            start = self.line_start(line)
         text = self.text
         if self.has_crlf:
             starts = self.starts

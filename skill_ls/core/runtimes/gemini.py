@@ -1,6 +1,7 @@
 """Gemini CLI: built-in < extension < user < workspace; within the user and workspace tiers the
 `.agents/skills` alias wins over `.gemini/skills`; `skills.enabled` / `skills.disabled` in its
-settings files (system defaults, user, project, system), `admin.skills.enabled`.
+settings files (system defaults, user, project, system); `admin.*` is never read from a file (Gemini
+CLI takes it from its remote admin controls only).
 
 Sources (read 2026-11): https://geminicli.com/docs/cli/skills/ (tiers, precedence and aliases, how
 it works), https://geminicli.com/docs/cli/using-agent-skills/ (disable),
@@ -17,8 +18,8 @@ source does: `extension-enablement.json`, read as `ExtensionEnablementManager.is
 """
 from __future__ import annotations
 
-from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, FieldSpec, NameRule, OwnSettings, RootSpec, \
-    Runtime
+from skill_ls.core.runtimes.spec import DESCRIPTION_DOC, NAME_DOC, STANDARD_FIELDS, FieldSpec, NameRule, OwnSettings, RootLink, \
+    RootSpec, Runtime
 
 # "Based on the Agent Skills open standard": the standard's optional fields are known (reading: the
 # pages document only `name` and `description`, and no limits).
@@ -48,8 +49,17 @@ GEMINI = Runtime(
         # records it in `~/.gemini/extensions/extension-enablement.json` (the pages do not say where;
         # Gemini CLI's `ExtensionEnablementManager` does: per extension `name`, path rules, the last
         # rule matching the folder wins). A disabled extension's skills are not loaded.
+        # `gemini extensions link <path>` copies nothing: the extension's folder holds only
+        # `.gemini-extension-install.json`, `{"source": "<path>", "type": "link"}`, and Gemini CLI
+        # reads the extension (manifest, `skills/`) from `<path>` (its `loadExtension`:
+        # `if (installMetadata?.type === 'link') effectiveExtensionPath = installMetadata.source`), so
+        # edits there are live; a source without `gemini-extension.json` (or gone) is skipped like a
+        # folder without one. Folders load in name order, and an extension whose `name` "already was
+        # loaded" is skipped (`marker_unique`), linked or copied.
         RootSpec("extension", "{home}/.gemini/extensions/*/skills", origin="user", title="installed extensions",
-                 marker="../gemini-extension.json", enablement="{home}/.gemini/extensions/extension-enablement.json"),
+                 marker="../gemini-extension.json", enablement="{home}/.gemini/extensions/extension-enablement.json",
+                 marker_unique=True,
+                 link=RootLink("../.gemini-extension-install.json", ("type", "link"), "source")),
     ),
     fields=GEMINI_FIELDS,
     # "A unique identifier for the skill. This should match the directory name." No pattern, no length.
@@ -67,7 +77,6 @@ GEMINI = Runtime(
                               "{home}/.gemini/settings.json", "{workspace}/.gemini/settings.json",
                               "{env:GEMINI_CLI_SYSTEM_SETTINGS_PATH=/etc/gemini-cli/settings.json}"), "json",
                              switch=("skills", "enabled"), switch_effect="no skills in the system prompt",
-                             admin_switch=("admin", "skills", "enabled"),
                              disabled=("skills", "disabled")),
     # "When Gemini identifies a task matching a skill's description, it calls the `activate_skill` tool."
     skill_tool="activate_skill",

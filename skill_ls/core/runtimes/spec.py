@@ -11,6 +11,8 @@ that generating those comparisons costs).
 """
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, dataclass_transform
@@ -23,7 +25,7 @@ def descriptor(cls: type[_T]) -> type[_T]:
     """A descriptor type: `@dataclass(frozen=True, eq=False)` to the type checker, which rejects every
     assignment to a field (mypy, strict), and `@dataclass(eq=False)` at run time, where generating a
     frozen class's guards (its `__setattr__`, `__delattr__` and an `__init__` through
-    `object.__setattr__`) for these 14 types would cost ~5 ms of every start, for values only ever
+    `object.__setattr__`) for these types would cost ~5 ms of every start, for values only ever
     built, in their modules, and read."""
     return dataclass(eq=False)(cls)
 
@@ -61,6 +63,22 @@ class FieldSpec:
     # The attribute of the runtime's `Vocabulary` whose values completion offers for this field
     # (`model_aliases`): values the rules accept without being a closed enum.
     suggest: str | None = None
+
+
+@descriptor
+class RootLink:
+    """A JSON file beside each expanded root that can move the root elsewhere (Gemini CLI's
+    `gemini extensions link <path>`: `~/.gemini/extensions/<name>/.gemini-extension-install.json`
+    holding `{"source": "<path>", "type": "link"}`; the extension, its manifest and its `skills/` are
+    read from `<path>`). `file` is relative to the expanded root; when the file's `kind[0]` key holds
+    `kind[1]`, the folder holding the file is replaced by the folder its `source` key names (relative:
+    from the workspace, where the runtime runs), so `<ext>/skills` becomes `<source>/skills`; such a
+    file whose `source` is not a string makes the root unreadable (dropped). The marker, the
+    enablement file and `marker_unique` then read the moved root."""
+
+    file: str
+    kind: tuple[str, str]
+    source: str
 
 
 @descriptor
@@ -111,6 +129,13 @@ class RootSpec:
     # the last rule matching the workspace wins, no rule: enabled. A root turned off is kept, unread
     # (`RootDir.unused`: its skills are "not discovered", and `where`/hover say which rule).
     enablement: str = ""
+    # Expanded roots whose marker files hold the same `name`: only the first (in expansion order) is
+    # read, the others are kept unread (`RootDir.unused`, "not discovered" with the reason): Gemini
+    # CLI loads the folders of `~/.gemini/extensions` in name order and skips an extension whose
+    # name "already was loaded" (a disabled one included).
+    marker_unique: bool = False
+    # A file that moves each expanded root elsewhere (`RootLink`: a linked Gemini CLI extension).
+    link: RootLink | None = None
     title: str = ""
     # Whether this directory existing makes the runtime active (`runtimes = ["auto"]`). A directory
     # the runtime reads for compatibility (Cursor's `.claude/skills`, Copilot's `.agents/skills`)
@@ -137,9 +162,6 @@ class OwnSettings:
     format: Literal["toml", "json", "jsonc"]  # jsonc: comments and trailing commas allowed
     switch: tuple[str, ...] | None = None
     switch_effect: str = "no catalog"
-    # A boolean whose `false` in any of the files turns skills off whatever the others say (Gemini
-    # CLI's `admin.skills.enabled`: "If false, disallows agent skills from being used").
-    admin_switch: tuple[str, ...] | None = None
     disabled: tuple[str, ...] | None = None
     # The key path of a map from name patterns (`*` wildcards) to an action; a name whose last
     # matching pattern (files in order, keys in order) maps to `denied_value` is disabled (OpenCode's
@@ -438,8 +460,9 @@ class Runtime:
     def rank(self, tier: str) -> int:
         return self.tiers.index(tier)
 
-    @property
+    @functools.cached_property
     def required_fields(self) -> tuple[str, ...]:
+        # (cached: asked for every copy the index declares; a descriptor never changes)
         return tuple(k for k, f in self.fields.items() if f.required)
 
     def setting_key(self, attr: str) -> str:
