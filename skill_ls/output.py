@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 from skill_ls import __version__
 from skill_ls.core.escape import (json_escape, json_escape_needed, json_escape_some, json_layout, json_string,
                                   json_text, safe_text)
 from skill_ls.core.index import DocumentStore
-from skill_ls.core.model import Diagnostic, Severity, Span
+from skill_ls.core.model import Diagnostic, Related, Severity, Span
 from skill_ls.core.parse.text import SourceText
 from skill_ls.analysis.rules import all_rules
 
@@ -26,14 +25,17 @@ def relative_path(path: str, cwd: str | None = None) -> str:
     prefix = cwd.rstrip(os.sep) + os.sep
     if path.startswith(prefix):
         rest = path[len(prefix):]
-        if os.sep == "/" and rest and _NORMAL_REST.fullmatch(rest):  # what relpath returns, without its work
+        if os.sep == "/" and rest and _normal(rest):  # what relpath returns, without its work
             return rest
         return os.path.relpath(path, cwd)
     return path
 
 
-# A relative path relpath leaves as it is: no empty, `.` or `..` component, no trailing separator.
-_NORMAL_REST = re.compile(r"(?:(?!\.\.?(?:/|$))[^/]+/)*(?!\.\.?$)[^/]+")
+def _normal(rest: str) -> bool:
+    """Whether relpath leaves this relative path as it is: no empty, `.` or `..` component, no
+    trailing separator."""
+    framed = f"/{rest}/"
+    return "//" not in framed and "/./" not in framed and "/../" not in framed
 
 
 def display_path(path: str, cwd: str | None = None) -> str:
@@ -76,8 +78,11 @@ def _range(sl: int, sc: int, el: int, ec: int) -> dict[str, dict[str, int]]:
 def summary(diags: list[Diagnostic]) -> dict[str, int]:
     counts = {"error": 0, "warning": 0, "information": 0, "hint": 0}
     for d in diags:
-        counts[d.severity.label] += 1
+        counts[_LABEL[d.severity]] += 1
     return counts
+
+
+_LABEL = {s: s.label for s in Severity}  # (a dict, not the property: read for every finding)
 
 
 # Text output shows at most this many findings of one code per file, then one summary line for the
@@ -154,24 +159,42 @@ class JsonEntries:
             found = self._relative[path] = relative_path(path, self.cwd)
         return found
 
+    def _path(self, path: str) -> str:
+        """The path as a JSON string (relative when under the working directory)."""
+        found = self._encoded.get(path)
+        if found is None:
+            found = self._encoded[path] = json_string(self._rel(path))
+        return found
+
     def entry(self, d: Diagnostic) -> str:
         enc, string, pos, rel = json_layout, json_string, self.pos, self._rel
         path = self._encoded.get(d.path)
         if path is None:
-            path = self._encoded[d.path] = string(rel(d.path))
+            path = self._path(d.path)
         sl, sc, el, ec = pos.cols(d.path, d.span)
-        related = enc([{"path": rel(r.path), "range": pos.lsp_range(r.path, r.span), "message": r.message}
-                       for r in d.related], 3) if d.related else "[]"
+        related = self._related(d.related) if d.related else "[]"
         fix = "" if d.fix is None else ",\n      \"fix\": " + enc(
             {"title": d.fix.title, "edits": [
                 {"path": rel(e.path), "range": pos.lsp_range(e.path, e.span), "new_text": e.new_text}
                 for e in d.fix.edits]}, 3)
         return (f'{{\n      "path": {path},\n      "range": {{\n        "start": {{\n          "line": {sl},\n'
                 f'          "character": {sc}\n        }},\n        "end": {{\n          "line": {el},\n'
-                f'          "character": {ec}\n        }}\n      }},\n      "severity": "{d.severity.label}",\n'
+                f'          "character": {ec}\n        }}\n      }},\n      "severity": "{_LABEL[d.severity]}",\n'
                 f'      "code": {string(d.code)},\n      "message": {string(d.message)},\n'
                 f'      "runtime": {"null" if d.runtime is None else string(d.runtime)},\n'
                 f'      "related": {related}{fix}\n    }}')
+
+    def _related(self, related: tuple[Related, ...]) -> str:
+        """The finding's `related` list as `json_layout` lays it out three levels deep."""
+        items = []
+        for r in related:
+            sl, sc, el, ec = self.pos.cols(r.path, r.span)
+            items.append(f'{{\n          "path": {self._path(r.path)},\n          "range": {{\n'
+                         f'            "start": {{\n              "line": {sl},\n              "character": {sc}\n'
+                         f'            }},\n            "end": {{\n              "line": {el},\n'
+                         f'              "character": {ec}\n            }}\n          }},\n'
+                         f'          "message": {json_string(r.message)}\n        }}')
+        return "[\n        " + ",\n        ".join(items) + "\n      ]"
 
 
 def format_json(diags: list[Diagnostic], files_checked: int, store: DocumentStore) -> str:

@@ -65,9 +65,9 @@ class CheckOptions:
     jobs: int = 1  # processes for the per-file phase: 0 = as many as pay (see analysis/executor.py)
 
 
-@dataclass
+@dataclass(eq=False)
 class CheckResult:
-    """What `run_check` found."""
+    """What `run_check` found (compared with nothing: identity)."""
 
     diagnostics: list[Diagnostic]
     files_checked: int
@@ -429,16 +429,16 @@ def finish_diagnostics(raw: list[Diagnostic], config: Config) -> list[Diagnostic
             prev.runtime = ",".join(names)
     out = []
     per_code: dict[tuple[str, str], int] = {}
+    filtered, overrides = bool(config.select or config.ignore), config.severity
     for d in merged.values():
-        if not _selected(d.code, config):
+        if filtered and not _selected(d.code, config):
             continue
         key = (d.path, d.code)
         seen = per_code[key] = per_code.get(key, 0) + 1
         if seen > MAX_PER_FILE_AND_CODE:
             continue
-        override = config.severity.get(d.code)
-        if override is not None:
-            d.severity = override
+        if overrides and d.code in overrides:
+            d.severity = overrides[d.code]
         out.append(d)
     out.sort(key=lambda d: (d.path, d.span.start_line, d.span.start_col, d.code, d.runtime or ""))
     capped = {key: n for key, n in per_code.items() if n > MAX_PER_FILE_AND_CODE}

@@ -135,9 +135,9 @@ def rule(code: str, severity: Severity, scope: str, *, runtimes: RuntimePredicat
     return register
 
 
-@dataclass
+@dataclass(eq=False)
 class Reporter:
-    """Collects diagnostics for one rule invocation."""
+    """Collects diagnostics for one rule invocation (compared with nothing: identity)."""
 
     path: str
     runtime: str | None

@@ -1,4 +1,5 @@
-"""What rules are given. Plain values: a rule reads them and reports through `Reporter`."""
+"""What rules are given. Plain values: a rule reads them and reports through `Reporter`. Each context
+is made for one call and compared with nothing (`eq=False`: identity, and no generated `__eq__`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from skill_ls.analysis.rules import Reporter
 from skill_ls.core.runtimes import Runtime
 
 
-@dataclass
+@dataclass(eq=False)
 class FileContext:
     """What a file rule sees: the document, the index around it, the configuration and the reporter."""
 
@@ -35,7 +36,7 @@ class FileContext:
         return _disk(self.index)
 
 
-@dataclass
+@dataclass(eq=False)
 class RuntimeContext(FileContext):
     """What a runtime rule sees: a file as one runtime reads it (`decl`: that runtime's declaration)."""
 
@@ -43,7 +44,7 @@ class RuntimeContext(FileContext):
     decl: SkillDecl
 
 
-@dataclass
+@dataclass(eq=False)
 class ResolutionContext:
     """What a resolution rule sees: one name's resolution and the copy being reported on."""
 
@@ -54,7 +55,7 @@ class ResolutionContext:
     out: Reporter
 
 
-@dataclass
+@dataclass(eq=False)
 class AgentContext:
     """What an agent rule sees: one agent definition and its parsed definition (read once, on demand)."""
 
@@ -72,7 +73,7 @@ class AgentContext:
         return self._definition
 
 
-@dataclass
+@dataclass(eq=False)
 class SidecarContext:
     """What a sidecar rule sees: a file beside a skill (`mcp.json`, `.agh-meta.json`, Codex's
     `agents/openai.yaml`, `capabilities.toml`) and the skill's SKILL.md, if any."""

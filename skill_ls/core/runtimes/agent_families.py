@@ -16,14 +16,14 @@ Field specs have the same shape as skill fields (`FieldSpec`), so one type check
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
-from skill_ls.core.runtimes.spec import FieldSpec
+from skill_ls.core.runtimes.spec import FieldSpec, descriptor
 
 AGENT_FILE = "AGENT.md"
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class AgentDirSpec:
     """A directory holding one family's agent definitions. `template` uses the placeholders of
     `RootSpec` ({workspace}, {home}, {agh_home}, {config:NAME}). Layouts:
@@ -40,7 +40,7 @@ class AgentDirSpec:
     activates: bool = True
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class AgentFamily:
     """One kind of agent definition as data: its directories (in precedence order), the globs editors
     watch, its field table, strictness and name rule."""

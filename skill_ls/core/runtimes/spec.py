@@ -4,10 +4,10 @@ limits, MCP, and the standard's shared fields.
 Every runtime module in this package builds one `Runtime` from these types; nothing else in skill-ls
 decides precedence, fields, limits or catalog layout per runtime: code asks the descriptor.
 
-Descriptors are constants: frozen, and compared (and hashed) by identity (`eq=False`), as the agent
-families' are: each value is made once, in its runtime's module, and comparing two runtimes' tables
-field by field is never a question anyone asks (nor the ~1 ms of every start that generating those
-comparisons costs).
+Descriptors are constants (`@descriptor`): frozen to the type checker, and compared (and hashed) by
+identity, as the agent families' are: each value is made once, in its runtime's module, and comparing
+two runtimes' tables field by field is never a question anyone asks (nor the ~1 ms of every start
+that generating those comparisons costs).
 """
 from __future__ import annotations
 
@@ -15,7 +15,20 @@ import functools
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, dataclass_transform
+
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(field,))
+def descriptor(cls: type[_T]) -> type[_T]:
+    """A descriptor type: `@dataclass(frozen=True, eq=False)` to the type checker, which rejects every
+    assignment to a field (mypy, strict), and `@dataclass(eq=False)` at run time, where generating a
+    frozen class's guards (its `__setattr__`, `__delattr__` and an `__init__` through
+    `object.__setattr__`) for these types would cost ~5 ms of every start, for values only ever
+    built, in their modules, and read."""
+    return dataclass(eq=False)(cls)
+
 
 # Field kinds: str, bool, int, number, scalar (str/number), str_list, str_or_list, map, str_map,
 # list, list_of_maps, any
@@ -33,7 +46,7 @@ NameSource = Literal["frontmatter", "directory", "frontmatter_or_directory"]
 SettingKind = Literal["path", "paths", "str", "strs", "int", "fraction", "draft", "roots"]
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class FieldSpec:
     """One frontmatter field as one runtime reads it. Which runtimes accept a field is the set of
     descriptors whose `fields` hold it (`all_known_fields()`)."""
@@ -52,7 +65,7 @@ class FieldSpec:
     suggest: str | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class RootLink:
     """A JSON file beside each expanded root that can move the root elsewhere (Gemini CLI's
     `gemini extensions link <path>`: `~/.gemini/extensions/<name>/.gemini-extension-install.json`
@@ -68,7 +81,7 @@ class RootLink:
     source: str
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class RootSpec:
     """A family of directories a runtime scans. `template` placeholders (a settings file's template may
     also be `{env:NAME=default path}`: the variable's value, else the default):
@@ -135,7 +148,7 @@ class RootSpec:
     scoped: bool = False
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class OwnSettings:
     """The runtime's own settings files, read (never written) for what turns skills off: `files` are
     templates (as `RootSpec.template`), lowest precedence first; `format` "toml" or "json"; `switch`
@@ -178,7 +191,7 @@ class OwnSettings:
     remote: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class Vocabulary:
     """Values a runtime accepts inside fields, for value checks (rules/claude_code.py, rules/subagents.py).
 
@@ -229,7 +242,7 @@ class Vocabulary:
     listing_command_dirs: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class HomeDir:
     """A directory a runtime finds through the environment: `$<env_var>`, else `$HOME/<default>`; a
     non-empty Config attribute `setting` overrides both. `placeholder` names the `Environment`
@@ -241,7 +254,7 @@ class HomeDir:
     setting: str | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class NameRule:
     """What a runtime accepts as a skill name, and where it takes the name from."""
 
@@ -256,7 +269,7 @@ class NameRule:
     refuses: bool = False
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class AgentScoping:
     """How one agent definition narrows or extends the runtime's effective set.
 
@@ -283,7 +296,7 @@ class AgentScoping:
         return self.local_skills_dir is not None
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class Marketplace:
     """Installed-from-a-marketplace copies: a root of tier `from_tier` whose skill directory holds
     `meta_file` is a copy of tier `tier` (AGH: `$AGH_HOME/skills/<s>/.agh-meta.json`)."""
@@ -293,7 +306,7 @@ class Marketplace:
     meta_file: str
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class Setting:
     """A runtime's own configuration key (`[<runtime id>] key = …` in `.skill-ls.toml`), stored in
     the `Config` attribute `attr`."""
@@ -305,7 +318,7 @@ class Setting:
     editor: bool = True  # also an editor setting (False: `.skill-ls.toml` only, e.g. machine-wide roots)
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class BuiltinSkill:
     """A skill compiled into the runtime (AGH's bundled `agh` skill): no file, always present, the
     lowest tier; it is rendered in the catalog with `description` unless the Config attribute
@@ -318,7 +331,7 @@ class BuiltinSkill:
     source: str = ""
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class FileShape:
     """The exact text shape a runtime's own SKILL.md parser accepts, where it is stricter than
     skill-ls's tolerant split (core/parse/frontmatter.py). `pattern` is matched against the decoded file (a BOM kept as U+FEFF, line endings as
@@ -347,7 +360,7 @@ class FileShape:
         return text[start:end], text[end + len(self.delimiter):]
 
 
-@dataclass(frozen=True, eq=False)
+@descriptor
 class Runtime:
     """One runtime as data (roots and tiers, precedence, agent scoping, catalog, YAML dialect, fields,
     name rules, limits, MCP merge): everything outside `runtimes/` asks this descriptor."""
