@@ -141,7 +141,8 @@ def open_run(opts: CheckOptions, environ: Mapping[str, str] | None = None) -> tu
     return checker, scope, checker.files_in_scope(scope)
 
 
-def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None, ahead: ListAhead | None = None) -> CheckResult:
+def run_check(opts: CheckOptions, environ: Mapping[str, str] | None = None,
+              ahead: ListAhead | None = None) -> CheckResult:
     """The check of `opts.paths` (`ahead`: the lister `cli` started for them before its imports)."""
     try:
         checker, scope = open_checker(opts, environ, ahead)
