@@ -183,6 +183,13 @@ def main(argv: list[str] | None = None, *, keep: list[object] | None = None) -> 
         return EXIT_USAGE
     handler = _HANDLERS[args.command]
     try:
+        if args.command != "serve":  # (paths are shown relative to it: a directory deleted under the shell has none)
+            os.getcwd()
+    except OSError as exc:
+        print(f"skill-ls: the current directory cannot be read ({exc.strerror or exc}): "
+              "change to an existing directory", file=sys.stderr)
+        return EXIT_USAGE
+    try:
         return handler(args)
     except KeyboardInterrupt:
         return 130

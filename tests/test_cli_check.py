@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -135,3 +136,22 @@ def test_help_texts_name_no_internal_document(capsys):
         assert "SPEC" not in text and "§" not in text, text
     check_help = next(t for t in texts if "--workspace" in t and "--fix" in t)
     assert "--unsafe-fixes" in check_help and "--diff" in check_help
+
+
+@pytest.mark.parametrize("args", [["check"], ["check", "{ws}"], ["list", "--workspace", "{ws}"]])
+def test_a_deleted_current_directory_is_a_one_line_error(workspace, tmp_path, args):
+    """A shell left in a directory that was deleted has no current directory: every path is shown
+    relative to it, so any command says so in one line (exit 2), never a traceback."""
+    skill(workspace, "a")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    in_deleted_directory = ("import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); from skill_ls.cli import "
+                            "console_main; sys.argv = ['skill-ls', *sys.argv[2:]]; console_main()")
+    proc = subprocess.run([sys.executable, "-c", in_deleted_directory, str(gone),
+                           *(a.replace("{ws}", str(workspace)) for a in args)],
+                          capture_output=True, text=True, timeout=60, cwd=str(tmp_path),
+                          env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr.strip().splitlines() == [
+        "skill-ls: the current directory cannot be read (No such file or directory): change to an existing directory"]
