@@ -283,9 +283,9 @@ def _home_short(path: str, env: Environment) -> str:
     return "~" + path[len(env.home):] if env.home and is_under(path, env.home) else path
 
 
-def _enablement_off(spec: RootSpec, root: str, workspace: str, env: Environment, config: Config) -> str | None:
-    """Why `spec.enablement`'s file turns this root off for the workspace (None: it is read)."""
-    name = _marker_name(spec, root)
+def _enablement_off(spec: RootSpec, name: str | None, workspace: str, env: Environment, config: Config) -> str | None:
+    """Why `spec.enablement`'s file turns this root off for the workspace (None: it is read); `name`:
+    the root's marker name (`_marker_name`)."""
     if name is None:
         return None
     folder = "/" + workspace.replace(os.sep, "/").strip("/") + "/"
@@ -360,9 +360,11 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             paths = [r for _, (r, _f) in moved if r is not None]
         if spec.marker:
             paths = [p for p in paths if os.path.isfile(os.path.normpath(os.path.join(p, spec.marker)))]
-        unused = {p: _enablement_off(spec, p, workspace, env, config) for p in paths} if spec.enablement else {}
+        # (each marker read once: the enablement rules and the one-per-name rule both need its name)
+        names = {p: _marker_name(spec, p) for p in paths} if spec.enablement or spec.marker_unique else {}
+        unused = {p: _enablement_off(spec, names[p], workspace, env, config) for p in paths} if spec.enablement else {}
         if spec.marker_unique:
-            unused.update(_repeated_names(spec, paths, env))
+            unused.update(_repeated_names(spec, paths, names, env))
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
         # A scoped root serves the directory its `**` segment matched (the path less the segments after it).
         up = spec.template.split("/**/", 1)[1].count("/") + 1 if spec.scoped and "/**/" in spec.template else 0
@@ -381,13 +383,15 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
     return _distinct(runtime, roots)
 
 
-def _repeated_names(spec: RootSpec, paths: list[str], env: Environment) -> dict[str, str]:
+def _repeated_names(spec: RootSpec, paths: list[str], names: dict[str, str | None],
+                    env: Environment) -> dict[str, str]:
     """The roots of `spec.marker_unique` whose marker repeats a name an earlier root's holds -> why
-    they are not read (before any enablement rule: the runtime skips them before asking)."""
+    they are not read (before any enablement rule: the runtime skips them before asking); `names`:
+    each root's marker name."""
     first: dict[str, str] = {}
     out: dict[str, str] = {}
     for path in paths:
-        name = _marker_name(spec, path)
+        name = names[path]
         if name is None:
             continue
         if name in first:
