@@ -196,7 +196,8 @@ def test_body_scan_finds_what_a_scan_of_every_line_finds():
 
     pieces = ["```", "~~~", "````", "  ```", " ~~~~", "    ```", "x ```", "](x.md)", "[a](b/c.md)", "`[a](q.md)`",
               "skill_read_file('s', 'p')", "`python scripts/x.py`", "`./scripts/y.sh`", "!`ls`", "``!`x` ``",
-              "\n", "\n", "\n", "\r\n", "\r", "text ", "---\n", "name: x\n", "\t```", "é", "😀", " "]
+              "\n", "\n", "\n", "\r\n", "\r", "text ", "---\n", "name: x\n", "\t```", "é", "😀", " ",
+              "!```", "   ~~~", "](", "!`", "skill_", "scripts/", "~"]
     rnd = random.Random(20261126)
     for _ in range(20000):
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))

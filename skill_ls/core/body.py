@@ -18,7 +18,10 @@ from skill_ls.core.runtimes import RUNTIMES
 
 # Linear time on hostile lines (issue 7): link text may hold one level of balanced brackets but no
 # bare '[' (so a start never rescans past the next one), and the target stops at brackets too.
-_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*\]\(\s*<?([^)\s>\[\]]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# It starts at '[' (an image's '!' changes no target: a literal first character lets the search skip
+# ahead) and takes runs of plain characters possessively (one step per run, not per character; the
+# text and target can end only where they do, so giving characters back never found another match).
+_LINK = re.compile(r"\[(?:[^\[\]\\]++|\\.|\[(?:[^\[\]\\]++|\\.)*+\])*+\]\(\s*<?([^)\s>\[\]]++)>?(?:\s+\"[^\"]*\")?\s*\)")
 _CALL = re.compile(r"\b(skill_read_file|skill_run_script)\(\s*[\"']([^\"']+)[\"']\s*,\s*[\"']([^\"']+)[\"']")
 # Templated paths that runtimes resolve to the skill's own directory: each runtime's
 # `Vocabulary.skill_dir_variables` (Claude Code `${CLAUDE_SKILL_DIR}`, workspace agents `${SKILL_DIR}`)
@@ -33,10 +36,9 @@ _INLINE_SCRIPT = re.compile(
     r"((?:\./|" + _TEMPLATE_PREFIX + r")?scripts/[A-Za-z0-9_.\-/]+\.(?:py|sh|bash|js|ts|mjs|rb|pl))(?![A-Za-z0-9_])[^`]*`")
 _SHELL_INJECTION = re.compile(r"(?:(?<=^)|(?<=[\s(\[:>*_]))!`([^`\n]+)`")
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")  # a span opens only at the start of a backtick run
-# What puts a line in view: a possible fence (```, ~~~), link ("]("), skill_ call, scripts/ path or shell
-# injection ("!`"). Each is matched from a character rarer than their first ones ('s' is everywhere in
-# prose, and the search skips ahead to a possible first character), looking behind for the rest.
-_MARKER = re.compile(r"`(?:``|(?<=!`))|~~~|\((?<=\]\()|_(?<=skill_)|/(?<=scripts/)")
+# What puts a line in view, besides a fence line (```, ~~~): a link ("]("), skill_ call, scripts/ path or
+# shell injection ("!`"). `_scan_line` says what the line holds.
+_MARKERS = ("](", "skill_", "scripts/", "!`")  # ("!`" last: see _scan_body)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
@@ -93,36 +95,71 @@ def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
     if src.has_crlf and "\r" in text.replace("\r\n", ""):
         # Bare CR breaks lines too (LSP): scan the body's lines joined by "\n" (columns stay right).
         text, offset = "\n".join(src.line_text(n) for n in range(start, src.line_count)), 0
-    # Visit only the lines that can matter: the first line with a marker after the previous one,
-    # or, inside a fenced block, the next line that may close it. The hit is the first marker of
-    # its line, so whether the line is a fence (as `fence_step` reads it) is known from the hit,
-    # without taking the line out of the text.
-    search, find, rfind, count = _MARKER.search, text.find, text.rfind, text.count
+    # Visit only the lines that can matter: the next line with a marker, unless a fence line comes
+    # first, whose block is then jumped over to its closing fence. Each marker and the fences are
+    # found by `str.find` (a C search that skips ahead): one regular expression for all of them
+    # tried each character against their first characters, ~4 times the instructions.
+    find, rfind, count = text.find, text.rfind, text.count
+    # ('!' and '~' are rare: looking for them alone, a memchr, spares most bodies a search for "!`" and "~~~")
+    needles = _MARKERS if "!" in text else _MARKERS[:-1]
+    marks = {needle: at for needle in needles if (at := find(needle, offset)) != -1}  # the next of each
+    if not marks:
+        return refs, shells  # (the fences only matter to the markers)
+    fences = ("```", "~~~") if "~" in text and find("~~~", offset) != -1 else ("```",)
+    fence_at = _next_fence(text, offset, fences)
     line_no, counted = start, offset
-    fence: str | None = None
+    mark = min(marks.values())
     while True:
-        if fence is None:
-            m = search(text, offset)
-            if m is None:
-                break
-            hit = m.start()
+        if fence_at != -1 and fence_at < mark:
+            # A fenced block opens before the next marker: go on after its closing fence.
+            stop = find("\n", fence_at)
+            close = -1 if stop == -1 else _next_fence(text, stop + 1, (text[fence_at:fence_at + 3],))
+            stop = -1 if close == -1 else find("\n", close)
+            if stop == -1:
+                break  # (the rest of the body is fenced)
+            offset = stop + 1
+            fence_at = _next_fence(text, offset, fences)
+            if mark >= offset:
+                continue
         else:
-            hit = find(fence, offset)
-            if hit == -1:
-                break
-        begin = rfind("\n", 0, hit) + 1
-        stop = find("\n", hit)
-        marker = _fence_at(text, begin, hit)
-        if marker is not None:
-            fence = _after_fence(marker, fence)
-        elif fence is None:
+            begin = rfind("\n", 0, mark) + 1
+            stop = find("\n", mark)
             line_no += count("\n", counted, begin)
             counted = begin
             _scan_line(line_no, (text[begin:] if stop == -1 else text[begin:stop]).rstrip("\r"), refs, shells)
-        if stop == -1:
+            if stop == -1:
+                break
+            offset = stop + 1  # (fence_at, a fence line's, is past this line: only spaces precede it)
+        for needle, at in list(marks.items()):  # the markers passed: their next place
+            if at < offset:
+                at = find(needle, offset)
+                if at == -1:
+                    del marks[needle]
+                else:
+                    marks[needle] = at
+        if not marks:
             break
-        offset = stop + 1
+        mark = min(marks.values())
     return refs, shells
+
+
+def _next_fence(text: str, pos: int, fences: tuple[str, ...]) -> int:
+    """Where the next fence line at or after `pos` (a line start) has its marker, one of `fences`; -1: none."""
+    find = text.find
+    while True:
+        hit = find(fences[0], pos)
+        if len(fences) > 1:
+            other = find(fences[1], pos)
+            if other != -1 and (hit == -1 or other < hit):
+                hit = other
+        if hit == -1:
+            return -1
+        begin = text.rfind("\n", 0, hit) + 1
+        if hit == begin or (hit - begin <= 3 and text[begin:hit] == " " * (hit - begin)):  # _fence_at's test
+            return hit
+        pos = find("\n", hit) + 1
+        if pos == 0:
+            return -1
 
 
 def body_lines(doc: Document) -> Iterator[tuple[int, str, bool]]:
