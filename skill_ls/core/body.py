@@ -7,6 +7,7 @@ run in inline code. Plain values with positions; no rule logic (the RF rules rea
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -254,6 +255,7 @@ def strip_skill_dir(target: str) -> str:
     return target
 
 
+@functools.lru_cache(maxsize=4096)  # (RF001, RF002 and RF004 each ask about every link: a pure function of the text)
 def local_target(target: str) -> str | None:
     """The path part of a link target, or None for URLs, anchors and templated targets (a target
     that starts with a skill-directory template is resolved against the skill directory)."""
