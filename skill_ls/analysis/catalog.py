@@ -15,7 +15,6 @@ import abc
 import functools
 import dataclasses
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, EffectiveSkill, effective_mcp_servers, \
@@ -24,6 +23,7 @@ from skill_ls.core.index import Document, Index, SkillDecl
 from skill_ls.core.own_settings import remote_note, remote_sources
 from skill_ls.core.parse.text import collapse
 from skill_ls.core.parse.yaml12 import js_string
+from skill_ls.core.records import dataclass
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 
 SKILL_VIEW_TOOL = "agh__skill_view"

@@ -9,10 +9,10 @@ runtime counts as a possible reader.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Iterable
 
 from skill_ls.core.index import SkillDecl
+from skill_ls.core.records import dataclass
 from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime, all_known_fields
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import cast
 
 from skill_ls.core.index import Document
 from skill_ls.core.model import Span
+from skill_ls.core.records import dataclass
 from skill_ls.core.runtimes import RUNTIMES
 
 # Linear time on hostile lines (issue 7): link text may hold one level of balanced brackets but no

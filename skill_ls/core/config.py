@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from skill_ls.core.parse.data import DataError, toml_value
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.escape import safe_text
 from skill_ls.core.model import Severity
+from skill_ls.core.records import dataclass
 from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES, skill_tree_dir_names
 
 if TYPE_CHECKING:  # (pathlib is imported where a path is made: a check without configuration never needs it)

@@ -5,9 +5,11 @@ convert to UTF-16 (LSP, JSON) or 1-based code points (text, GitHub) using the do
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import IntEnum
 from typing import Any
+
+from skill_ls.core.records import dataclass
 
 
 class Severity(IntEnum):

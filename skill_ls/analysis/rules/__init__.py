@@ -27,10 +27,10 @@ which. Each `Fix` value carries its own `safe` flag (ruff's model).
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 
 from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+from skill_ls.core.records import dataclass
 
 if TYPE_CHECKING:
     from skill_ls.core.runtimes import Runtime

@@ -14,8 +14,10 @@ from __future__ import annotations
 import functools
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal, TypeVar, dataclass_transform
+
+from skill_ls.core.records import dataclass
 
 _T = TypeVar("_T")
 

@@ -1,0 +1,90 @@
+"""`core/records.dataclass` behaves as `dataclasses.dataclass` does: the same `__repr__` text, the
+same comparisons and hashes (compiled on first use), the same hashability, frozen classes refusing
+assignments, `field` options and slots — for each combination of options the package uses."""
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from typing import Any
+
+import pytest
+
+from skill_ls.core import records
+
+
+def _pair(**options: Any) -> tuple[type, type]:
+    """One class body made twice: by the standard library and by `records`."""
+    made = []
+    for decorate in (dataclasses.dataclass, records.dataclass):
+        class Value:
+            a: int
+            b: str = "x"
+            c: tuple[int, ...] = dataclasses.field(default_factory=tuple)
+            d: int = dataclasses.field(default=0, repr=False, compare=False)
+
+        made.append(decorate(**options)(Value))
+    return made[0], made[1]
+
+
+OPTIONS = [{}, {"frozen": True}, {"eq": False}, {"frozen": True, "eq": False}, {"slots": True},
+           {"frozen": True, "slots": True}]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(o) or "default")
+def test_the_same_values_as_the_standard_library(options: dict[str, Any]) -> None:
+    std, rec = _pair(**options)
+    for args in [(1,), (1, "y", (2,), 5), (2, "x\n'é", ())]:
+        s, r = std(*args), rec(*args)
+        assert repr(s) == repr(r)
+        assert (s == std(*args)) == (r == rec(*args))
+        assert (s != std(*args)) == (r != rec(*args))
+        assert (s == std(9)) == (r == rec(9))
+        assert (r == s) is False  # another class: not equal, as between two standard classes
+        assert (std.__hash__ is None) == (rec.__hash__ is None)
+        if std.__hash__ is not None and options.get("frozen") and options.get("eq", True):
+            assert hash(s) == hash(std(*args)) and hash(r) == hash(rec(*args)) and {r: 1}[rec(*args)] == 1
+            assert hash(r) == hash(s)  # (the same fields' tuple)
+        assert dataclasses.fields(rec) and [f.name for f in dataclasses.fields(s)] == [
+            f.name for f in dataclasses.fields(r)]
+        assert dataclasses.replace(r, a=7).a == 7
+        if options.get("frozen"):
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                r.a = 3  # type: ignore[misc]
+        else:
+            r.a = 3
+            assert r.a == 3
+        if options.get("slots"):
+            assert not hasattr(r, "__dict__") and rec.__slots__ == std.__slots__  # type: ignore[attr-defined]
+
+
+def test_comparison_compiled_once_then_the_standard_code() -> None:
+    std, rec = _pair(frozen=True)
+    stub_eq, stub_hash = rec.__eq__, rec.__hash__
+    assert rec(1) == rec(1) and hash(rec(1)) == hash(rec(1))
+    assert rec.__eq__ is not stub_eq and rec.__hash__ is not stub_hash  # replaced by the compiled ones
+    assert rec.__eq__.__qualname__ == std.__eq__.__qualname__
+    assert rec(1) != rec(2) and rec(1, d=4) == rec(1, d=5)  # compare=False leaves d out, as before
+
+
+def test_recursive_repr_and_own_methods_kept() -> None:
+    @records.dataclass
+    class Node:
+        children: list[Any]
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+    n = Node([])
+    n.children.append(n)
+    assert repr(n) == "test_recursive_repr_and_own_methods_kept.<locals>.Node(children=[...])"
+    assert n == Node([1]) and Node.__hash__ is None  # its own __eq__, unhashable as the standard one makes it
+
+
+def test_pickles_as_before() -> None:
+    from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+
+    span = Span(1, 2, 3, 4)
+    d = Diagnostic("p", span, "SK001", "m", Severity.ERROR, related=(Related("q", span, "r"),),
+                   fix=Fix("t", (TextEdit("p", span, "x"),), safe=True))
+    back = pickle.loads(pickle.dumps(d))
+    assert back.identity() == d.identity() and back.fix == d.fix and repr(back) == repr(d)
