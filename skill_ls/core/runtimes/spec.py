@@ -24,12 +24,10 @@ _T = TypeVar("_T")
 
 @dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(field,))
 def descriptor(cls: type[_T]) -> type[_T]:
-    """A descriptor type: `@dataclass(frozen=True, eq=False)` to the type checker, which rejects every
-    assignment to a field (mypy, strict), and `@dataclass(eq=False)` at run time, where generating a
-    frozen class's guards (its `__setattr__`, `__delattr__` and an `__init__` through
-    `object.__setattr__`) for these types would cost ~5 ms of every start, for values only ever
-    built, in their modules, and read."""
-    return dataclass(eq=False)(cls)
+    """A descriptor type: `@dataclass(frozen=True, eq=False)` (`core/records.py`: frozen to the type
+    checker, which rejects every assignment to a field, not at run time), for values only ever built,
+    in their modules, and read."""
+    return dataclass(frozen=True, eq=False)(cls)
 
 
 # Field kinds: str, bool, int, number, scalar (str/number), str_list, str_or_list, map, str_map,
