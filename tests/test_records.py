@@ -86,3 +86,30 @@ def test_pickles_as_before() -> None:
                    fix=Fix("t", (TextEdit("p", span, "x"),), safe=True))
     back = pickle.loads(pickle.dumps(d))
     assert back.identity() == d.identity() and back.fix == d.fix and repr(back) == repr(d)
+
+
+def test_shared_init_binds_as_the_generated_one() -> None:
+    made = []
+    for decorate in (dataclasses.dataclass, records.dataclass):
+        class Options:
+            """(documented)"""
+            a: int
+            b: str = "x"
+            c: list[int] = dataclasses.field(default_factory=list)
+            d: int = dataclasses.field(default=4, init=False)
+            e: dict[str, int] = dataclasses.field(default_factory=dict, init=False)
+            f: str = dataclasses.field(default="k", kw_only=True)
+
+        made.append(decorate(Options) if decorate is dataclasses.dataclass
+                    else decorate(shared_init=True)(Options))
+    std, rec = made
+    assert "__init__" not in rec.__init__.__code__.co_filename  # (the shared one: not compiled)
+    for args, kwargs in [((1,), {}), ((1, "y"), {}), ((1, "y", [3]), {"f": "z"}), ((), {"a": 2, "c": [5]})]:
+        s, r = std(*args, **kwargs), rec(*args, **kwargs)
+        assert repr(s) == repr(r) and vars(s) == vars(r) and list(vars(s)) == list(vars(r))
+    assert rec(1).c is not rec(1).c and rec(1).e is not rec(1).e  # a factory's value per value
+    for args, kwargs in [((), {}), ((1, "y", [], 9), {}), ((1,), {"z": 1}), ((1,), {"a": 2}), ((1,), {"d": 3})]:
+        with pytest.raises(TypeError):
+            std(*args, **kwargs)
+        with pytest.raises(TypeError):
+            rec(*args, **kwargs)

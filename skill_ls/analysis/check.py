@@ -52,7 +52,7 @@ class UsageError(Exception):
     """A problem with how skill-ls was invoked (exit status 2)."""
 
 
-@dataclass
+@dataclass(shared_init=True)
 class CheckOptions:
     """What `skill-ls check` was asked to do (paths, workspace, runtimes, rule selection, processes)."""
 
@@ -66,7 +66,7 @@ class CheckOptions:
     jobs: int = 1  # processes for the per-file phase: 0 = as many as pay (see analysis/executor.py)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, shared_init=True)
 class CheckResult:
     """What `run_check` found (compared with nothing: identity)."""
 

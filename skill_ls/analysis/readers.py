@@ -16,7 +16,7 @@ from skill_ls.core.records import dataclass
 from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime, all_known_fields
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, shared_init=True)
 class Reader:
     """A runtime that reads a root: itself (`host` None) or a guest that borrows another runtime's directory."""
 

@@ -54,7 +54,7 @@ class ExtraRoot:
     tier: str | None
 
 
-@dataclass
+@dataclass(shared_init=True)
 class Config:
     """The configuration of a workspace (`.skill-ls.toml` or `[tool.skill-ls]` in pyproject.toml, or the
     same keys from the editor), with the defaults for what it leaves out."""

@@ -33,7 +33,7 @@ MAX_WALK_DIRS = 50_000
 SKILL_FILE = "SKILL.md"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, shared_init=True)
 class Environment:
     """The process environment that decides root locations: `$HOME`, and one attribute
     per `HomeDir` of the runtime descriptors (whose variable, default and overriding setting are the
@@ -462,7 +462,7 @@ class Found:
     depth: int  # SKILL.md directly in a child directory of the root is depth 1
 
 
-@dataclass
+@dataclass(shared_init=True)
 class WalkResult:
     """What one walk of a directory tree found (`Walker.walk`)."""
 

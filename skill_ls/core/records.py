@@ -80,7 +80,51 @@ def _install_hash(cls: type, names: list[str]) -> None:
     cls.__hash__ = __hash__  # type: ignore[assignment]
 
 
-def _process(cls: type[_T], frozen: bool, eq: bool, slots: bool) -> type[_T]:
+def _install_shared_init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> None:
+    """An `__init__` that binds its arguments as the generated one does (positional in field order,
+    keyword-only fields, defaults, factories called for each value, `field(init=False)` factories;
+    a `TypeError` for a missing, unexpected or repeated argument), sets the fields in field order,
+    and is one function for every such class: nothing compiled."""
+    positional = tuple(f.name for f in fields if f.init and not f.kw_only)
+    accepted = frozenset(f.name for f in fields if f.init)
+    required = frozenset(f.name for f in fields if f.init and f.default is dataclasses.MISSING
+                         and f.default_factory is dataclasses.MISSING)
+    order = tuple(f.name for f in fields)
+    # (a `field(init=False)` with a plain default is not set: it is read from the class, as before)
+    defaults = {f.name: f.default for f in fields if f.init and f.default is not dataclasses.MISSING}
+    factories = tuple((f.name, f.default_factory) for f in fields if f.default_factory is not dataclasses.MISSING)
+    name = cls.__qualname__
+
+    def __init__(self: object, *args: Any, **kwargs: Any) -> None:  # noqa: N807
+        if len(args) > len(positional):
+            raise TypeError(f"{name}.__init__() takes {len(positional) + 1} positional arguments but "
+                            f"{len(args) + 1} were given")
+        given = dict(zip(positional, args))
+        if kwargs:
+            if not accepted.issuperset(kwargs):
+                unexpected = next(k for k in kwargs if k not in accepted)
+                raise TypeError(f"{name}.__init__() got an unexpected keyword argument {unexpected!r}")
+            if not given.keys().isdisjoint(kwargs):
+                repeated = next(k for k in kwargs if k in given)
+                raise TypeError(f"{name}.__init__() got multiple values for argument {repeated!r}")
+            given.update(kwargs)
+        if not required.issubset(given):
+            missing = ", ".join(repr(n) for n in order if n in required and n not in given)
+            raise TypeError(f"{name}.__init__() missing required arguments: {missing}")
+        for n, factory in factories:
+            if n not in given:
+                given[n] = factory()
+        for n in order:
+            if n in given:
+                setattr(self, n, given[n])
+            elif n in defaults:
+                setattr(self, n, defaults[n])
+
+    __init__.__qualname__ = f"{name}.__init__"
+    cls.__init__ = __init__  # type: ignore[misc]
+
+
+def _process(cls: type[_T], frozen: bool, eq: bool, slots: bool, shared_init: bool) -> type[_T]:
     own = cls.__dict__
     has_repr, has_eq = "__repr__" in own, "__eq__" in own
     class_hash = own.get("__hash__", dataclasses.MISSING)
@@ -89,8 +133,11 @@ def _process(cls: type[_T], frozen: bool, eq: bool, slots: bool) -> type[_T]:
     # class), not at run time: the standard library's guards (a `__setattr__` and a `__delattr__`
     # per class, and an `__init__` storing through `object.__setattr__`) cost ~0.8 ms of every start
     # and ~0.1 µs of every value made, spans and fixes included, for what the type checker forbids.
-    made: type[_T] = dataclasses.dataclass(cls, repr=False, eq=False, slots=slots)
+    shared = shared_init and "__init__" not in own
+    made: type[_T] = dataclasses.dataclass(cls, init=not shared, repr=False, eq=False, slots=slots)
     fields = dataclasses.fields(made)  # type: ignore[arg-type]
+    if shared:
+        _install_shared_init(made, fields)
     if not has_repr:
         made.__repr__ = _repr  # type: ignore[method-assign]
     if eq and not has_eq:
@@ -111,16 +158,18 @@ def dataclass(cls: type[_T], /) -> type[_T]: ...
 
 
 @overload
-def dataclass(cls: None = None, /, *, frozen: bool = False, eq: bool = True,
-              slots: bool = False) -> Callable[[type[_T]], type[_T]]: ...
+def dataclass(cls: None = None, /, *, frozen: bool = False, eq: bool = True, slots: bool = False,
+              shared_init: bool = False) -> Callable[[type[_T]], type[_T]]: ...
 
 
 @dataclass_transform(field_specifiers=(dataclasses.field,))
-def dataclass(cls: type[_T] | None = None, /, *, frozen: bool = False, eq: bool = True,
-              slots: bool = False) -> type[_T] | Callable[[type[_T]], type[_T]]:
+def dataclass(cls: type[_T] | None = None, /, *, frozen: bool = False, eq: bool = True, slots: bool = False,
+              shared_init: bool = False) -> type[_T] | Callable[[type[_T]], type[_T]]:
     """`dataclasses.dataclass(cls, frozen=..., eq=..., slots=...)`, its `__repr__` shared and its
-    `__eq__`/`__hash__` compiled on first use (the module's docstring)."""
+    `__eq__`/`__hash__` compiled on first use (the module's docstring). `shared_init` is for types
+    whose values are made a bounded number of times whatever the workspace (descriptors, options,
+    rules): their `__init__` is one shared function instead of compiled code (~1 µs more a value)."""
     def wrap(c: type[_T]) -> type[_T]:
-        return _process(c, frozen, eq, slots)
+        return _process(c, frozen, eq, slots, shared_init)
 
     return wrap if cls is None else wrap(cls)

@@ -62,7 +62,7 @@ FILE_KINDS: tuple[str, ...] = tuple(sorted({k for kinds in SCOPE_KINDS.values() 
 RUNTIME_SCOPES = ("runtime", "resolution")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, shared_init=True)
 class Rule:
     """One rule (`@rule`): its code, name, default severity, scope, where it applies, the check and its
     documentation."""

@@ -25,9 +25,9 @@ _T = TypeVar("_T")
 @dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(field,))
 def descriptor(cls: type[_T]) -> type[_T]:
     """A descriptor type: `@dataclass(frozen=True, eq=False)` (`core/records.py`: frozen to the type
-    checker, which rejects every assignment to a field, not at run time), for values only ever built,
-    in their modules, and read."""
-    return dataclass(frozen=True, eq=False)(cls)
+    checker, which rejects every assignment to a field, not at run time; one shared `__init__`, not a
+    compiled one per type), for values only ever built, in their modules, and read."""
+    return dataclass(frozen=True, eq=False, shared_init=True)(cls)
 
 
 # Field kinds: str, bool, int, number, scalar (str/number), str_list, str_or_list, map, str_map,
