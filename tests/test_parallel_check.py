@@ -301,10 +301,10 @@ def test_a_check_leaves_no_worker_behind(workspace, monkeypatch):
 def test_findings_cross_the_pipe_whole():
     """Workers pickle their findings (Span and Diagnostic pickle by their fields): every field,
     related places and fixes included, arrives unchanged, and a field added later is not lost."""
-    import dataclasses
     import pickle
 
     from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+    from skill_ls.core.records import fields
 
     span = Span(1, 2, 3, 4)
     d = Diagnostic("/p/SKILL.md", span, "SK007", "m", Severity.WARNING, "claude-code",
@@ -312,7 +312,7 @@ def test_findings_cross_the_pipe_whole():
                    Fix("t", (TextEdit("/p/SKILL.md", span, "x"),), safe=True), {"truncated": True})
     back = pickle.loads(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == d and back is not d
-    assert [f.name for f in dataclasses.fields(Diagnostic)] == list(Diagnostic.__slots__)
+    assert [f.name for f in fields(Diagnostic)] == list(Diagnostic.__slots__)
 
 
 def test_the_report_places_a_workers_findings_in_the_text_it_checked(workspace):

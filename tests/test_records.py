@@ -16,14 +16,14 @@ from skill_ls.core import records
 def _pair(**options: Any) -> tuple[type, type]:
     """One class body made twice: by the standard library and by `records`."""
     made = []
-    for decorate in (dataclasses.dataclass, records.dataclass):
+    for decorate, field in ((dataclasses.dataclass, dataclasses.field), (records.dataclass, records.field)):
         class Value:
             a: int
             b: str = "x"
-            c: tuple[int, ...] = dataclasses.field(default_factory=tuple)
-            d: int = dataclasses.field(default=0, repr=False, compare=False)
+            c: tuple[int, ...] = field(default_factory=tuple)
+            d: int = field(default=0, repr=False, compare=False)
 
-        made.append(decorate(**options)(Value))
+        made.append(decorate(**options)(Value))  # type: ignore[operator]
     return made[0], made[1]
 
 
@@ -45,9 +45,12 @@ def test_the_same_values_as_the_standard_library(options: dict[str, Any]) -> Non
         if std.__hash__ is not None and options.get("frozen") and options.get("eq", True):
             assert hash(s) == hash(std(*args)) and hash(r) == hash(rec(*args)) and {r: 1}[rec(*args)] == 1
             assert hash(r) == hash(s)  # (the same fields' tuple)
-        assert dataclasses.fields(rec) and [f.name for f in dataclasses.fields(s)] == [
-            f.name for f in dataclasses.fields(r)]
-        assert dataclasses.replace(r, a=7).a == 7
+        assert [(f.name, f.default, f.default_factory is not dataclasses.MISSING, f.init, f.repr, f.compare, f.kw_only)
+                for f in dataclasses.fields(s)] == [
+            (f.name, f.default if f.default is not records.MISSING else dataclasses.MISSING,
+             f.default_factory is not records.MISSING, f.init, f.repr, f.compare, f.kw_only) for f in records.fields(r)]
+        assert repr(records.replace(r, a=7)) == repr(dataclasses.replace(s, a=7))
+        assert rec.__match_args__ == std.__match_args__  # type: ignore[attr-defined]
         if not options.get("frozen"):  # (a frozen class is frozen to the type checker: mypy, strict)
             r.a = 3
             assert r.a == 3
@@ -62,6 +65,44 @@ def test_comparison_compiled_once_then_the_standard_code() -> None:
     assert rec.__eq__ is not stub_eq and rec.__hash__ is not stub_hash  # replaced by the compiled ones
     assert rec.__eq__.__qualname__ == std.__eq__.__qualname__
     assert rec(1) != rec(2) and rec(1, d=4) == rec(1, d=5)  # compare=False leaves d out, as before
+
+
+def test_inheritance_keyword_only_and_refusals() -> None:
+    made = []
+    for decorate, field in ((dataclasses.dataclass, dataclasses.field), (records.dataclass, records.field)):
+        class Base:
+            a: int
+            k: str = field(default="k", kw_only=True)
+
+        class Child(decorate(Base)):  # type: ignore[misc]
+            b: int
+            c: int = 3
+
+        made.append(decorate(Child))
+    std, rec = made
+    assert repr(std(1, 2)) == repr(rec(1, 2)) and repr(std(1, 2, 5, k="z")) == repr(rec(1, 2, 5, k="z"))
+    with pytest.raises(TypeError):
+        @records.dataclass
+        class Wrong:
+            a: int = 1
+            b: int
+    with pytest.raises(ValueError):
+        @records.dataclass
+        class Mutable:
+            a: list[int] = []  # noqa: RUF012
+    with pytest.raises(TypeError):
+        records.fields(object())
+
+
+def test_no_dataclasses_nor_inspect_for_a_check() -> None:
+    """A check imports neither `dataclasses` nor `inspect` (with `ast`, `dis`, `tokenize`)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, skill_ls.cli, skill_ls.analysis.check, skill_ls.output, skill_ls.analysis.rules as r; "
+            "r.all_rules(); print(sorted({'dataclasses', 'inspect', 'ast', 'dis'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_recursive_repr_and_own_methods_kept() -> None:
@@ -90,26 +131,28 @@ def test_pickles_as_before() -> None:
 
 def test_shared_init_binds_as_the_generated_one() -> None:
     made = []
-    for decorate in (dataclasses.dataclass, records.dataclass):
+    for decorate, field in ((dataclasses.dataclass, dataclasses.field), (records.dataclass, records.field),
+                            (records.dataclass(shared_init=True), records.field)):
         class Options:
             """(documented)"""
             a: int
             b: str = "x"
-            c: list[int] = dataclasses.field(default_factory=list)
-            d: int = dataclasses.field(default=4, init=False)
-            e: dict[str, int] = dataclasses.field(default_factory=dict, init=False)
-            f: str = dataclasses.field(default="k", kw_only=True)
+            c: list[int] = field(default_factory=list)
+            d: int = field(default=4, init=False)
+            e: dict[str, int] = field(default_factory=dict, init=False)
+            f: str = field(default="k", kw_only=True)
 
-        made.append(decorate(Options) if decorate is dataclasses.dataclass
-                    else decorate(shared_init=True)(Options))
-    std, rec = made
-    assert "__init__" not in rec.__init__.__code__.co_filename  # (the shared one: not compiled)
+        made.append(decorate(Options))  # type: ignore[operator]
+    std, rec, shared = made
+    assert "records.py" in shared.__init__.__code__.co_filename  # (the shared one: not compiled)
+    assert "records.py" not in rec.__init__.__code__.co_filename
     for args, kwargs in [((1,), {}), ((1, "y"), {}), ((1, "y", [3]), {"f": "z"}), ((), {"a": 2, "c": [5]})]:
-        s, r = std(*args, **kwargs), rec(*args, **kwargs)
-        assert repr(s) == repr(r) and vars(s) == vars(r) and list(vars(s)) == list(vars(r))
-    assert rec(1).c is not rec(1).c and rec(1).e is not rec(1).e  # a factory's value per value
+        for r in (rec(*args, **kwargs), shared(*args, **kwargs)):
+            s = std(*args, **kwargs)
+            assert repr(s) == repr(r) and vars(s) == vars(r) and list(vars(s)) == list(vars(r))
+    for made_ in (rec, shared):
+        assert made_(1).c is not made_(1).c and made_(1).e is not made_(1).e  # a factory's value per value
     for args, kwargs in [((), {}), ((1, "y", [], 9), {}), ((1,), {"z": 1}), ((1,), {"a": 2}), ((1,), {"d": 3})]:
-        with pytest.raises(TypeError):
-            std(*args, **kwargs)
-        with pytest.raises(TypeError):
-            rec(*args, **kwargs)
+        for made_ in (std, rec, shared):
+            with pytest.raises(TypeError):
+                made_(*args, **kwargs)

@@ -8,14 +8,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import field
 
 from skill_ls.core.config import Config, load_config
 from skill_ls.core.capabilities import CAPABILITIES_FILE
 from skill_ls.core.discovery import SKILL_FILE, Environment, WalkResult
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity, Span
-from skill_ls.core.records import dataclass
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import INTERNAL_ERROR, Reporter, all_rules, internal_error_message, rules_for, run_rules
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext

@@ -14,12 +14,11 @@ from __future__ import annotations
 import os
 import re
 import weakref
-from dataclasses import field
 from typing import Any
 
 from skill_ls.core.index import AgentDecl, Document, Index
 from skill_ls.core.model import Span
-from skill_ls.core.records import dataclass
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.runtimes import scoping_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentFamily
 from skill_ls.core.spans import mapping_child, sequence_items, yaml_span

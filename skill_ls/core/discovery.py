@@ -12,7 +12,6 @@ import posixpath
 import re
 import stat
 from collections.abc import Mapping
-from dataclasses import field
 from typing import Any
 
 from skill_ls.core.config import Config
@@ -21,7 +20,7 @@ from skill_ls.core.listdir import Ahead, list_directory
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.paths import is_under
-from skill_ls.core.records import dataclass
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 from skill_ls.core.runtimes.spec import RootLink, RootSpec
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks

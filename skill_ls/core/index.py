@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import field
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,7 +22,7 @@ from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter, quot
 from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
 from skill_ls.core.disk import Disk
-from skill_ls.core.records import dataclass
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.references import ReferenceResolver
 from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family
 from skill_ls.core.shape import shape_refusal

@@ -11,13 +11,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import field
 from typing import Any
 
 from skill_ls.core.index import read_bytes
 from skill_ls.core.model import Span
 from skill_ls.core.parse.data import DataError, json_value
-from skill_ls.core.records import dataclass
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.runtimes.spec import str_items
 
 # Claude Code `.mcp.json` transports (https://code.claude.com/docs/en/mcp): stdio needs `command`;

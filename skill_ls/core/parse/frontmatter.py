@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime
 import functools
 import re
-from dataclasses import field
 from typing import Any, Iterator
 
 import yaml
@@ -18,7 +17,7 @@ from skill_ls.core.parse.data import MAX_INT_BITS, DataError, toml_value
 from skill_ls.core.model import Span
 from skill_ls.core.parse.yaml12 import core_schema_value, same_reading
 from skill_ls.core.parse.text import SourceText
-from skill_ls.core.records import dataclass
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.spans import node_span
 
 _Loader: type[yaml.CSafeLoader | yaml.SafeLoader]

@@ -14,10 +14,9 @@ from __future__ import annotations
 import functools
 
 import re
-from dataclasses import field
 from typing import Any, Literal, TypeVar, dataclass_transform
 
-from skill_ls.core.records import dataclass
+from skill_ls.core.records import dataclass, field
 
 _T = TypeVar("_T")
 
