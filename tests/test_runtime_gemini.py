@@ -14,7 +14,7 @@ from tests.runtime_helpers import index_for, labels
 def test_tiers_lowest_to_highest(workspace, private_home):
     """"Built-in Skills … Extension Skills … User Skills … Workspace Skills" (lowest to highest)."""
     skill(private_home / ".gemini" / "extensions" / "ext" / "skills", "review")
-    write(private_home / ".gemini" / "extensions" / "ext" / "gemini-extension.json", '{"name": "ext"}')
+    write(private_home / ".gemini" / "extensions" / "ext" / "gemini-extension.json", '{"name": "ext", "version": "1.0.0"}')
     skill(private_home / ".gemini" / "skills", "review")
     skill(workspace / ".gemini" / "skills", "review")
     assert labels(index_for(workspace, ["gemini"]), "gemini", "review") == [
@@ -53,7 +53,7 @@ def test_extension_skills_of_every_installed_extension(workspace, private_home):
     for ext in ("a-ext", "b-ext", "not-an-ext"):
         skill(private_home / ".gemini" / "extensions" / ext / "skills", f"{ext}-skill")
         if ext != "not-an-ext":
-            write(private_home / ".gemini" / "extensions" / ext / "gemini-extension.json", '{"name": "%s"}' % ext)
+            write(private_home / ".gemini" / "extensions" / ext / "gemini-extension.json", '{"name": "%s", "version": "1.0.0"}' % ext)
     index = index_for(workspace, ["gemini"])
     assert sorted((d.tier, d.name) for d in index.decls["gemini"] if not d.builtin) == [
         ("extension", "a-ext-skill"), ("extension", "b-ext-skill")]

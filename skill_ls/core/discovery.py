@@ -19,6 +19,7 @@ from skill_ls.core.config import Config
 from skill_ls.core.parse.data import json_value, jsonc_value
 from skill_ls.core.listdir import Ahead, list_directory
 from skill_ls.core.parse.text import read_bytes
+from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes import RUNTIMES, Runtime
@@ -259,10 +260,54 @@ def link_template(spec: RootSpec) -> str:
     return posixpath.normpath(spec.template + "/" + spec.link.file)
 
 
-def _marker_name(spec: RootSpec, root: str) -> str | None:
-    """The `name` the root's marker file holds (an extension's `gemini-extension.json`), if any."""
-    name = _json_value(os.path.normpath(os.path.join(root, spec.marker)), "name", jsonc=False)
-    return name if isinstance(name, str) and name else None
+def marker_paths(spec: RootSpec, workspace: str, env: Environment, config: Config) -> list[str]:
+    """Every marker file (`RootSpec.marker`) whose existence or content decides whether a root of
+    `spec` is read, existing or not: beside each expanded root, or beside the folder a link file
+    moves it to (a linked Gemini CLI extension's source). A change to one changes what the runtime
+    loads (the server rebuilds the index)."""
+    if not spec.marker or (config.no_user_roots and spec.origin in ("user", "system")):
+        return []
+    paths = _expand(spec.template, workspace, env, config)
+    if spec.link is not None:
+        paths = [r for r, _ in (_linked(spec.link, p, workspace) for p in paths) if r is not None]
+    return [os.path.normpath(os.path.join(p, spec.marker)) for p in paths]
+
+
+def _reads_marker(spec: RootSpec) -> bool:
+    return bool(spec.marker) and bool(spec.enablement or spec.marker_unique or spec.marker_required
+                                      or spec.marker_name_pattern)
+
+
+def _marker_read(spec: RootSpec, root: str, env: Environment) -> tuple[str | None, str | None]:
+    """(the `name` the root's marker file holds, what the runtime finds wrong with the file) for an
+    existing marker (an extension's `gemini-extension.json`): the requirements are
+    `spec.marker_required` and `spec.marker_name_pattern`, read as Gemini CLI's `loadExtensionConfig`
+    does (`JSON.parse`, `!config.name`, `validateName`); without them, a non-empty string `name` or none."""
+    path = os.path.normpath(os.path.join(root, spec.marker))
+    shown = _home_short(path, env)
+    strict = bool(spec.marker_required or spec.marker_name_pattern)
+    raw, error, _ = read_bytes(path)  # never blocks on a FIFO or a device
+    if error is not None:
+        return None, f"{shown} cannot be read ({error}): the extension is skipped" if strict else None
+    if len(raw) > 1024 * 1024:
+        return None, None  # (not read: too large to be a manifest skill-ls judges)
+    try:
+        data = json_value(raw.decode("utf-8", errors="replace"))
+    except ValueError as exc:
+        detail = str(exc).removeprefix("not valid JSON: ")
+        return None, f"{shown} is not valid JSON ({detail}): the extension is skipped" if strict else None
+    if not strict:
+        name = data.get("name") if isinstance(data, dict) else None
+        return (name if isinstance(name, str) and name else None), None
+    if not isinstance(data, dict):
+        return None, f"{shown} is not a JSON object: the extension is skipped"
+    for key in spec.marker_required:
+        if not js_truthy(data.get(key)):
+            return None, f"{shown} has no \"{key}\": the extension is skipped"
+    name = js_string(data.get("name"))
+    if spec.marker_name_pattern and re.fullmatch(spec.marker_name_pattern, name) is None:
+        return None, f"{shown}: the name \"{name}\" does not match {spec.marker_name_pattern}: the extension is skipped"
+    return name or None, None
 
 
 def _linked(link: RootLink, root: str, workspace: str) -> tuple[str | None, str | None]:
@@ -285,7 +330,7 @@ def _home_short(path: str, env: Environment) -> str:
 
 def _enablement_off(spec: RootSpec, name: str | None, workspace: str, env: Environment, config: Config) -> str | None:
     """Why `spec.enablement`'s file turns this root off for the workspace (None: it is read); `name`:
-    the root's marker name (`_marker_name`)."""
+    the root's marker name (`_marker_read`)."""
     if name is None:
         return None
     folder = "/" + workspace.replace(os.sep, "/").strip("/") + "/"
@@ -360,18 +405,22 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             paths = [r for _, (r, _f) in moved if r is not None]
         if spec.marker:
             paths = [p for p in paths if os.path.isfile(os.path.normpath(os.path.join(p, spec.marker)))]
-        # (each marker read once: the enablement rules and the one-per-name rule both need its name)
-        names = {p: _marker_name(spec, p) for p in paths} if spec.enablement or spec.marker_unique else {}
+        # (each marker read once: its validity, the enablement rules and the one-per-name rule)
+        read = {p: _marker_read(spec, p, env) for p in paths} if _reads_marker(spec) else {}
+        names = {p: name for p, (name, _) in read.items()}
         unused = {p: _enablement_off(spec, names[p], workspace, env, config) for p in paths} if spec.enablement else {}
         if spec.marker_unique:
             unused.update(_repeated_names(spec, paths, names, env))
+        unused.update((p, problem) for p, (_, problem) in read.items() if problem is not None)
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
+        last = len(paths) - 1
         # A scoped root serves the directory its `**` segment matched (the path less the segments after it).
         up = spec.template.split("/**/", 1)[1].count("/") + 1 if spec.scoped and "/**/" in spec.template else 0
         for i, path in enumerate(paths):
             path = os.path.normpath(path)
             scope = path.rsplit(os.sep, up)[0] if up else None
-            roots.append(RootDir(path, runtime.id, spec.tier, start + i if spec.ordered else 0,
+            rank = start + (last - i if spec.last_wins else i) if spec.ordered else 0
+            roots.append(RootDir(path, runtime.id, spec.tier, rank,
                                  spec.origin, unused=unused.get(path), activates=spec.activates, scope=scope,
                                  scope_label=os.path.relpath(scope, workspace) if scope else "", via=via.get(path)))
         if spec.ordered:

@@ -8,9 +8,10 @@ once per index state (kept in `Index.derived`, dropped whenever the index learns
 from __future__ import annotations
 
 import os
+import posixpath
 from typing import Any, cast
 
-from skill_ls.core.discovery import expand_template, link_template
+from skill_ls.core.discovery import expand_template, link_template, marker_paths
 from skill_ls.core.index import Index, read_bytes
 from skill_ls.core.parse.data import DataError, json_value, jsonc_value, toml_value
 from skill_ls.core.runtimes import Runtime
@@ -360,6 +361,8 @@ def settings_paths(index: Index) -> set[str]:
     files whose keys list roots: Amp's settings, OpenCode's `opencode.json`, and the files that turn
     roots off: Gemini CLI's `extension-enablement.json`; the files that move roots: a linked
     extension's `.gemini-extension-install.json`), existing or not, and
+    the marker files that decide whether a root is read: each Gemini CLI extension's
+    `gemini-extension.json`, a linked one's at its source), and
     its agents' settings files that exist (OpenCode's `.opencode/agents/*.md`): a change to one of
     them changes what the runtimes load (the server rebuilds the index)."""
     from skill_ls.core.runtimes import RUNTIMES
@@ -374,6 +377,8 @@ def settings_paths(index: Index) -> set[str]:
                      *(t for spec in runtime.roots if spec.json_switch for t in spec.json_switch[0])]
         for template in templates:
             out.update(os.path.normpath(p) for p in expand_template(template, index.workspace, index.env, index.config))
+        for spec in runtime.roots:
+            out.update(marker_paths(spec, index.workspace, index.env, index.config))
         out.update(os.path.normpath(p) for p in agent_files(runtime, index))
     return out
 
@@ -411,4 +416,9 @@ def workspace_settings_globs() -> list[str]:
             prefix = next((p for p in _WORKSPACE_PREFIXES if template.startswith(p)), None)
             if prefix is not None and "**/" + template.removeprefix(prefix) not in out:
                 out.append("**/" + template.removeprefix(prefix))
+        # A root's marker file may be anywhere in a workspace (a linked Gemini CLI extension's
+        # source: its `gemini-extension.json`).
+        for spec in runtime.roots:
+            if spec.marker and "**/" + posixpath.basename(spec.marker) not in out:
+                out.append("**/" + posixpath.basename(spec.marker))
     return out

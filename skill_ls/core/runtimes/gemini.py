@@ -56,9 +56,17 @@ GEMINI = Runtime(
         # edits there are live; a source without `gemini-extension.json` (or gone) is skipped like a
         # folder without one. Folders load in name order, and an extension whose `name` "already was
         # loaded" is skipped (`marker_unique`), linked or copied.
+        # A manifest Gemini CLI cannot use skips the extension, skills included (`loadExtensionConfig`
+        # throws, `loadExtension` logs "Warning: Skipping extension in …"): not JSON (`JSON.parse`),
+        # `if (!rawConfig.name || !rawConfig.version) throw new Error(… missing "name" …)`, and
+        # `validateName`: "Only letters (a-z, A-Z), numbers (0-9), and dashes (-) are allowed."
+        # Skills of one name in two extensions: `discoverSkills` adds each active extension's skills
+        # in load order (folder name order) and `addSkillsWithPrecedence` lets a later one override
+        # an earlier one ("Skill conflict detected"): the last folder's copy wins (`last_wins`).
         RootSpec("extension", "{home}/.gemini/extensions/*/skills", origin="user", title="installed extensions",
+                 ordered=True, last_wins=True,
                  marker="../gemini-extension.json", enablement="{home}/.gemini/extensions/extension-enablement.json",
-                 marker_unique=True,
+                 marker_unique=True, marker_required=("name", "version"), marker_name_pattern=r"^[a-zA-Z0-9-]+$",
                  link=RootLink("../.gemini-extension-install.json", ("type", "link"), "source")),
     ),
     fields=GEMINI_FIELDS,
@@ -69,6 +77,11 @@ GEMINI = Runtime(
     unknown_field_severity="information",
     # "The recommended way to create a new skill is to use the built-in `skill-creator` skill."
     builtin_names=("skill-creator",),
+    # Every skill added after one of its name overrides it (built-in < extensions in folder name
+    # order < `~/.gemini/skills` < `~/.agents/skills` < `.gemini/skills` < `.agents/skills`), and
+    # unless the one overridden is built in, Gemini CLI warns in the session
+    # (`SkillManager.addSkillsWithPrecedence`, `coreEvents.emitFeedback('warning', …)`).
+    conflict_warning='Skill conflict detected: "{name}" from "{winner}" is overriding the same skill from "{loser}".',
     # "Configuration is applied in the following order of precedence": the system defaults file, the
     # user settings file, the project settings file, then the system settings file ("System settings
     # act as overrides, taking precedence over all other settings files"); the Linux paths, each

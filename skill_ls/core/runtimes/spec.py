@@ -98,6 +98,10 @@ class RootSpec:
     template: str
     origin: Origin = "workspace"
     ordered: bool = False  # several expanded dirs: the earlier one wins (else: same tier, ambiguous)
+    # With `ordered`: the later expanded dir wins instead (Gemini CLI loads the folders of
+    # `~/.gemini/extensions` in name order, and a skill added later overrides one of its name
+    # added before: `SkillManager.addSkillsWithPrecedence`).
+    last_wins: bool = False
     # The runtime whose directory this root borrows (Amp reads `.claude/skills`): a key that runtime
     # knows is expected there, so a guest that ignores it reports nothing (SK007, PT001).
     guest_of: str | None = None
@@ -122,6 +126,14 @@ class RootSpec:
     # A file that must exist, relative to each expanded root, for the runtime to read it (Gemini CLI:
     # an extension is "a directory that contains a `gemini-extension.json` file": `../gemini-extension.json`).
     marker: str = ""
+    # What the runtime requires of that (JSON) marker file, or it skips the root: the keys whose
+    # values must be truthy as JavaScript reads them, and the pattern its `name` (as a JavaScript
+    # string) must match (Gemini CLI's `loadExtensionConfig`: `if (!rawConfig.name ||
+    # !rawConfig.version) throw`, `validateName`: `^[a-zA-Z0-9-]+$`; a file that is not JSON throws
+    # too; `loadExtension` then logs "Skipping extension in …"). A root whose marker fails is kept,
+    # unread (`RootDir.unused`: its skills "not discovered", with what is wrong in the file).
+    marker_required: tuple[str, ...] = ()
+    marker_name_pattern: str = ""
     # A JSON file (template) that turns such a root off for some folders, keyed by the `name` its
     # marker file holds: `{"<name>": {"overrides": ["!/home/me/*", "/home/me/work/"]}}` (Gemini CLI's
     # `~/.gemini/extensions/extension-enablement.json`, written by `gemini extensions disable|enable
@@ -382,6 +394,10 @@ class Runtime:
     marketplace: Marketplace | None = None
     # -- precedence -----------------------------------------------------------------------------
     conflict: Conflict = "precedence"  # precedence: highest tier wins | load_both | unique
+    # What the runtime prints when a copy overrides another of its name (a template of `{name}`,
+    # `{winner}` and `{loser}`, the files' paths): SH001 quotes it (Gemini CLI's "Skill conflict
+    # detected: …" warning). Empty: the runtime says nothing.
+    conflict_warning: str = ""
     # A copy of a scoped root (`RootSpec.scoped`) whose name a copy serving its files also has: "rank"
     # (precedence and ambiguity as for any copy: Cursor) or "qualified" (both stay loaded, the scoped
     # one under `<folder>:<name>`, the folder relative to the workspace: Claude Code).
