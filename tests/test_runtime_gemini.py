@@ -413,3 +413,141 @@ def test_the_server_follows_links(workspace, private_home, tmp_path):
     assert state.file_changed(str(folder)) is None  # unlinked
     state.install(state.build_index())
     assert where(state.index, "gemini", "lint")["entries"] == []
+
+
+def _manifest(home, folder, text):
+    return write(home / ".gemini" / "extensions" / folder / "gemini-extension.json", text)
+
+
+def test_an_extension_whose_manifest_gemini_cli_refuses_is_skipped(workspace, private_home, tmp_path):
+    """Gemini CLI's `loadExtensionConfig` throws on a manifest that is not JSON (`JSON.parse`), has no
+    truthy `name` or `version` (`if (!rawConfig.name || !rawConfig.version)`: «Invalid configuration
+    in …: missing "version"»; an array, a string or `null` has no `name` either) or a `name` outside
+    `validateName`'s `^[a-zA-Z0-9-]+$` («Only letters (a-z, A-Z), numbers (0-9), and dashes (-) are
+    allowed»), and `loadExtension` skips the extension («Warning: Skipping extension in …»): none of its
+    skills load; `where`, hover, the catalog's `not_loaded` and SH004 say what is wrong. A `name` that
+    JavaScript reads as a string of those characters (`42`) and a `version` of any truthy kind load."""
+    from skill_ls.analysis.catalog import catalog_object
+
+    cases = {
+        "no-version": ('{"name": "no-version"}', 'has no "version"'),
+        "empty-version": ('{"name": "empty-version", "version": ""}', 'has no "version"'),
+        "zero-version": ('{"name": "zero-version", "version": 0}', 'has no "version"'),
+        "no-name": ('{"version": "1.0.0"}', 'has no "name"'),
+        "not-json": ('{"name": "not-json", "version": "1",}', "is not valid JSON ("),
+        "a-list": ('[{"name": "a-list", "version": "1"}]', "is not a JSON object"),
+        "null": ("null", "is not a JSON object"),
+        "bad-name": ('{"name": "bad name", "version": "1"}', 'the name "bad name" does not match ^[a-zA-Z0-9-]+$'),
+    }
+    for folder, (text, _) in cases.items():
+        skill(private_home / ".gemini" / "extensions" / folder / "skills", f"{folder}-skill")
+        _manifest(private_home, folder, text)
+    skill(private_home / ".gemini" / "extensions" / "numeric" / "skills", "numeric-skill")
+    _manifest(private_home, "numeric", '{"name": 42, "version": 1}')
+    skill(workspace / ".gemini" / "skills", "mine")
+    index = index_for(workspace, ["gemini"])
+    for folder, (_, why) in cases.items():
+        [entry] = where(index, "gemini", f"{folder}-skill")["entries"]
+        assert entry["label"] == "not discovered", folder
+        assert entry["not_discovered"].startswith(f"~/.gemini/extensions/{folder}/gemini-extension.json"), folder
+        assert why in entry["not_discovered"] and entry["not_discovered"].endswith("the extension is skipped"), folder
+    assert labels(index, "gemini", "numeric-skill")[0][0] == "winner"
+    obj = catalog_object(index, "gemini")
+    assert [s["name"] for s in obj["skills"]] == ["mine", "numeric-skill"]
+    assert sorted(e["root"].split("/")[-2] for e in obj["not_loaded"]) == sorted(cases)
+
+
+def test_a_linked_source_with_a_refused_manifest_reports_sh004(private_home, tmp_path):
+    """The extension's repository opened as the workspace: with a manifest Gemini CLI refuses, the
+    skills it would load are «not discovered» (SH004 names the manifest and what is wrong with it)."""
+    dev = tmp_path / "dev" / "tools"
+    lint, = _source(dev, "tools", "lint")
+    _link(private_home, "tools", dev)
+    assert not diags_for(check_tree(dev), lint, "SH004")
+    write(dev / "gemini-extension.json", '{"name": "tools"}')
+    [sh4] = diags_for(check_tree(dev), lint, "SH004")
+    assert sh4.message == f'not discovered by Gemini CLI: {dev}/gemini-extension.json has no "version": the extension is skipped'
+
+
+def test_of_two_extensions_the_later_folder_s_skill_wins(workspace, private_home):
+    """Gemini CLI adds the skills of each active extension in load order (the folders of
+    `~/.gemini/extensions` in name order: `loadExtensions`' `readdirSync`), and
+    `addSkillsWithPrecedence` lets a skill added later override one of its name added before, with a
+    warning («Skill conflict detected: "review" from "…" is overriding the same skill from "…"»):
+    the later folder's copy wins — no ambiguity (no SH003); SH001 quotes the warning; `where`, hover
+    and the catalog show that winner. Above the extensions the tiers decide as before, with the same
+    warning."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.queries.hover import skill_hover
+    from tests.conftest import workspace_state
+
+    first = skill(private_home / ".gemini" / "extensions" / "a-tools" / "skills", "review", description="From a.")
+    _manifest(private_home, "a-tools", '{"name": "a-tools", "version": "1.0.0"}')
+    second = skill(private_home / ".gemini" / "extensions" / "b-tools" / "skills", "review", description="From b.")
+    _manifest(private_home, "b-tools", '{"name": "b-tools", "version": "1.0.0"}')
+    skill(workspace / ".gemini" / "skills", "x")
+    index = index_for(workspace, ["gemini"])
+    assert labels(index, "gemini", "review") == [
+        ("winner", "~/.gemini/extensions/b-tools/skills/review/SKILL.md"),
+        ("shadowed", "~/.gemini/extensions/a-tools/skills/review/SKILL.md")]
+    assert [(s["name"], s["description"]) for s in catalog_object(index, "gemini")["skills"] if s["name"] == "review"] \
+        == [("review", "From b.")]
+    res = check_tree(private_home / ".gemini", workspace=workspace, runtimes=["gemini"])
+    assert not diags_for(res, first, "SH003") and not diags_for(res, second, "SH003")
+    [sh1] = diags_for(res, first, "SH001")
+    assert sh1.message.endswith(
+        'Gemini CLI warns: Skill conflict detected: "review" from "~/.gemini/extensions/b-tools/skills/review/SKILL.md" '
+        'is overriding the same skill from "~/.gemini/extensions/a-tools/skills/review/SKILL.md".')
+    assert "SH002" in codes(diags_for(res, second))
+    text = skill_hover(workspace_state(workspace), "review", str(first))
+    assert f"- shadowed: `extension` `{first}`" in text
+    # An extension's copy below a user copy: the user copy wins, and Gemini CLI warns the same way.
+    skill(private_home / ".gemini" / "skills", "review")
+    res = check_tree(private_home / ".gemini", workspace=workspace, runtimes=["gemini"])
+    [sh1] = diags_for(res, second, "SH001")
+    assert sh1.message.endswith('from "~/.gemini/skills/review/SKILL.md" is overriding the same skill from '
+                                '"~/.gemini/extensions/b-tools/skills/review/SKILL.md".')
+
+
+def test_two_copies_of_a_name_in_one_extension_stay_ambiguous(workspace, private_home):
+    """Reading: within one `skills/` folder Gemini CLI's `loadSkillsFromDir` takes its copies in the
+    order `glob` returns them (not sorted), the later one overriding: which one loads is not
+    predictable, so two copies in one extension stay ambiguous (SH003)."""
+    a = skill(private_home / ".gemini" / "extensions" / "tools" / "skills", "review")
+    b = skill(private_home / ".gemini" / "extensions" / "tools" / "skills", "review-again", name="review")
+    _manifest(private_home, "tools", '{"name": "tools", "version": "1.0.0"}')
+    skill(workspace / ".gemini" / "skills", "x")
+    res = check_tree(private_home / ".gemini", workspace=workspace, runtimes=["gemini"])
+    assert diags_for(res, a, "SH003") and diags_for(res, b, "SH003")
+
+
+def test_the_server_rebuilds_when_a_manifest_changes(workspace, private_home, tmp_path):
+    """`gemini-extension.json` decides whether an extension loads (it exists, it is valid, its `name`
+    for the enablement rules and the one-extension-per-name rule): a change to it — an installed
+    extension's, or a linked extension's at its source — rebuilds the index, as a settings file's does."""
+    from tests.conftest import workspace_state
+
+    _extension(private_home, "tools", "lint")
+    dev = tmp_path / "dev" / "linked"
+    _source(dev, "linked", "fmt")
+    _link(private_home, "linked", dev)
+    skill(workspace / ".gemini" / "skills", "x")
+    state = workspace_state(workspace)
+    assert where(state.index, "gemini", "lint")["entries"][0]["label"] == "winner"
+    manifest = _manifest(private_home, "tools", '{"name": "tools"}')
+    assert state.file_changed(str(manifest)) is None
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "lint")["entries"][0]["label"] == "not discovered"
+    manifest.unlink()
+    assert state.file_changed(str(manifest)) is None  # removed: not an extension at all
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "lint")["entries"] == []
+    linked = dev / "gemini-extension.json"
+    linked.unlink()
+    assert state.file_changed(str(linked)) is None
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "fmt")["entries"] == []
+    write(linked, '{"name": "linked", "version": "1"}')  # created again at the source
+    assert state.file_changed(str(linked)) is None
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "fmt")["entries"][0]["label"] == "winner"
