@@ -11,7 +11,14 @@ https://geminicli.com/docs/reference/configuration (`skills.enabled`,
 (the repository's page: the required fields),
 https://github.com/google-gemini/gemini-cli/blob/main/docs/extensions/reference.md (where installed
 extensions live and where their skills go),
-https://github.com/google-gemini/gemini-cli/blob/main/docs/extensions/index.md (disabling an extension). docs/fidelity.md quotes each one. Not documented: the exact
+https://github.com/google-gemini/gemini-cli/blob/main/docs/extensions/index.md (disabling an extension),
+and where the pages are silent its code:
+https://github.com/google-gemini/gemini-cli/blob/main/packages/cli/src/config/extension-manager.ts
+(which extensions load: a linked one's source, a manifest it refuses, one extension per name),
+https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillManager.ts (the
+order skills are added in, the later one overriding with a warning) and
+https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/skills/skillLoader.ts (the
+files of one folder, in `glob`'s order). docs/fidelity.md quotes each one. Not documented: the exact
 system-prompt text ("injects the name and description of all enabled skills"), a name pattern or
 length, a prompt budget, where `gemini extensions disable` records a disabled extension (Gemini CLI's
 source does: `extension-enablement.json`, read as `ExtensionEnablementManager.isEnabled` reads it).
