@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.config import Config
-from skill_ls.core.parse.data import json_value, jsonc_value
+from skill_ls.core.parse.data import DataError, json_value, jsonc_value
 from skill_ls.core.listdir import Ahead, list_directory
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.parse.yaml12 import js_string, js_truthy
@@ -293,9 +293,10 @@ def _marker_read(spec: RootSpec, root: str, env: Environment) -> tuple[str | Non
         return None, None  # (not read: too large to be a manifest skill-ls judges)
     try:
         data = json_value(raw.decode("utf-8", errors="replace"))
-    except ValueError as exc:
-        detail = str(exc).removeprefix("not valid JSON: ")
-        return None, f"{shown} is not valid JSON ({detail}): the extension is skipped" if strict else None
+    except DataError as exc:
+        detail = exc.message.removeprefix("not valid JSON: ")
+        return None, f"{shown} is not valid JSON (line {exc.line + 1}: {detail}): the extension is skipped" \
+            if strict else None
     if not strict:
         name = data.get("name") if isinstance(data, dict) else None
         return (name if isinstance(name, str) and name else None), None
