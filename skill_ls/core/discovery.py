@@ -17,7 +17,8 @@ from typing import Any
 
 from skill_ls.core.config import Config
 from skill_ls.core.parse.data import DataError, json_value, jsonc_value
-from skill_ls.core.listdir import Ahead, list_directory
+from skill_ls.core.listdir import MAX_WALK_DIRS as MAX_WALK_DIRS  # (re-exported: the walks' limit)
+from skill_ls.core.listdir import Ahead, Below, directories_below, list_directory
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
@@ -27,9 +28,6 @@ from skill_ls.core.runtimes.spec import RootLink, RootSpec
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, AgentFamily
 
-# One walk lists at most this many directories: a workspace opened at `/` or `$HOME` must not index
-# (and cache the listing of) the whole machine. What lies beyond is reported, never silently dropped.
-MAX_WALK_DIRS = 50_000
 SKILL_FILE = "SKILL.md"
 
 
@@ -172,29 +170,19 @@ def _glob_dirs(path: str, walker: "Walker | None" = None) -> list[str]:
     return out
 
 
-def _below(base: str, walker: "Walker | None" = None) -> list[tuple[str, frozenset[str]]]:
+def _below(base: str, walker: "Walker | None" = None) -> Below:
     """Every directory below `base` (not `base` itself), in path order, with the names of its child
-    directories: hidden directories and the ones no walk enters are neither listed nor entered,
-    symlinked directories are not followed, and at most MAX_WALK_DIRS directories are listed. With
-    `walker`, its cached listings are used (and kept: the checked folders' walk reads them again)."""
+    directories (`core.listdir.directories_below`: hidden directories and the ones no walk enters are
+    neither listed nor entered, symlinked directories are not followed, at most MAX_WALK_DIRS
+    directories are listed). With `walker`, its answer for `base` and its cached listings are used
+    (and kept: the checked folders' walk reads them again), or the answer found ahead."""
     walker = walker if walker is not None else Walker()
-    if base in walker.below:
-        return walker.below[base]
-    out: list[tuple[str, frozenset[str]]] = []
-    stack = [base]
-    listed = 0
-    while stack and listed < MAX_WALK_DIRS:
-        directory = stack.pop()
-        listed += 1
-        entries, error = walker.listdir(directory)
-        if error:
-            continue
-        dirs = [(name, full) for name, full, is_dir in entries if is_dir and not walker.is_link(full)]
-        if directory != base:
-            out.append((directory, frozenset(name for name, _ in dirs)))
-        stack.extend(reversed([full for name, full in dirs if not name.startswith(".") and name not in NEVER_ENTER]))
-    out.sort()
-    walker.below[base] = out
+    out = walker.below.get(base)
+    if out is None:
+        out = walker.ahead.below(base, MAX_WALK_DIRS) if walker.ahead is not None else None
+        if out is None:
+            out = directories_below(base, walker.listdir, walker.is_link, NEVER_ENTER, MAX_WALK_DIRS)
+        walker.below[base] = out
     return out
 
 
@@ -546,7 +534,7 @@ class Walker:
         self._special: set[str] = set()  # FIFOs, sockets, devices: reported, never opened
         self.excluder = excluder or Excluder((), "")
         self.truncated: list[str] = []  # roots whose walk stopped at MAX_WALK_DIRS
-        self.below: dict[str, list[tuple[str, frozenset[str]]]] = {}  # `_below`'s answers, as the listings
+        self.below: dict[str, Below] = {}  # `_below`'s answers, as the listings
         self.ahead: Ahead | None = None  # listings another process of the run listed ahead (`check`)
 
     def is_link(self, path: str) -> bool:
