@@ -551,3 +551,229 @@ def test_the_server_rebuilds_when_a_manifest_changes(workspace, private_home, tm
     assert state.file_changed(str(linked)) is None
     state.install(state.build_index())
     assert where(state.index, "gemini", "fmt")["entries"][0]["label"] == "winner"
+
+
+# -- Trusted Folders ------------------------------------------------------------------------------
+
+def _trust_on(home, value=True):
+    """`{"security": {"folderTrust": {"enabled": true}}}` in the user settings: «To use it, you must
+    first enable it in your settings.»"""
+    return write(home / ".gemini" / "settings.json", json.dumps({"security": {"folderTrust": {"enabled": value}}}))
+
+
+def _rules(home, rules, text=None):
+    return write(home / ".gemini" / "trustedFolders.json", text if text is not None else json.dumps(rules))
+
+
+def _first(index, name):
+    entry = where(index, "gemini", name)["entries"][0]
+    return entry["label"], entry.get("not_discovered")
+
+
+def test_folder_trust_is_off_unless_a_settings_file_turns_it_on(workspace, private_home):
+    """«The Trusted Folders feature is **disabled by default**»: without `security.folderTrust.enabled`
+    (or with it false) the decisions in `~/.gemini/trustedFolders.json` do not matter, and the
+    workspace's skills load."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    skill(workspace / ".agents" / "skills", "alias")
+    _rules(private_home, {str(workspace): "DO_NOT_TRUST"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    assert _first(index_for(workspace, ["gemini"]), "alias") == ("winner", None)
+    _trust_on(private_home, False)
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    # The workspace's own settings never turn it on («we can only use user and system settings»).
+    write(workspace / ".gemini" / "settings.json", json.dumps({"security": {"folderTrust": {"enabled": True}}}))
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+
+
+def test_a_trusted_folder_loads_its_skills(workspace, private_home):
+    """«Trust folder: Grants full trust to the current folder»; a rule for a folder holds the folders
+    below it too (`isWithinRoot`)."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    _rules(private_home, {str(workspace): "TRUST_FOLDER"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    _rules(private_home, {str(workspace.parent): "TRUST_FOLDER"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+
+
+def test_a_trusted_parent_loads_its_subfolders_skills(workspace, private_home):
+    """«Trust parent folder: Grants trust to the parent directory …, which automatically trusts all of
+    its subdirectories as well»: the dialog writes the current folder with `TRUST_PARENT`, and the
+    rule covers that folder's parent (`path.dirname`), so a sibling folder is trusted too."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    _rules(private_home, {str(workspace.parent / "sibling") + "/": "TRUST_PARENT"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    _rules(private_home, {str(workspace.parent / "sibling"): "TRUST_FOLDER"})  # the folder alone: not this one
+    assert _first(index_for(workspace, ["gemini"]), "mine")[0] == "not discovered"
+
+
+def test_an_untrusted_folder_s_workspace_skills_are_not_loaded(workspace, private_home, capsys):
+    """«Don't trust: Marks the folder as untrusted. The CLI will operate in a restricted "safe mode."»;
+    `discoverSkills(…, isTrusted)`: «Workspace skills disabled because folder is not trusted.» — the
+    `.gemini/skills` and `.agents/skills` of the folder are not loaded, built-in, extension and user
+    skills are; and «Workspace settings are ignored», so the folder's `skills.disabled` does not apply."""
+    from skill_ls.analysis.catalog import catalog_notes, catalog_object
+    from skill_ls.cli import main
+
+    mine = skill(workspace / ".gemini" / "skills", "mine")
+    skill(workspace / ".agents" / "skills", "alias")
+    skill(private_home / ".gemini" / "skills", "personal")
+    skill(workspace / ".gemini" / "skills", "review")
+    skill(private_home / ".gemini" / "skills", "review")
+    write(workspace / ".gemini" / "settings.json", json.dumps({"skills": {"disabled": ["personal"]}}))
+    _trust_on(private_home)
+    _rules(private_home, {str(workspace): "DO_NOT_TRUST"})
+    index = index_for(workspace, ["gemini"])
+    reason = (f"the folder is not trusted (~/.gemini/trustedFolders.json: \"{workspace}\": DO_NOT_TRUST; "
+              "security.folderTrust.enabled is true in ~/.gemini/settings.json): neither the workspace's skills "
+              "nor its .gemini/settings.json are loaded")
+    assert _first(index, "mine") == ("not discovered", reason)
+    assert _first(index, "alias") == ("not discovered", reason)
+    # The user copy wins now, and the folder's settings no longer disable `personal`.
+    assert labels(index, "gemini", "review") == [("winner", "~/.gemini/skills/review/SKILL.md"),
+                                                  ("not discovered", "<ws>/.gemini/skills/review/SKILL.md")]
+    obj = catalog_object(index, "gemini")
+    assert [s["name"] for s in obj["skills"]] == ["personal", "review"]
+    assert {e["root"] for e in obj["not_loaded"]} == {str(workspace / ".gemini" / "skills"),
+                                                      str(workspace / ".agents" / "skills")}
+    assert f"the skills of .gemini/skills are not loaded: {reason}" in catalog_notes(index, "gemini")
+    assert where(index, "gemini", "personal").get("disabled") is not True
+    [sh4] = diags_for(check_tree(workspace, runtimes=["gemini"]), mine, "SH004")
+    assert sh4.message == f"not discovered by Gemini CLI: {reason}"
+    assert main(["where", "mine", "--workspace", str(workspace), "--runtime", "gemini"]) == 0
+    assert "the folder is not trusted (~/.gemini/trustedFolders.json" in capsys.readouterr().out
+
+
+def test_a_folder_no_rule_covers_is_not_trusted_until_it_is_decided(workspace, private_home):
+    """`isTrustedFolder()`: «Default to untrusted if folder trust is enabled and no explicit value is
+    set» — Gemini CLI shows its trust dialog at start; until the folder is trusted its skills do not
+    load. No `trustedFolders.json`, or one whose rules cover other folders, is undecided."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    label, reason = _first(index_for(workspace, ["gemini"]), "mine")
+    assert label == "not discovered" and reason == (
+        "the folder's trust is not decided (no rule of ~/.gemini/trustedFolders.json covers it; "
+        "security.folderTrust.enabled is true in ~/.gemini/settings.json): Gemini CLI asks at start whether to "
+        "trust it, and until then neither the workspace's skills nor its .gemini/settings.json are loaded")
+    _rules(private_home, {str(workspace) + "-other": "TRUST_FOLDER", str(workspace / "sub"): "TRUST_FOLDER"})
+    assert _first(index_for(workspace, ["gemini"]), "mine")[1] == reason
+
+
+def test_the_longest_rule_that_covers_the_folder_decides(workspace, private_home):
+    """`isPathTrusted`: of the rules whose folder holds the workspace, the one with the longest path
+    wins (`rulePath.length`: for `TRUST_PARENT`, the path written, not its parent)."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    parent = workspace.parent
+    _rules(private_home, {str(parent): "TRUST_FOLDER", str(workspace): "DO_NOT_TRUST"})
+    assert _first(index_for(workspace, ["gemini"]), "mine")[0] == "not discovered"
+    _rules(private_home, {str(workspace): "TRUST_FOLDER", str(parent): "DO_NOT_TRUST"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    # `<parent>/zzzz-long` TRUST_PARENT covers <parent>, and its path is longer than the workspace's.
+    _rules(private_home, {str(workspace): "DO_NOT_TRUST", str(parent / "zzzz-long-name"): "TRUST_PARENT"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+
+
+def test_rules_compare_real_paths(workspace, private_home, tmp_path):
+    """Both the folder and each rule's path are compared as real paths (`fs.realpathSync`): a rule
+    written through a symbolic link decides the folder it points at."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    link = tmp_path / "link-to-ws"
+    link.symlink_to(workspace, target_is_directory=True)
+    _trust_on(private_home)
+    _rules(private_home, {str(link): "DO_NOT_TRUST"})
+    assert _first(index_for(workspace, ["gemini"]), "mine")[0] == "not discovered"
+
+
+def test_a_trusted_folders_file_gemini_cli_cannot_read(workspace, private_home):
+    """`loadTrustedFolders` reads the file with `JSON.parse(stripJsonComments(…))` (comments are fine);
+    a file that is not JSON, not an object, or gives a level Gemini CLI does not know («Invalid trust
+    level … Possible values are: TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST») is a `FatalConfigError`
+    at start: «Please fix the configuration file and try again.»"""
+    skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    _rules(private_home, None, '{\n  // mine\n  "%s": "TRUST_FOLDER" /* ok */\n}' % workspace)
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    fatal = 'Gemini CLI stops at start ("Please fix the configuration file and try again.")'
+    for text, problem in (
+            ('{"%s": "TRUST_FOLDER",}' % workspace, "is not valid JSON (line 1"),  # no trailing commas
+            ('["%s"]' % workspace, "is not a JSON object"),
+            ('{"%s": "TRUST_FOLDER", "/x": "YES"}' % workspace,
+             'gives "YES" for "/x", which is not one of TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST')):
+        _rules(private_home, None, text)
+        label, reason = _first(index_for(workspace, ["gemini"]), "mine")
+        assert label == "not discovered" and reason.startswith(f"~/.gemini/trustedFolders.json {problem}"), reason
+        assert reason.endswith(fatal)
+
+
+def test_system_settings_and_the_trust_file_s_variable(workspace, private_home, tmp_path, monkeypatch):
+    """The settings that decide trust are the system defaults, user and system settings, the last one
+    that sets it winning (System settings «act as overrides»); `GEMINI_CLI_TRUSTED_FOLDERS_PATH` moves
+    the file («set the `GEMINI_CLI_TRUSTED_FOLDERS_PATH` environment variable to the desired absolute
+    file path»)."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    system = write(tmp_path / "etc" / "settings.json", json.dumps({"security": {"folderTrust": {"enabled": True}}}))
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(system))
+    rules = write(tmp_path / "trust.json", json.dumps({str(workspace): "DO_NOT_TRUST"}))
+    monkeypatch.setenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH", str(rules))
+    label, reason = _first(index_for(workspace, ["gemini"]), "mine")
+    assert label == "not discovered" and reason.startswith(f"the folder is not trusted ({rules}: ")
+    assert f"security.folderTrust.enabled is true in {system}" in reason
+    _trust_on(private_home)  # the user's true under the system's
+    write(system, json.dumps({"security": {"folderTrust": {"enabled": False}}}))
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+
+
+def test_the_rules_file_is_read_only_when_trust_is_on(workspace, private_home, monkeypatch):
+    """At most one read of `trustedFolders.json` per index build, and none while trust is off."""
+    from skill_ls.core import discovery
+
+    calls = []
+    real = discovery._trust_rules
+    monkeypatch.setattr(discovery, "_trust_rules", lambda *a: calls.append(a) or real(*a))
+    skill(workspace / ".gemini" / "skills", "mine")
+    _rules(private_home, {str(workspace): "DO_NOT_TRUST"})
+    index_for(workspace, ["gemini"])
+    assert calls == []
+    _trust_on(private_home)
+    index = index_for(workspace, ["gemini"])
+    where(index, "gemini", "mine")
+    from skill_ls.analysis.catalog import catalog_object
+
+    catalog_object(index, "gemini")
+    assert len(calls) == 1
+
+
+def test_the_hover_says_the_folder_is_not_trusted(workspace, private_home):
+    from skill_ls.analysis.queries.hover import skill_hover
+    from tests.conftest import workspace_state
+
+    mine = skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    _rules(private_home, {str(workspace): "DO_NOT_TRUST"})
+    text = skill_hover(workspace_state(workspace), "mine", str(mine))
+    assert "- not discovered: `workspace`" in text and "the folder is not trusted (~/.gemini/trustedFolders.json" in text
+
+
+def test_the_server_rebuilds_when_trust_changes(workspace, private_home):
+    """`~/.gemini/trustedFolders.json` and the settings that turn trust on are watched like the other
+    settings files: a change rebuilds the index, so the editor shows what `skill-ls check` says."""
+    from tests.conftest import workspace_state
+
+    skill(workspace / ".gemini" / "skills", "mine")
+    state = workspace_state(workspace)
+    assert _first(state.index, "mine") == ("winner", None)
+    settings = _trust_on(private_home)
+    assert state.file_changed(str(settings)) is None
+    state.install(state.build_index())
+    assert _first(state.index, "mine")[0] == "not discovered"
+    rules = _rules(private_home, {str(workspace): "TRUST_FOLDER"})
+    assert state.file_changed(str(rules)) is None
+    state.install(state.build_index())
+    assert _first(state.index, "mine") == ("winner", None)
+    rules = _rules(private_home, {str(workspace): "DO_NOT_TRUST"})
+    assert state.file_changed(str(rules)) is None
+    state.install(state.build_index())
+    assert _first(state.index, "mine")[1].startswith("the folder is not trusted")

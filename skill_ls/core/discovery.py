@@ -24,7 +24,7 @@ from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.paths import is_under
 from skill_ls.core.runtimes import RUNTIMES, Runtime
-from skill_ls.core.runtimes.spec import RootLink, RootSpec
+from skill_ls.core.runtimes.spec import FolderTrust, RootLink, RootSpec
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, AgentFamily
 
@@ -56,7 +56,9 @@ class Environment:
                 configured = getattr(config, h.setting) if config is not None and h.setting else None
                 dirs[h.placeholder] = str(configured) if configured else env.get(h.env_var) or (
                     os.path.join(home, *h.default.split("/")) if home else None)
-            for template in runtime.own_settings.files if runtime.own_settings else ():
+            trust = runtime.folder_trust
+            for template in (*(runtime.own_settings.files if runtime.own_settings else ()),
+                             *((trust.file, *trust.switch_files) if trust else ())):
                 if template.startswith("{env:"):
                     named.add(template[5:].split("=", 1)[0])
         variables = tuple(sorted((n, env[n]) for n in named if env.get(n)))
@@ -81,6 +83,9 @@ class RootDir:
     scope: str | None = None
     scope_label: str = ""  # that directory as a reader tells it: relative to the workspace (`apps/web`)
     via: str | None = None  # the link file that moved this root here (`RootSpec.link`), if any
+    # Kept unread because the runtime does not trust the workspace folder (`Runtime.folder_trust`;
+    # `unused` says why): the runtime's settings files of that folder are not read either.
+    untrusted: bool = False
 
     @property
     def runtime_def(self) -> Runtime:
@@ -102,6 +107,9 @@ def _expand(template: str, workspace: str, env: Environment, config: Config,
             walker: "Walker | None" = None) -> list[str]:
     if template.startswith("{env:"):  # (its default is a path: split at the closing brace that ends it)
         head, _, rest = template.rpartition("}")
+        name, _, default = head[5:].partition("=")
+        if default.startswith("{") and not dict(env.variables).get(name):  # a default that is a template
+            return _expand(default + ("/" + rest.lstrip("/") if rest.lstrip("/") else ""), workspace, env, config)
         return _expand_env(head.lstrip("{"), rest.lstrip("/"), env)
     head, _, rest = template.partition("}")
     key = head.lstrip("{")
@@ -346,6 +354,101 @@ def _override_matches(rule: str, folder: str) -> bool:
         return False
 
 
+def folder_untrusted(runtime: Runtime, workspace: str, env: Environment, config: Config) -> str | None:
+    """Why `runtime` does not trust the workspace folder (`Runtime.folder_trust`), naming the file
+    and the rule that decide it, and what that costs; None where it trusts the folder or checks no
+    trust. The rules file is read only when a settings file turns trust on (Gemini CLI's
+    `security.folderTrust.enabled`)."""
+    trust = runtime.folder_trust
+    if trust is None:
+        return None
+    on, source = trust.default, None
+    for template in trust.switch_files:
+        for path in _expand(template, workspace, env, config):
+            value: Any = _json_object(path, trust.switch_format == "jsonc")
+            for key in trust.switch:
+                value = value.get(key) if isinstance(value, dict) else None
+            if isinstance(value, bool):
+                on, source = value, path
+    if not on:
+        return None
+    why = f"{'.'.join(trust.switch)} is true in {_home_short(source, env)}" if source else "trust is checked by default"
+    files = _expand(trust.file, workspace, env, config)
+    shown = _home_short(files[0], env) if files else trust.file
+    rules, problem = _trust_rules(files[0], trust) if files else ({}, None)
+    if problem is not None:
+        return f"{shown} {problem}: {trust.file_fatal}"
+    verdict = _trust_rule(rules, workspace, trust)
+    if verdict is None:
+        return (f"the folder's trust is not decided (no rule of {shown} covers it; {why}): {trust.undecided}, "
+                f"and until then {trust.effect}")
+    rule, level = verdict
+    if level in trust.untrusted_levels:
+        return f"the folder is not trusted ({shown}: \"{rule}\": {level}; {why}): {trust.effect}"
+    return None
+
+
+def _trust_rules(path: str, trust: FolderTrust) -> tuple[dict[str, str], str | None]:
+    """(folder path -> level, what is wrong with the file) of a folder trust file, read as Gemini
+    CLI's `loadTrustedFolders` reads `trustedFolders.json` (`JSON.parse(stripJsonComments(…))`; no
+    file: no rules; anything it cannot take: the problem)."""
+    if not os.path.exists(path):
+        return {}, None
+    raw, error, _ = read_bytes(path)  # never blocks on a FIFO or a device
+    if error is not None:
+        return {}, f"cannot be read ({error})"
+    try:
+        data = jsonc_value(raw.decode("utf-8", errors="replace"), trailing_commas=False)
+    except DataError as exc:
+        return {}, f"is not valid JSON (line {exc.line + 1}: {exc.message.removeprefix('not valid JSON: ')})"
+    if not isinstance(data, dict):
+        return {}, "is not a JSON object"
+    levels = (*trust.trusted_levels, *trust.parent_levels, *trust.untrusted_levels)
+    for folder, level in data.items():
+        if not isinstance(level, str) or level not in levels:
+            shown = json.dumps(level) if isinstance(level, (str, int, float, bool)) or level is None else "a " + \
+                type(level).__name__.replace("dict", "object").replace("list", "array")
+            return {}, f"gives {shown} for \"{folder}\", which is not one of {', '.join(levels)}"
+    return data, None
+
+
+def _trust_rule(rules: dict[str, str], workspace: str, trust: FolderTrust) -> tuple[str, str] | None:
+    """The (folder, level) rule that decides the workspace, as Gemini CLI's `isPathTrusted` picks it:
+    of the rules whose folder (a parent level's: the folder's parent) holds the workspace, both as
+    real paths, the one whose folder is written longest (in UTF-16 code units; the first of equals)."""
+    location = _node_resolve(_real(workspace, workspace), workspace)
+    best: tuple[str, str] | None = None
+    longest = -1
+    for folder, level in rules.items():
+        effective = _node_dirname(folder) if level in trust.parent_levels else folder
+        root = _node_resolve(_real(effective, workspace), workspace)
+        inside = location == root or location.startswith(root if root.endswith("/") else root + "/")
+        length = len(folder.encode("utf-16-le")) // 2
+        if inside and length > longest:
+            best, longest = (folder, level), length
+    return best
+
+
+def _real(path: str, workspace: str) -> str:
+    """Node's `fs.existsSync(p) ? fs.realpathSync(p) : p` in a process whose directory is `workspace`."""
+    full = os.path.join(workspace, path)
+    try:
+        return os.path.realpath(full) if os.path.exists(full) else path
+    except (OSError, ValueError):
+        return path
+
+
+def _node_resolve(path: str, workspace: str) -> str:
+    """Node's `path.resolve(p)` in a process whose directory is `workspace`."""
+    return posixpath.normpath(posixpath.join(workspace, path)) if path else workspace
+
+
+def _node_dirname(path: str) -> str:
+    """Node's `path.dirname` (trailing separators do not count)."""
+    head = posixpath.dirname(path.rstrip("/") or "/") if path else ""
+    return head or "."
+
+
 def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace",
                 jsonc: bool = False, scope: str = "all", lists: bool = True, merge: tuple[str, ...] = ()) -> list[str]:
     """The paths a runtime's own JSON settings file lists under the first of `keys` it has (a string
@@ -377,6 +480,9 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
     """The runtime's roots for this workspace (`walker`: whose cached listings a `**` segment reads)."""
     roots: list[RootDir] = []
     next_rank: dict[str, int] = {}  # ordered specs of one tier continue each other's order
+    # (the folder's trust decided once: its rules file is read at most once per call)
+    trust = runtime.folder_trust
+    distrust = folder_untrusted(runtime, workspace, env, config) if trust is not None else None
     for spec in runtime.roots:
         if config.no_user_roots and spec.origin in ("user", "system"):
             continue
@@ -401,6 +507,9 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
         if spec.marker_unique:
             unused.update(_repeated_names(spec, paths, names, env))
         unused.update((p, problem) for p, (_, problem) in read.items() if problem is not None)
+        untrusted = distrust is not None and trust is not None and spec.origin in trust.origins
+        if untrusted:  # (the runtime does not look there at all)
+            unused = dict.fromkeys(paths, distrust)
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
         last = len(paths) - 1
         # A scoped root serves the directory its `**` segment matched (the path less the segments after it).
@@ -411,7 +520,8 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             rank = start + (last - i if spec.last_wins else i) if spec.ordered else 0
             roots.append(RootDir(path, runtime.id, spec.tier, rank,
                                  spec.origin, unused=unused.get(path), activates=spec.activates, scope=scope,
-                                 scope_label=os.path.relpath(scope, workspace) if scope else "", via=via.get(path)))
+                                 scope_label=os.path.relpath(scope, workspace) if scope else "", via=via.get(path),
+                                 untrusted=untrusted))
         if spec.ordered:
             next_rank[spec.tier] = start + len(paths)
     for extra in config.roots:

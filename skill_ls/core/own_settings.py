@@ -11,7 +11,7 @@ import os
 import posixpath
 from typing import Any, cast
 
-from skill_ls.core.discovery import expand_template, link_template, marker_paths
+from skill_ls.core.discovery import expand_template, folder_untrusted, link_template, marker_paths
 from skill_ls.core.index import Index, read_bytes
 from skill_ls.core.parse.data import DataError, json_value, jsonc_value, toml_value
 from skill_ls.core.runtimes import Runtime
@@ -54,12 +54,31 @@ def settings_files(index: Index | None, runtime: Runtime) -> list[tuple[str, dic
     spec = runtime.own_settings
     if spec is None or index is None:
         return []
+    trust = runtime.folder_trust
+    skipped: set[str] = set()
+    if trust is not None and trust.ignored_settings and _untrusted(runtime, index):
+        skipped = {os.path.normpath(p) for t in trust.ignored_settings
+                   for p in expand_template(t, index.workspace, index.env, index.config)}
     out = []
     for path in _expand_files(spec.files, index):
+        if skipped and os.path.normpath(path) in skipped:  # (a folder it does not trust: Gemini CLI)
+            continue
         data = settings_file(index, path, spec.format)
         if data is not None:
             out.append((path, data))
     return out
+
+
+def _untrusted(runtime: Runtime, index: Index) -> bool:
+    """Whether the runtime does not trust the workspace folder (`Runtime.folder_trust`): as the
+    index's roots say (decided once per build), else asked once per index state."""
+    roots = index.roots.get(runtime.id)
+    if roots is not None:
+        return any(r.untrusted for r in roots)
+    key = ("folder_untrusted", runtime.id)
+    if key not in index.derived:
+        index.derived[key] = folder_untrusted(runtime, index.workspace, index.env, index.config) is not None
+    return bool(index.derived[key])
 
 
 def _expand_files(templates: tuple[str, ...], index: Index) -> list[str]:
@@ -359,7 +378,8 @@ def _home_relative(path: str, index: Index | None) -> str:
 def settings_paths(index: Index) -> set[str]:
     """Every settings file of a runtime that the index reads (its `OwnSettings` files, the JSON
     files whose keys list roots: Amp's settings, OpenCode's `opencode.json`, and the files that turn
-    roots off: Gemini CLI's `extension-enablement.json`; the files that move roots: a linked
+    roots off: Gemini CLI's `extension-enablement.json`, its `trustedFolders.json` and the settings
+    files that turn folder trust on; the files that move roots: a linked
     extension's `.gemini-extension-install.json`), existing or not, and
     the marker files that decide whether a root is read: each Gemini CLI extension's
     `gemini-extension.json`, a linked one's at its source), and
@@ -372,6 +392,7 @@ def settings_paths(index: Index) -> set[str]:
         templates = [*(runtime.own_settings.files if runtime.own_settings else ()),
                      *(spec.template for spec in runtime.roots if spec.json_keys),
                      *(spec.enablement for spec in runtime.roots if spec.enablement),
+                     *((runtime.folder_trust.file, *runtime.folder_trust.switch_files) if runtime.folder_trust else ()),
                      *(link_template(spec) for spec in runtime.roots if spec.link),
                      *(spec.json_merge for spec in runtime.roots if spec.json_merge),
                      *(t for spec in runtime.roots if spec.json_switch for t in spec.json_switch[0])]

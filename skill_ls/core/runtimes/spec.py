@@ -204,6 +204,40 @@ class OwnSettings:
 
 
 @descriptor
+class FolderTrust:
+    """Whether the runtime trusts the workspace folder, and what it leaves unread where it does not
+    (Gemini CLI's Trusted Folders: `security.folderTrust.enabled` in its settings, the decisions in
+    `~/.gemini/trustedFolders.json`; an untrusted folder's `.gemini/skills` and `.agents/skills` are
+    not loaded, nor its `.gemini/settings.json`).
+
+    Trust is checked only when the last of `switch_files` (templates as `RootSpec.template`, lowest
+    precedence first; the workspace's own settings never decide it) that sets the boolean at key path
+    `switch` sets it true (`default` where none does). Then `file` (a JSON object, comments allowed,
+    mapping a folder path to a level) decides as Gemini CLI's `isPathTrusted` does: of the rules whose
+    folder holds the workspace (both as real paths; a `parent_levels` rule's folder is its path's
+    parent), the one with the longest path wins; its level is in `trusted_levels` or `parent_levels`
+    (trusted) or not (untrusted); no rule: undecided, which the runtime treats as untrusted (it asks
+    at start). A file that is not such an object, or holds another level, stops the runtime at start
+    (`file_fatal`). Where the folder is not trusted, the roots whose `origin` is in `origins` are kept
+    unread (`RootDir.unused`, with the file and rule that decide it) and the `OwnSettings` files of
+    `ignored_settings` are not read."""
+
+    switch: tuple[str, ...]
+    switch_files: tuple[str, ...]
+    file: str
+    trusted_levels: tuple[str, ...]
+    parent_levels: tuple[str, ...]
+    untrusted_levels: tuple[str, ...]
+    default: bool = False
+    switch_format: Literal["json", "jsonc"] = "json"
+    origins: tuple[str, ...] = ("workspace",)
+    ignored_settings: tuple[str, ...] = ()
+    effect: str = "the workspace's skills are not loaded"  # what a folder not trusted costs, for people
+    undecided: str = "asked at start"  # what the runtime does in a folder no rule covers, for people
+    file_fatal: str = "the runtime does not start"  # what a file it cannot read does, for people
+
+
+@descriptor
 class Vocabulary:
     """Values a runtime accepts inside fields, for value checks (rules/claude_code.py, rules/subagents.py).
 
@@ -411,6 +445,9 @@ class Runtime:
     # The runtime's own settings files: the switch for its whole skill system (AGH: `[skills] enabled`
     # in `$AGH_HOME/config.toml`) and the names its user disabled (Gemini CLI `skills.disabled`).
     own_settings: OwnSettings | None = None
+    # Whether it trusts the workspace folder, and what it leaves unread where it does not (Gemini
+    # CLI's Trusted Folders): `FolderTrust`.
+    folder_trust: FolderTrust | None = None
     agent_scoping: AgentScoping | None = None
     operator_disabled: str | None = None  # Config attribute listing names the operator disabled
     # -- parsing and fields ---------------------------------------------------------------------
