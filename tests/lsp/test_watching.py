@@ -174,3 +174,24 @@ async def test_a_linked_source_s_manifest_in_the_workspace_is_watched(start, tre
     write(manifest, '{"name": "tools", "version": "2.0.0"}')
     client_reports(s, manifest, types.FileChangeType.Changed)
     await s.diagnostics(lint, lambda ds: "SH004" not in _codes(ds))
+
+
+async def test_gemini_s_folder_trust_is_watched(start, tree, profile):
+    """Gemini CLI's Trusted Folders: turning `security.folderTrust.enabled` on in `~/.gemini/settings.json`
+    and recording a decision in `~/.gemini/trustedFolders.json` (outside the workspace: watchdog)
+    change whether the workspace's skills load, and the editor follows as `skill-ls check` would."""
+    import json
+
+    from tests.conftest import write
+
+    settings = write(tree.home / ".gemini" / "settings.json", "{}")
+    mine = skill(tree.ws / ".gemini" / "skills", "lint")
+    s = await start(profile)
+    s.open(mine)
+    await s.diagnostics(mine, lambda ds: "SH004" not in _codes(ds))
+    write(settings, json.dumps({"security": {"folderTrust": {"enabled": True}}}))
+    await s.diagnostics(mine, lambda ds: "SH004" in _codes(ds))  # not decided: not loaded until trusted
+    rules = write(tree.home / ".gemini" / "trustedFolders.json", json.dumps({str(tree.ws): "TRUST_FOLDER"}))
+    await s.diagnostics(mine, lambda ds: "SH004" not in _codes(ds))
+    write(rules, json.dumps({str(tree.ws): "DO_NOT_TRUST"}))
+    await s.diagnostics(mine, lambda ds: "SH004" in _codes(ds))

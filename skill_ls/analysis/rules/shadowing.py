@@ -192,6 +192,10 @@ def not_discovered(ctx: ResolutionContext) -> None:
     ## What it does
     AGH scans `SKILL.md` up to depth 4 below each scanned directory and at most 300 candidates per
     scanned directory (in lexical path order); Codex scans to depth 6. Copies beyond are reported.
+    So are the copies in a directory the runtime's own files keep it from reading, with the file and
+    what it says: a Gemini CLI extension that is disabled for the folder or whose manifest Gemini CLI
+    refuses, and the workspace's skills where Gemini CLI's folder trust is on and
+    `~/.gemini/trustedFolders.json` does not trust the folder (or has not decided).
     """
     decl = ctx.decl
     if decl.undiscovered is None or _agent_mode(ctx) and decl.agent is None:
