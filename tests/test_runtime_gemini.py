@@ -777,3 +777,15 @@ def test_the_server_rebuilds_when_trust_changes(workspace, private_home):
     assert state.file_changed(str(rules)) is None
     state.install(state.build_index())
     assert _first(state.index, "mine")[1].startswith("the folder is not trusted")
+
+
+def test_started_in_the_home_directory_an_untrusted_folder_still_has_its_user_skills(private_home):
+    """The workspace's `.gemini/skills` is then `~/.gemini/skills`: Gemini CLI skips it as workspace
+    skills but has already loaded it as user skills (`discoverSkills` adds the user skills before it
+    asks whether the folder is trusted)."""
+    skill(private_home / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    _rules(private_home, {str(private_home): "DO_NOT_TRUST"})
+    assert labels(index_for(private_home, ["gemini"]), "gemini", "mine") == [
+        ("winner", "<ws>/.gemini/skills/mine/SKILL.md")]
+    assert where(index_for(private_home, ["gemini"]), "gemini", "mine")["entries"][0]["tier"] == "user"

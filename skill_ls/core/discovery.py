@@ -553,7 +553,9 @@ def _repeated_names(spec: RootSpec, paths: list[str], names: dict[str, str | Non
 def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
     """One directory is one root: when two templates meet (a workspace that is $HOME makes
     `<ws>/.agh/skills` and `$AGH_HOME/skills` the same place), the higher tier keeps it; otherwise a
-    skill would shadow itself."""
+    skill would shadow itself. A root the runtime leaves unread for an untrusted folder never takes
+    the place of one it reads (Gemini CLI started in the home directory, not trusted, still loads
+    `~/.gemini/skills` as user skills)."""
     best: dict[str, RootDir] = {}
     for root in roots:
         try:
@@ -561,7 +563,8 @@ def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
         except (OSError, ValueError):
             key = root.path
         kept = best.get(key)
-        if kept is None or (runtime.rank(root.tier), -root.subrank) > (runtime.rank(kept.tier), -kept.subrank):
+        if kept is None or (not root.untrusted, runtime.rank(root.tier), -root.subrank) > \
+                (not kept.untrusted, runtime.rank(kept.tier), -kept.subrank):
             best[key] = root
     chosen = set(map(id, best.values()))
     return [r for r in roots if id(r) in chosen]
