@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from skill_ls.core.config import Config, load_config
@@ -14,6 +13,7 @@ from skill_ls.core.capabilities import CAPABILITIES_FILE
 from skill_ls.core.discovery import SKILL_FILE, Environment, WalkResult
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity, Span
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.records import dataclass, field
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import INTERNAL_ERROR, Reporter, all_rules, internal_error_message, rules_for, run_rules
@@ -29,8 +29,8 @@ from skill_ls.core.listdir import Ahead
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
 # to the next "<" or ">" instead and keep only well-formed code lists (as before) in _suppressed.
-_FILE_SUPPRESS = re.compile(r"<!--\s*skill-ls:\s*disable=([^<>]*?)-->")
-_CODE_LIST = re.compile(r"[A-Za-z0-9_,\s]+")
+_FILE_SUPPRESS = lazy_pattern(r"<!--\s*skill-ls:\s*disable=([^<>]*?)-->")
+_CODE_LIST = lazy_pattern(r"[A-Za-z0-9_,\s]+")
 OPENAI_YAML = "openai.yaml"
 # The files checked beside skills and agents, by name: the kind the sidecar rules know them as.
 SIDECAR_KINDS = {MCP_FILE: "mcp", META_FILE: "meta", OPENAI_YAML: "openai", CAPABILITIES_FILE: "capabilities"}

@@ -12,6 +12,7 @@ from skill_ls.core.parse.data import DataError, toml_value
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.escape import safe_text
 from skill_ls.core.model import Severity
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.records import dataclass, field, fields
 from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES, skill_tree_dir_names
 
@@ -115,7 +116,7 @@ def schema_entries() -> list[tuple[tuple[str, str], tuple[str, str]]]:
     are generated from these: skill_ls.core.settings_schema)."""
     return list(_SCHEMA.items())
 _CAMEL_SECTIONS = {rid.replace("-", "_"): rid for rid in RUNTIMES}  # claudeCode -> claude_code -> claude-code
-_CODE = re.compile(r"^[A-Z]{1,3}[0-9]{0,3}$")
+_CODE = lazy_pattern(r"^[A-Z]{1,3}[0-9]{0,3}$")
 
 
 def _camel_to_snake(key: str) -> str:

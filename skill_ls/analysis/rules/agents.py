@@ -14,6 +14,7 @@ from typing import Any
 
 from skill_ls.core.agents import MCP_SERVER_KEYS, AgentDefinition, server_problem, tool_id_problem
 from skill_ls.core.index import Document
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.suggest import closest
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.runtimes import runtime_for_family
@@ -382,7 +383,7 @@ def _value(ctx: AgentContext, doc: Document, family: AgentFamily, key: str, spec
 
 
 _SHELL_OPERATORS = frozenset(("&&", "||", "|", ";", "&", ">", ">>", "<", "<<", "2>", "2>&1", "|&"))
-_SHELL_EXPANSION = re.compile(r"\$(?:\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()|`|^~/")
+_SHELL_EXPANSION = lazy_pattern(r"\$(?:\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()|`|^~/")
 
 
 def _inline_server(ctx: AgentContext, server: Any, span: Span, seen: set[str]) -> None:

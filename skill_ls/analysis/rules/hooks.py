@@ -18,6 +18,7 @@ from skill_ls.analysis.rules.plugins import json_doc
 from skill_ls.analysis.rules.subagents import is_subagent_family, reads_subagents
 from skill_ls.analysis.values import map_child, node_span, seq_items
 from skill_ls.core.model import Severity, Span
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES
 from skill_ls.core.plugins import PLUGIN_TIER, plugin_file_for, plugin_of
 from skill_ls.core.runtimes.claude_code import GUARD_HOOK_EVENTS, HOOK_HANDLER_FIELD_KINDS, HOOK_TYPES_NOT_RUN
@@ -306,8 +307,8 @@ def type_not_run(event: str, handler: dict[str, Any]) -> str | None:
 
 # `${CLAUDE_PLUGIN_ROOT}`, `$CLAUDE_PROJECT_DIR`, `~`: the directories Claude Code resolves them to are
 # known from where the file is (a plugin's root, the project holding `.claude/`, the user's home).
-_ROOTED = re.compile(r"^(?:\$\{(?P<braced>[A-Z_]+)\}|\$(?P<bare>[A-Z_]+)|(?P<tilde>~))(?P<rest>/.+)$")
-_SHELL = re.compile(r"[|&;<>`\n]|\$\(")
+_ROOTED = lazy_pattern(r"^(?:\$\{(?P<braced>[A-Z_]+)\}|\$(?P<bare>[A-Z_]+)|(?P<tilde>~))(?P<rest>/.+)$")
+_SHELL = lazy_pattern(r"[|&;<>`\n]|\$\(")
 # Programs that run the script named next (after their options): `node ${CLAUDE_PLUGIN_ROOT}/x.js`.
 _RUNNERS = frozenset({"bash", "sh", "zsh", "dash", "node", "python", "python3", "bun", "deno", "ruby", "perl",
                       "php", "tsx", "ts-node", "pwsh", "uv", "run", "exec"})

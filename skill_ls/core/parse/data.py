@@ -14,6 +14,7 @@ import re
 from typing import Any, Callable
 
 from skill_ls.core.parse import tomllib_module
+from skill_ls.core.patterns import lazy_pattern
 
 # Python refuses int <-> str conversions past 4,300 decimal digits (sys.get_int_max_str_digits);
 # 14,000 bits is about 4,214 digits: below the limit, far above any real value.
@@ -22,7 +23,7 @@ MAX_INT_DIGITS = 4_000
 # Deeper values are refused, as YAML's (frontmatter.MAX_NESTING) and the JSON-with-positions reader's
 # (jsonpos.MAX_DEPTH): every consumer may walk a value recursively.
 MAX_DEPTH = 200
-_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+_POSITION = lazy_pattern(r"\(at line (\d+), column (\d+)\)")
 
 
 class DataError(ValueError):

@@ -16,6 +16,7 @@ import functools
 import re
 from typing import Any, Literal, TypeVar, dataclass_transform
 
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.records import dataclass, field
 
 _T = TypeVar("_T")
@@ -528,7 +529,7 @@ class Runtime:
 
 
 STANDARD_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-WORKSPACE_AGENTS_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+WORKSPACE_AGENTS_NAME = lazy_pattern(r"^[A-Za-z0-9_-]+$")
 
 DESCRIPTION_DOC = "What the skill does and when to use it; the text agents see in the catalog."
 NAME_DOC = "The skill's identifier."
