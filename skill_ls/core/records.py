@@ -7,12 +7,13 @@ start (~0.1 ms each: ~160 methods before a check's first file), and importing `d
 in the docstring of a class that has none. This module makes the same classes — the same
 `__init__` (positional fields in order, then keyword-only ones; defaults, factories called for each
 value, `field(init=False)`), the same `__repr__` text, the same comparisons and hashes and
-hashability, `__match_args__`, slots — but compiles only `__init__` when a class is created:
-`__repr__` is one function shared by every class (it prints what the standard one prints), and
-`__eq__`/`__hash__` are compiled for a class the first time one of its values is compared or
-hashed, with the code the standard library writes, so comparing costs the same after that first
-time. Most classes are never compared in a run; the few that are (spans, fixes, configurations,
-the server's listings) pay once. `tests/test_records.py` compares both, option by option.
+hashability, `__match_args__`, slots — but compiles nothing when a class is created: `__init__` is
+compiled when the class's first value is made, `__eq__`/`__hash__` the first time one of its values
+is compared or hashed (each the code the standard library writes, which then replaces the stub: a
+value costs the same after that first time), and `__repr__` is one function shared by every class
+(it prints what the standard one prints). Many classes make no value in a run (the server's in a
+check), most are never compared; those first used in the per-file phase compile in the processes
+that use them, not before the fork. `tests/test_records.py` compares both, option by option.
 
 A `frozen` class is frozen to the type checker (mypy, strict: an assignment to one of its fields is
 an error) and hashed by value, as the standard one is, but not guarded at run time: the guards cost
@@ -237,6 +238,19 @@ def _install_compiled_init(cls: type, flds: tuple[Field, ...]) -> None:
     cls.__init__ = init  # type: ignore[misc]
 
 
+def _install_init_on_first_use(cls: type, flds: tuple[Field, ...]) -> None:
+    """An `__init__` that compiles the real one (`_install_compiled_init`) when the class's first
+    value is made, and is replaced by it: a class no value of which is made in a run (most of the
+    server's in a check, a resolution's where nothing is resolved) compiles nothing, and one first
+    made in the per-file phase compiles in the processes that make it, not before the fork."""
+    def __init__(self: object, *args: Any, **kwargs: Any) -> None:  # noqa: N807
+        if cls.__dict__["__init__"] is __init__:  # (not compiled by another value meanwhile)
+            _install_compiled_init(cls, flds)
+        cls.__dict__["__init__"](self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = __init__  # type: ignore[misc]
+
 def _own_fields(cls: type) -> list[Field]:
     """The fields a class body declares (its annotations, in order), the class attributes set as
     `dataclasses` sets them (a field's plain default stays on the class; a `field()` goes)."""
@@ -308,7 +322,7 @@ def _process(cls: type[_T], frozen: bool, eq: bool, slots: bool, shared_init: bo
     # Frozen to the type checker (mypy, strict, rejects every assignment to a field of a frozen
     # class), not at run time (the module's docstring).
     if not has_init:
-        (_install_shared_init if shared_init else _install_compiled_init)(made, flds)
+        (_install_shared_init if shared_init else _install_init_on_first_use)(made, flds)
     if not has_repr:
         made.__repr__ = _repr  # type: ignore[method-assign]
     if eq and not has_eq:
