@@ -7,7 +7,6 @@ Documents are parsed lazily and cached by path; nothing here knows about rules o
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 from skill_ls.core.config import Config
@@ -20,6 +19,7 @@ from skill_ls.core.paths import NEVER_ENTER
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter, quote_repair
 from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.disk import Disk
 from skill_ls.core.records import dataclass, field
 from skill_ls.core.references import ReferenceResolver
@@ -350,7 +350,7 @@ def first_line_description(doc: Document, start: int, fallback: str) -> str:
     return fallback
 
 
-_HEADING = re.compile(r"^#+\s+(\S.*)$")
+_HEADING = lazy_pattern(r"^#+\s+(\S.*)$")
 
 
 def description_as_read(doc: Document, runtime: Runtime, fm: Frontmatter, fallback: str = "Skill") -> Any:
