@@ -26,6 +26,7 @@ which. Each `Fix` value carries its own `safe` flag (ruff's model).
 """
 from __future__ import annotations
 
+import functools
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 
@@ -82,6 +83,12 @@ def cleandoc(doc: str) -> str:
         lines.pop(0)
     return "\n".join(lines)
 
+
+@functools.cache
+def _cleaned_doc(func: Callable[..., Any]) -> str:
+    return cleandoc(func.__doc__ or "")
+
+
 @dataclass(frozen=True, eq=False, shared_init=True)
 class Rule:
     """One rule (`@rule`): its code, name, default severity, scope, where it applies, the check and its
@@ -92,10 +99,16 @@ class Rule:
     severity: Severity
     scope: str
     func: Callable[..., Any]
-    doc: str
     fix: str | None = None  # safe | unsafe | mixed | None (no fix)
     runtimes: RuntimePredicate | None = None  # None: the scope is not about runtimes
     file_kinds: tuple[str, ...] = ()
+
+    @property
+    def doc(self) -> str:
+        """Its documentation: the function's docstring, cleaned as `inspect.cleandoc` cleans it, when
+        first asked (`explain`, `rules`, SARIF; a check in another format reads none, and cleaning
+        ~75 docstrings cost each process of the per-file phase ~1 ms)."""
+        return _cleaned_doc(self.func)
 
     @property
     def summary(self) -> str:
@@ -142,8 +155,7 @@ def rule(code: str, severity: Severity, scope: str, *, runtimes: RuntimePredicat
                          f"are not given to the {scope} scope")
 
     def register(func: _F) -> _F:
-        entry = Rule(code, func.__name__.replace("_", "-"), severity, scope, func, cleandoc(func.__doc__ or ""), fix,
-                     runtimes, kinds)
+        entry = Rule(code, func.__name__.replace("_", "-"), severity, scope, func, fix, runtimes, kinds)
         if part:
             _PARTS.append(entry)
             return func

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from typing import Any
 
 from skill_ls.core.agents import MCP_SERVER_KEYS, AgentDefinition, server_problem, tool_id_problem
@@ -367,6 +366,8 @@ def _value(ctx: AgentContext, doc: Document, family: AgentFamily, key: str, spec
         ctx.out.report(span, f"'{key}' {family.type_messages.get(key) or 'must be ' + KIND_TEXT.get(spec.kind, spec.kind)}")
         return
     if key in family.shell_fields and isinstance(value, str):
+        import shlex  # (only here: most runs split no command)
+
         try:
             words = shlex.split(value)
         except ValueError as exc:

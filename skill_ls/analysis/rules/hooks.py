@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from typing import TYPE_CHECKING, Any
 
 from skill_ls.analysis.rules import Reporter, rule
@@ -319,6 +318,8 @@ def script_of(command: str) -> str | None:
     runner is given (`bash x.sh`, `node x.js`, `uv run x.py`), in a command without shell operators."""
     if _SHELL.search(command):
         return None  # pipelines, lists, redirections, substitutions: never guessed
+    import shlex  # (only here: most runs split no command)
+
     try:
         words = shlex.split(command)
     except ValueError:
