@@ -28,7 +28,6 @@ directory system calls, are sent (docs/performance-history.md).
 from __future__ import annotations
 
 import os
-import signal
 from typing import Any, cast
 
 from skill_ls.analysis.executor import MAX_CHUNKS, MIN_ITEMS_PER_PROCESS, processes, roomy, send_message, take_messages
@@ -107,6 +106,8 @@ class ListAhead:
             return
         os.close(self._fd)
         self._fd = -1
+        import signal  # (here: a check on a busy machine, or with --jobs 1, starts no lister)
+
         try:
             os.kill(self._pid, signal.SIGKILL)
         except OSError:
@@ -155,6 +156,8 @@ def _lister(dirs: list[str], r: int, w: int) -> None:
     """The lister's whole life (a forked process): list, send, leave with `os._exit`."""
     status = 1
     try:
+        import signal
+
         os.close(r)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C is the parent's to handle)
         _list(dirs, w)
