@@ -317,8 +317,9 @@ def test_findings_cross_the_pipe_whole():
 
 def test_the_report_places_a_workers_findings_in_the_text_it_checked(workspace):
     """Positions (UTF-16 columns) come from the text the findings were computed from: a worker's
-    share brings the texts of the files its findings point into back to this process's store, so
-    the report neither reads those files again nor sees a later version of them."""
+    share brings the lines its findings point into back to this process's store (only those
+    lines: not whole texts), so the report neither reads those files again nor sees a later
+    version of them."""
     import shutil
 
     from skill_ls.output import format_json
