@@ -92,6 +92,13 @@ def test_inheritance_keyword_only_and_refusals() -> None:
             a: list[int] = []  # noqa: RUF012
     with pytest.raises(TypeError):
         records.fields(object())
+    with pytest.raises(TypeError):
+        @records.dataclass
+        class WithPostInit:
+            a: int
+
+            def __post_init__(self) -> None:
+                pass
 
 
 def test_no_dataclasses_nor_inspect_for_a_check() -> None:

@@ -295,6 +295,8 @@ def _with_slots(cls: type, flds: tuple[Field, ...]) -> type:
 
 def _process(cls: type[_T], frozen: bool, eq: bool, slots: bool, shared_init: bool) -> type[_T]:
     own = cls.__dict__
+    if hasattr(cls, "__post_init__"):  # (never called by these `__init__`s: refused, not ignored)
+        raise TypeError(f"{cls.__qualname__}: __post_init__ is not supported by core/records.py")
     has_init, has_repr, has_eq = "__init__" in own, "__repr__" in own, "__eq__" in own
     class_hash = own.get("__hash__", MISSING)
     explicit_hash = not (class_hash is MISSING or (class_hash is None and has_eq))
