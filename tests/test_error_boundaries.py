@@ -7,7 +7,6 @@ other file is still reported. Each test here failed before its fix (a traceback,
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import pytest
 from conftest import check_tree, skill, write
 from skill_ls.analysis import rules as registry
 from skill_ls.core.config import ConfigError, load_config
+from skill_ls.core.records import replace
 
 ENV = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
 BIG = "1" * 4301
@@ -136,9 +136,9 @@ def test_a_fault_in_every_rule_in_turn_leaves_the_rest_reported(workspace, monke
         if code == registry.INTERNAL_ERROR:
             continue
         with monkeypatch.context() as m:
-            m.setitem(registry.RULES, code, dataclasses.replace(r, func=_boom))
+            m.setitem(registry.RULES, code, replace(r, func=_boom))
             m.setattr(registry, "_FOR", {})
-            m.setattr(registry, "_PARTS", [dataclasses.replace(p, func=_boom) if p.code == code else p
+            m.setattr(registry, "_PARTS", [replace(p, func=_boom) if p.code == code else p
                                            for p in registry._PARTS])
             result = check_tree(workspace)
         found = _by_file(result)

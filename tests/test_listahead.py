@@ -126,3 +126,36 @@ def test_a_directory_outside_the_checked_paths_never_waits_on_the_pipe(tmp_path,
     assert pumped == [1]
     monkeypatch.undo()
     ahead.finish()
+
+
+def test_the_lister_answers_the_search_for_nested_folders_as_the_walker_would(tmp_path):
+    """The index's first walk (discovery's search for nested skill folders) comes from the lister's
+    listings, computed by the same function; asked with another limit, it is not an answer."""
+    from skill_ls.core.discovery import MAX_WALK_DIRS, Walker, _below
+
+    _tree(tmp_path)
+    expected = _below(str(tmp_path), Walker())
+    assert any(d.endswith(os.sep + "nested") and ".agents" in children for d, children in expected)
+    ahead = _started([tmp_path])
+    ahead.finish(wait=True)
+    assert ahead.below(str(tmp_path), MAX_WALK_DIRS - 1) is None
+    assert ahead.below(str(tmp_path / "docs"), MAX_WALK_DIRS) is None  # (only the listed trees)
+    ahead = _started([tmp_path])
+    ahead.finish(wait=True)
+    assert ahead.below(str(tmp_path), MAX_WALK_DIRS) == expected
+    assert ahead.below(str(tmp_path), MAX_WALK_DIRS) is None  # (handed out once)
+
+
+def test_a_check_takes_the_listers_answer_instead_of_walking(tmp_path, monkeypatch):
+    from skill_ls.core import discovery
+
+    _tree(tmp_path)
+    without = _check(tmp_path, None, 1)
+    ahead = _started([tmp_path])
+    ahead.finish(wait=True)
+
+    def walked(*args, **kwargs):
+        raise AssertionError("the Walker searched the checked tree itself")
+
+    monkeypatch.setattr(discovery, "directories_below", walked)
+    assert _check(tmp_path, ahead, 2) == without

@@ -301,10 +301,10 @@ def test_a_check_leaves_no_worker_behind(workspace, monkeypatch):
 def test_findings_cross_the_pipe_whole():
     """Workers pickle their findings (Span and Diagnostic pickle by their fields): every field,
     related places and fixes included, arrives unchanged, and a field added later is not lost."""
-    import dataclasses
     import pickle
 
     from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+    from skill_ls.core.records import fields
 
     span = Span(1, 2, 3, 4)
     d = Diagnostic("/p/SKILL.md", span, "SK007", "m", Severity.WARNING, "claude-code",
@@ -312,13 +312,14 @@ def test_findings_cross_the_pipe_whole():
                    Fix("t", (TextEdit("/p/SKILL.md", span, "x"),), safe=True), {"truncated": True})
     back = pickle.loads(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == d and back is not d
-    assert [f.name for f in dataclasses.fields(Diagnostic)] == list(Diagnostic.__slots__)
+    assert [f.name for f in fields(Diagnostic)] == list(Diagnostic.__slots__)
 
 
 def test_the_report_places_a_workers_findings_in_the_text_it_checked(workspace):
     """Positions (UTF-16 columns) come from the text the findings were computed from: a worker's
-    share brings the texts of the files its findings point into back to this process's store, so
-    the report neither reads those files again nor sees a later version of them."""
+    share brings the lines its findings point into back to this process's store (only those
+    lines: not whole texts), so the report neither reads those files again nor sees a later
+    version of them."""
     import shutil
 
     from skill_ls.output import format_json

@@ -114,11 +114,23 @@ def test_every_runtime_and_resolution_rule_declares_its_runtimes():
 def test_runtime_predicates_are_about_descriptors_not_ids():
     """Every registered predicate answers from descriptor data: it holds for at least one runtime and
     is the same for two descriptors that differ only in their id."""
-    import dataclasses
+    from skill_ls.core.records import replace
 
     for r in all_rules().values():
         if r.runtimes is None or r.runtimes is ANY_RUNTIME:
             continue
         for rt in RUNTIMES.values():
-            twin = dataclasses.replace(rt, id=rt.id + "-twin")
+            twin = replace(rt, id=rt.id + "-twin")
             assert r.runtimes(twin) == r.runtimes(rt), r.code
+
+
+def test_rule_docs_cleaned_as_inspect_cleans_them() -> None:
+    """The registry's `cleandoc` (a check does not import `inspect`) is `inspect.cleandoc`."""
+    import inspect
+
+    from skill_ls.analysis.rules import cleandoc
+
+    for r in all_rules().values():
+        assert r.doc == inspect.cleandoc(r.func.__doc__ or ""), r.code
+    for text in ["", "\n", "  one", "a\n\tb\n   c\n\n", "\n\n  x\n    y\n  \n"]:
+        assert cleandoc(text) == inspect.cleandoc(text)

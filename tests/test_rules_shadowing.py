@@ -226,7 +226,9 @@ def test_copies_of_one_tier_are_told_apart_by_their_directory(workspace):
     res = check_tree(workspace, runtimes=["gemini"])
     [sh1] = diags_for(res, g, "SH001")
     assert sh1.message == (f"'review' is shadowed by the workspace copy in {os.path.join('.agents', 'skills', 'review')}"
-                           " (Gemini CLI): this copy is not loaded")
+                           " (Gemini CLI): this copy is not loaded; Gemini CLI warns: Skill conflict detected: "
+                           f"\"review\" from \"{os.path.join('.agents', 'skills', 'review', 'SKILL.md')}\" is "
+                           f"overriding the same skill from \"{os.path.join('.gemini', 'skills', 'review', 'SKILL.md')}\".")
     [sh2] = diags_for(res, a, "SH002")
     assert sh2.message.endswith(f"(the workspace copy in {os.path.join('.gemini', 'skills', 'review')})")
 

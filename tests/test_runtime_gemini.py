@@ -14,7 +14,7 @@ from tests.runtime_helpers import index_for, labels
 def test_tiers_lowest_to_highest(workspace, private_home):
     """"Built-in Skills … Extension Skills … User Skills … Workspace Skills" (lowest to highest)."""
     skill(private_home / ".gemini" / "extensions" / "ext" / "skills", "review")
-    write(private_home / ".gemini" / "extensions" / "ext" / "gemini-extension.json", '{"name": "ext"}')
+    write(private_home / ".gemini" / "extensions" / "ext" / "gemini-extension.json", '{"name": "ext", "version": "1.0.0"}')
     skill(private_home / ".gemini" / "skills", "review")
     skill(workspace / ".gemini" / "skills", "review")
     assert labels(index_for(workspace, ["gemini"]), "gemini", "review") == [
@@ -53,7 +53,7 @@ def test_extension_skills_of_every_installed_extension(workspace, private_home):
     for ext in ("a-ext", "b-ext", "not-an-ext"):
         skill(private_home / ".gemini" / "extensions" / ext / "skills", f"{ext}-skill")
         if ext != "not-an-ext":
-            write(private_home / ".gemini" / "extensions" / ext / "gemini-extension.json", '{"name": "%s"}' % ext)
+            write(private_home / ".gemini" / "extensions" / ext / "gemini-extension.json", '{"name": "%s", "version": "1.0.0"}' % ext)
     index = index_for(workspace, ["gemini"])
     assert sorted((d.tier, d.name) for d in index.decls["gemini"] if not d.builtin) == [
         ("extension", "a-ext-skill"), ("extension", "b-ext-skill")]
@@ -413,3 +413,379 @@ def test_the_server_follows_links(workspace, private_home, tmp_path):
     assert state.file_changed(str(folder)) is None  # unlinked
     state.install(state.build_index())
     assert where(state.index, "gemini", "lint")["entries"] == []
+
+
+def _manifest(home, folder, text):
+    return write(home / ".gemini" / "extensions" / folder / "gemini-extension.json", text)
+
+
+def test_an_extension_whose_manifest_gemini_cli_refuses_is_skipped(workspace, private_home, tmp_path):
+    """Gemini CLI's `loadExtensionConfig` throws on a manifest that is not JSON (`JSON.parse`), has no
+    truthy `name` or `version` (`if (!rawConfig.name || !rawConfig.version)`: «Invalid configuration
+    in …: missing "version"»; an array, a string or `null` has no `name` either) or a `name` outside
+    `validateName`'s `^[a-zA-Z0-9-]+$` («Only letters (a-z, A-Z), numbers (0-9), and dashes (-) are
+    allowed»), and `loadExtension` skips the extension («Warning: Skipping extension in …»): none of its
+    skills load; `where`, hover, the catalog's `not_loaded` and SH004 say what is wrong. A `name` that
+    JavaScript reads as a string of those characters (`42`) and a `version` of any truthy kind load."""
+    from skill_ls.analysis.catalog import catalog_object
+
+    cases = {
+        "no-version": ('{"name": "no-version"}', 'has no "version"'),
+        "empty-version": ('{"name": "empty-version", "version": ""}', 'has no "version"'),
+        "zero-version": ('{"name": "zero-version", "version": 0}', 'has no "version"'),
+        "no-name": ('{"version": "1.0.0"}', 'has no "name"'),
+        "not-json": ('{"name": "not-json", "version": "1",}', "is not valid JSON ("),
+        "a-list": ('[{"name": "a-list", "version": "1"}]', "is not a JSON object"),
+        "null": ("null", "is not a JSON object"),
+        "bad-name": ('{"name": "bad name", "version": "1"}', 'the name "bad name" does not match ^[a-zA-Z0-9-]+$'),
+    }
+    for folder, (text, _) in cases.items():
+        skill(private_home / ".gemini" / "extensions" / folder / "skills", f"{folder}-skill")
+        _manifest(private_home, folder, text)
+    skill(private_home / ".gemini" / "extensions" / "numeric" / "skills", "numeric-skill")
+    _manifest(private_home, "numeric", '{"name": 42, "version": 1}')
+    skill(workspace / ".gemini" / "skills", "mine")
+    index = index_for(workspace, ["gemini"])
+    for folder, (_, why) in cases.items():
+        [entry] = where(index, "gemini", f"{folder}-skill")["entries"]
+        assert entry["label"] == "not discovered", folder
+        assert entry["not_discovered"].startswith(f"~/.gemini/extensions/{folder}/gemini-extension.json"), folder
+        assert why in entry["not_discovered"] and entry["not_discovered"].endswith("the extension is skipped"), folder
+    assert labels(index, "gemini", "numeric-skill")[0][0] == "winner"
+    obj = catalog_object(index, "gemini")
+    assert [s["name"] for s in obj["skills"]] == ["mine", "numeric-skill"]
+    assert sorted(e["root"].split("/")[-2] for e in obj["not_loaded"]) == sorted(cases)
+
+
+def test_a_linked_source_with_a_refused_manifest_reports_sh004(private_home, tmp_path):
+    """The extension's repository opened as the workspace: with a manifest Gemini CLI refuses, the
+    skills it would load are «not discovered» (SH004 names the manifest and what is wrong with it)."""
+    dev = tmp_path / "dev" / "tools"
+    lint, = _source(dev, "tools", "lint")
+    _link(private_home, "tools", dev)
+    assert not diags_for(check_tree(dev), lint, "SH004")
+    write(dev / "gemini-extension.json", '{"name": "tools"}')
+    [sh4] = diags_for(check_tree(dev), lint, "SH004")
+    assert sh4.message == f'not discovered by Gemini CLI: {dev}/gemini-extension.json has no "version": the extension is skipped'
+
+
+def test_of_two_extensions_the_later_folder_s_skill_wins(workspace, private_home):
+    """Gemini CLI adds the skills of each active extension in load order (the folders of
+    `~/.gemini/extensions` in name order: `loadExtensions`' `readdirSync`), and
+    `addSkillsWithPrecedence` lets a skill added later override one of its name added before, with a
+    warning («Skill conflict detected: "review" from "…" is overriding the same skill from "…"»):
+    the later folder's copy wins — no ambiguity (no SH003); SH001 quotes the warning; `where`, hover
+    and the catalog show that winner. Above the extensions the tiers decide as before, with the same
+    warning."""
+    from skill_ls.analysis.catalog import catalog_object
+    from skill_ls.analysis.queries.hover import skill_hover
+    from tests.conftest import workspace_state
+
+    first = skill(private_home / ".gemini" / "extensions" / "a-tools" / "skills", "review", description="From a.")
+    _manifest(private_home, "a-tools", '{"name": "a-tools", "version": "1.0.0"}')
+    second = skill(private_home / ".gemini" / "extensions" / "b-tools" / "skills", "review", description="From b.")
+    _manifest(private_home, "b-tools", '{"name": "b-tools", "version": "1.0.0"}')
+    skill(workspace / ".gemini" / "skills", "x")
+    index = index_for(workspace, ["gemini"])
+    assert labels(index, "gemini", "review") == [
+        ("winner", "~/.gemini/extensions/b-tools/skills/review/SKILL.md"),
+        ("shadowed", "~/.gemini/extensions/a-tools/skills/review/SKILL.md")]
+    assert [(s["name"], s["description"]) for s in catalog_object(index, "gemini")["skills"] if s["name"] == "review"] \
+        == [("review", "From b.")]
+    res = check_tree(private_home / ".gemini", workspace=workspace, runtimes=["gemini"])
+    assert not diags_for(res, first, "SH003") and not diags_for(res, second, "SH003")
+    [sh1] = diags_for(res, first, "SH001")
+    assert sh1.message.endswith(
+        'Gemini CLI warns: Skill conflict detected: "review" from "~/.gemini/extensions/b-tools/skills/review/SKILL.md" '
+        'is overriding the same skill from "~/.gemini/extensions/a-tools/skills/review/SKILL.md".')
+    assert "SH002" in codes(diags_for(res, second))
+    text = skill_hover(workspace_state(workspace), "review", str(first))
+    assert f"- shadowed: `extension` `{first}`" in text
+    # An extension's copy below a user copy: the user copy wins, and Gemini CLI warns the same way.
+    skill(private_home / ".gemini" / "skills", "review")
+    res = check_tree(private_home / ".gemini", workspace=workspace, runtimes=["gemini"])
+    [sh1] = diags_for(res, second, "SH001")
+    assert sh1.message.endswith('from "~/.gemini/skills/review/SKILL.md" is overriding the same skill from '
+                                '"~/.gemini/extensions/b-tools/skills/review/SKILL.md".')
+
+
+def test_two_copies_of_a_name_in_one_extension_stay_ambiguous(workspace, private_home):
+    """Reading: within one `skills/` folder Gemini CLI's `loadSkillsFromDir` takes its copies in the
+    order `glob` returns them (not sorted), the later one overriding: which one loads is not
+    predictable, so two copies in one extension stay ambiguous (SH003)."""
+    a = skill(private_home / ".gemini" / "extensions" / "tools" / "skills", "review")
+    b = skill(private_home / ".gemini" / "extensions" / "tools" / "skills", "review-again", name="review")
+    _manifest(private_home, "tools", '{"name": "tools", "version": "1.0.0"}')
+    skill(workspace / ".gemini" / "skills", "x")
+    res = check_tree(private_home / ".gemini", workspace=workspace, runtimes=["gemini"])
+    assert diags_for(res, a, "SH003") and diags_for(res, b, "SH003")
+
+
+def test_the_server_rebuilds_when_a_manifest_changes(workspace, private_home, tmp_path):
+    """`gemini-extension.json` decides whether an extension loads (it exists, it is valid, its `name`
+    for the enablement rules and the one-extension-per-name rule): a change to it — an installed
+    extension's, or a linked extension's at its source — rebuilds the index, as a settings file's does."""
+    from tests.conftest import workspace_state
+
+    _extension(private_home, "tools", "lint")
+    dev = tmp_path / "dev" / "linked"
+    _source(dev, "linked", "fmt")
+    _link(private_home, "linked", dev)
+    skill(workspace / ".gemini" / "skills", "x")
+    state = workspace_state(workspace)
+    assert where(state.index, "gemini", "lint")["entries"][0]["label"] == "winner"
+    manifest = _manifest(private_home, "tools", '{"name": "tools"}')
+    assert state.file_changed(str(manifest)) is None
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "lint")["entries"][0]["label"] == "not discovered"
+    manifest.unlink()
+    assert state.file_changed(str(manifest)) is None  # removed: not an extension at all
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "lint")["entries"] == []
+    linked = dev / "gemini-extension.json"
+    linked.unlink()
+    assert state.file_changed(str(linked)) is None
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "fmt")["entries"] == []
+    write(linked, '{"name": "linked", "version": "1"}')  # created again at the source
+    assert state.file_changed(str(linked)) is None
+    state.install(state.build_index())
+    assert where(state.index, "gemini", "fmt")["entries"][0]["label"] == "winner"
+
+
+# -- Trusted Folders ------------------------------------------------------------------------------
+
+def _trust_on(home, value=True):
+    """`{"security": {"folderTrust": {"enabled": true}}}` in the user settings: «To use it, you must
+    first enable it in your settings.»"""
+    return write(home / ".gemini" / "settings.json", json.dumps({"security": {"folderTrust": {"enabled": value}}}))
+
+
+def _rules(home, rules, text=None):
+    return write(home / ".gemini" / "trustedFolders.json", text if text is not None else json.dumps(rules))
+
+
+def _first(index, name):
+    entry = where(index, "gemini", name)["entries"][0]
+    return entry["label"], entry.get("not_discovered")
+
+
+def test_folder_trust_is_off_unless_a_settings_file_turns_it_on(workspace, private_home):
+    """«The Trusted Folders feature is **disabled by default**»: without `security.folderTrust.enabled`
+    (or with it false) the decisions in `~/.gemini/trustedFolders.json` do not matter, and the
+    workspace's skills load."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    skill(workspace / ".agents" / "skills", "alias")
+    _rules(private_home, {str(workspace): "DO_NOT_TRUST"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    assert _first(index_for(workspace, ["gemini"]), "alias") == ("winner", None)
+    _trust_on(private_home, False)
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    # The workspace's own settings never turn it on («we can only use user and system settings»).
+    write(workspace / ".gemini" / "settings.json", json.dumps({"security": {"folderTrust": {"enabled": True}}}))
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+
+
+def test_a_trusted_folder_loads_its_skills(workspace, private_home):
+    """«Trust folder: Grants full trust to the current folder»; a rule for a folder holds the folders
+    below it too (`isWithinRoot`)."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    _rules(private_home, {str(workspace): "TRUST_FOLDER"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    _rules(private_home, {str(workspace.parent): "TRUST_FOLDER"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+
+
+def test_a_trusted_parent_loads_its_subfolders_skills(workspace, private_home):
+    """«Trust parent folder: Grants trust to the parent directory …, which automatically trusts all of
+    its subdirectories as well»: the dialog writes the current folder with `TRUST_PARENT`, and the
+    rule covers that folder's parent (`path.dirname`), so a sibling folder is trusted too."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    _rules(private_home, {str(workspace.parent / "sibling") + "/": "TRUST_PARENT"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    _rules(private_home, {str(workspace.parent / "sibling"): "TRUST_FOLDER"})  # the folder alone: not this one
+    assert _first(index_for(workspace, ["gemini"]), "mine")[0] == "not discovered"
+
+
+def test_an_untrusted_folder_s_workspace_skills_are_not_loaded(workspace, private_home, capsys):
+    """«Don't trust: Marks the folder as untrusted. The CLI will operate in a restricted "safe mode."»;
+    `discoverSkills(…, isTrusted)`: «Workspace skills disabled because folder is not trusted.» — the
+    `.gemini/skills` and `.agents/skills` of the folder are not loaded, built-in, extension and user
+    skills are; and «Workspace settings are ignored», so the folder's `skills.disabled` does not apply."""
+    from skill_ls.analysis.catalog import catalog_notes, catalog_object
+    from skill_ls.cli import main
+
+    mine = skill(workspace / ".gemini" / "skills", "mine")
+    skill(workspace / ".agents" / "skills", "alias")
+    skill(private_home / ".gemini" / "skills", "personal")
+    skill(workspace / ".gemini" / "skills", "review")
+    skill(private_home / ".gemini" / "skills", "review")
+    write(workspace / ".gemini" / "settings.json", json.dumps({"skills": {"disabled": ["personal"]}}))
+    _trust_on(private_home)
+    _rules(private_home, {str(workspace): "DO_NOT_TRUST"})
+    index = index_for(workspace, ["gemini"])
+    reason = (f"the folder is not trusted (~/.gemini/trustedFolders.json: \"{workspace}\": DO_NOT_TRUST; "
+              "security.folderTrust.enabled is true in ~/.gemini/settings.json): neither the workspace's skills "
+              "nor its .gemini/settings.json are loaded")
+    assert _first(index, "mine") == ("not discovered", reason)
+    assert _first(index, "alias") == ("not discovered", reason)
+    # The user copy wins now, and the folder's settings no longer disable `personal`.
+    assert labels(index, "gemini", "review") == [("winner", "~/.gemini/skills/review/SKILL.md"),
+                                                  ("not discovered", "<ws>/.gemini/skills/review/SKILL.md")]
+    obj = catalog_object(index, "gemini")
+    assert [s["name"] for s in obj["skills"]] == ["personal", "review"]
+    assert {e["root"] for e in obj["not_loaded"]} == {str(workspace / ".gemini" / "skills"),
+                                                      str(workspace / ".agents" / "skills")}
+    assert f"the skills of .gemini/skills are not loaded: {reason}" in catalog_notes(index, "gemini")
+    assert where(index, "gemini", "personal").get("disabled") is not True
+    [sh4] = diags_for(check_tree(workspace, runtimes=["gemini"]), mine, "SH004")
+    assert sh4.message == f"not discovered by Gemini CLI: {reason}"
+    assert main(["where", "mine", "--workspace", str(workspace), "--runtime", "gemini"]) == 0
+    assert "the folder is not trusted (~/.gemini/trustedFolders.json" in capsys.readouterr().out
+
+
+def test_a_folder_no_rule_covers_is_not_trusted_until_it_is_decided(workspace, private_home):
+    """`isTrustedFolder()`: «Default to untrusted if folder trust is enabled and no explicit value is
+    set» — Gemini CLI shows its trust dialog at start; until the folder is trusted its skills do not
+    load. No `trustedFolders.json`, or one whose rules cover other folders, is undecided."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    label, reason = _first(index_for(workspace, ["gemini"]), "mine")
+    assert label == "not discovered" and reason == (
+        "the folder's trust is not decided (no rule of ~/.gemini/trustedFolders.json covers it; "
+        "security.folderTrust.enabled is true in ~/.gemini/settings.json): Gemini CLI asks at start whether to "
+        "trust it, and until then neither the workspace's skills nor its .gemini/settings.json are loaded")
+    _rules(private_home, {str(workspace) + "-other": "TRUST_FOLDER", str(workspace / "sub"): "TRUST_FOLDER"})
+    assert _first(index_for(workspace, ["gemini"]), "mine")[1] == reason
+
+
+def test_the_longest_rule_that_covers_the_folder_decides(workspace, private_home):
+    """`isPathTrusted`: of the rules whose folder holds the workspace, the one with the longest path
+    wins (`rulePath.length`: for `TRUST_PARENT`, the path written, not its parent)."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    parent = workspace.parent
+    _rules(private_home, {str(parent): "TRUST_FOLDER", str(workspace): "DO_NOT_TRUST"})
+    assert _first(index_for(workspace, ["gemini"]), "mine")[0] == "not discovered"
+    _rules(private_home, {str(workspace): "TRUST_FOLDER", str(parent): "DO_NOT_TRUST"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    # `<parent>/zzzz-long` TRUST_PARENT covers <parent>, and its path is longer than the workspace's.
+    _rules(private_home, {str(workspace): "DO_NOT_TRUST", str(parent / "zzzz-long-name"): "TRUST_PARENT"})
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+
+
+def test_rules_compare_real_paths(workspace, private_home, tmp_path):
+    """Both the folder and each rule's path are compared as real paths (`fs.realpathSync`): a rule
+    written through a symbolic link decides the folder it points at."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    link = tmp_path / "link-to-ws"
+    link.symlink_to(workspace, target_is_directory=True)
+    _trust_on(private_home)
+    _rules(private_home, {str(link): "DO_NOT_TRUST"})
+    assert _first(index_for(workspace, ["gemini"]), "mine")[0] == "not discovered"
+
+
+def test_a_trusted_folders_file_gemini_cli_cannot_read(workspace, private_home):
+    """`loadTrustedFolders` reads the file with `JSON.parse(stripJsonComments(…))` (comments are fine);
+    a file that is not JSON, not an object, or gives a level Gemini CLI does not know («Invalid trust
+    level … Possible values are: TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST») is a `FatalConfigError`
+    at start: «Please fix the configuration file and try again.»"""
+    skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    _rules(private_home, None, '{\n  // mine\n  "%s": "TRUST_FOLDER" /* ok */\n}' % workspace)
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+    fatal = 'Gemini CLI stops at start ("Please fix the configuration file and try again.")'
+    for text, problem in (
+            ('{"%s": "TRUST_FOLDER",}' % workspace, "is not valid JSON (line 1"),  # no trailing commas
+            ('["%s"]' % workspace, "is not a JSON object"),
+            ('{"%s": "TRUST_FOLDER", "/x": "YES"}' % workspace,
+             'gives "YES" for "/x", which is not one of TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST')):
+        _rules(private_home, None, text)
+        label, reason = _first(index_for(workspace, ["gemini"]), "mine")
+        assert label == "not discovered" and reason.startswith(f"~/.gemini/trustedFolders.json {problem}"), reason
+        assert reason.endswith(fatal)
+
+
+def test_system_settings_and_the_trust_file_s_variable(workspace, private_home, tmp_path, monkeypatch):
+    """The settings that decide trust are the system defaults, user and system settings, the last one
+    that sets it winning (System settings «act as overrides»); `GEMINI_CLI_TRUSTED_FOLDERS_PATH` moves
+    the file («set the `GEMINI_CLI_TRUSTED_FOLDERS_PATH` environment variable to the desired absolute
+    file path»)."""
+    skill(workspace / ".gemini" / "skills", "mine")
+    system = write(tmp_path / "etc" / "settings.json", json.dumps({"security": {"folderTrust": {"enabled": True}}}))
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(system))
+    rules = write(tmp_path / "trust.json", json.dumps({str(workspace): "DO_NOT_TRUST"}))
+    monkeypatch.setenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH", str(rules))
+    label, reason = _first(index_for(workspace, ["gemini"]), "mine")
+    assert label == "not discovered" and reason.startswith(f"the folder is not trusted ({rules}: ")
+    assert f"security.folderTrust.enabled is true in {system}" in reason
+    _trust_on(private_home)  # the user's true under the system's
+    write(system, json.dumps({"security": {"folderTrust": {"enabled": False}}}))
+    assert _first(index_for(workspace, ["gemini"]), "mine") == ("winner", None)
+
+
+def test_the_rules_file_is_read_only_when_trust_is_on(workspace, private_home, monkeypatch):
+    """At most one read of `trustedFolders.json` per index build, and none while trust is off."""
+    from skill_ls.core import discovery
+
+    calls = []
+    real = discovery._trust_rules
+    monkeypatch.setattr(discovery, "_trust_rules", lambda *a: calls.append(a) or real(*a))
+    skill(workspace / ".gemini" / "skills", "mine")
+    _rules(private_home, {str(workspace): "DO_NOT_TRUST"})
+    index_for(workspace, ["gemini"])
+    assert calls == []
+    _trust_on(private_home)
+    index = index_for(workspace, ["gemini"])
+    where(index, "gemini", "mine")
+    from skill_ls.analysis.catalog import catalog_object
+
+    catalog_object(index, "gemini")
+    assert len(calls) == 1
+
+
+def test_the_hover_says_the_folder_is_not_trusted(workspace, private_home):
+    from skill_ls.analysis.queries.hover import skill_hover
+    from tests.conftest import workspace_state
+
+    mine = skill(workspace / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    _rules(private_home, {str(workspace): "DO_NOT_TRUST"})
+    text = skill_hover(workspace_state(workspace), "mine", str(mine))
+    assert "- not discovered: `workspace`" in text and "the folder is not trusted (~/.gemini/trustedFolders.json" in text
+
+
+def test_the_server_rebuilds_when_trust_changes(workspace, private_home):
+    """`~/.gemini/trustedFolders.json` and the settings that turn trust on are watched like the other
+    settings files: a change rebuilds the index, so the editor shows what `skill-ls check` says."""
+    from tests.conftest import workspace_state
+
+    skill(workspace / ".gemini" / "skills", "mine")
+    state = workspace_state(workspace)
+    assert _first(state.index, "mine") == ("winner", None)
+    settings = _trust_on(private_home)
+    assert state.file_changed(str(settings)) is None
+    state.install(state.build_index())
+    assert _first(state.index, "mine")[0] == "not discovered"
+    rules = _rules(private_home, {str(workspace): "TRUST_FOLDER"})
+    assert state.file_changed(str(rules)) is None
+    state.install(state.build_index())
+    assert _first(state.index, "mine") == ("winner", None)
+    rules = _rules(private_home, {str(workspace): "DO_NOT_TRUST"})
+    assert state.file_changed(str(rules)) is None
+    state.install(state.build_index())
+    assert _first(state.index, "mine")[1].startswith("the folder is not trusted")
+
+
+def test_started_in_the_home_directory_an_untrusted_folder_still_has_its_user_skills(private_home):
+    """The workspace's `.gemini/skills` is then `~/.gemini/skills`: Gemini CLI skips it as workspace
+    skills but has already loaded it as user skills (`discoverSkills` adds the user skills before it
+    asks whether the folder is trusted)."""
+    skill(private_home / ".gemini" / "skills", "mine")
+    _trust_on(private_home)
+    _rules(private_home, {str(private_home): "DO_NOT_TRUST"})
+    assert labels(index_for(private_home, ["gemini"]), "gemini", "mine") == [
+        ("winner", "<ws>/.gemini/skills/mine/SKILL.md")]
+    assert where(index_for(private_home, ["gemini"]), "gemini", "mine")["entries"][0]["tier"] == "user"

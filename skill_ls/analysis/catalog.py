@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import abc
 import functools
-import dataclasses
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from skill_ls.analysis.effective import EffectiveSet, EffectiveSetError, EffectiveSkill, effective_mcp_servers, \
@@ -24,6 +22,7 @@ from skill_ls.core.index import Document, Index, SkillDecl
 from skill_ls.core.own_settings import remote_note, remote_sources
 from skill_ls.core.parse.text import collapse
 from skill_ls.core.parse.yaml12 import js_string
+from skill_ls.core.records import dataclass, field, replace
 from skill_ls.core.runtimes import RUNTIMES, Runtime
 
 SKILL_VIEW_TOOL = "agh__skill_view"
@@ -67,7 +66,7 @@ class Rendered:
 
     text: str
     entries: list[CatalogEntry]
-    left_out: list[tuple[EffectiveSkill, str]] = dataclasses.field(default_factory=list)  # (skill, reason)
+    left_out: list[tuple[EffectiveSkill, str]] = field(default_factory=list)  # (skill, reason)
 
 
 @dataclass
@@ -223,7 +222,7 @@ class CatalogFormat(abc.ABC):
     def cost(self, decl: SkillDecl, doc: Document | None = None) -> CatalogCost:
         """What `decl` costs in the catalog; `doc` (when given) is the text to read instead of `decl.doc`."""
         if doc is not None and doc is not decl.doc:
-            decl = dataclasses.replace(decl, doc=doc)
+            decl = replace(decl, doc=doc)
         runtime = RUNTIMES[decl.runtime]
         s = EffectiveSkill(decl.name, decl)
         e = self.entry(runtime, s)

@@ -6,15 +6,15 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config, load_config
 from skill_ls.core.capabilities import CAPABILITIES_FILE
 from skill_ls.core.discovery import SKILL_FILE, Environment, WalkResult
 from skill_ls.core.index import META_FILE, MCP_FILE, SKILL_FILE_LOWER, AgentDecl, DocumentStore, Index, SkillDecl
 from skill_ls.core.model import Diagnostic, Severity, Span
+from skill_ls.core.patterns import lazy_pattern
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.analysis.rules import INTERNAL_ERROR, Reporter, all_rules, internal_error_message, rules_for, run_rules
 from skill_ls.analysis.rules.context import AgentContext, FileContext, ResolutionContext, RuntimeContext, SidecarContext
@@ -29,8 +29,8 @@ from skill_ls.core.listdir import Ahead
 
 # `[A-Za-z0-9_,\s]+?` followed by `\s*-->` was quadratic on a long run of spaces (issue 7): match up
 # to the next "<" or ">" instead and keep only well-formed code lists (as before) in _suppressed.
-_FILE_SUPPRESS = re.compile(r"<!--\s*skill-ls:\s*disable=([^<>]*?)-->")
-_CODE_LIST = re.compile(r"[A-Za-z0-9_,\s]+")
+_FILE_SUPPRESS = lazy_pattern(r"<!--\s*skill-ls:\s*disable=([^<>]*?)-->")
+_CODE_LIST = lazy_pattern(r"[A-Za-z0-9_,\s]+")
 OPENAI_YAML = "openai.yaml"
 # The files checked beside skills and agents, by name: the kind the sidecar rules know them as.
 SIDECAR_KINDS = {MCP_FILE: "mcp", META_FILE: "meta", OPENAI_YAML: "openai", CAPABILITIES_FILE: "capabilities"}
@@ -43,15 +43,15 @@ FEW_FILES = 32
 
 # What the per-file phase is given for a file: its path, or the plugin file the plugin scan found there.
 CheckItem = str | PluginFile
-# What it gives back for a share of them: the findings, and the texts of the files they point into.
-PerFileResult = tuple[list[Diagnostic], dict[str, str]]
+# What it gives back for a share of them: the findings, and the lines of the files they point into.
+PerFileResult = tuple[list[Diagnostic], dict[str, dict[int, str]]]
 
 
 class UsageError(Exception):
     """A problem with how skill-ls was invoked (exit status 2)."""
 
 
-@dataclass
+@dataclass(shared_init=True)
 class CheckOptions:
     """What `skill-ls check` was asked to do (paths, workspace, runtimes, rule selection, processes)."""
 
@@ -65,7 +65,7 @@ class CheckOptions:
     jobs: int = 1  # processes for the per-file phase: 0 = as many as pay (see analysis/executor.py)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, shared_init=True)
 class CheckResult:
     """What `run_check` found (compared with nothing: identity)."""
 
@@ -228,18 +228,18 @@ class Checker:
         per_file = self.per_file(None if callable(files) else files)
         collected: list[Diagnostic] = []
         store = self.index.store
-        for found, texts in map_chunks(per_file, items if callable(files) else items(), jobs, prepare=all_rules,
+        for found, lines in map_chunks(per_file, items if callable(files) else items(), jobs, prepare=all_rules,
                                        meanwhile=resolve):
             collected.extend(found)
-            store.add_texts(texts)
+            store.add_lines(lines)
         collected.extend(resolved)
         return finish_diagnostics(collected, self.config)
 
     def per_file(self, files: list[str] | None = None) -> Callable[[list[CheckItem]], PerFileResult]:
         """The per-file phase for any share of the run's items (`files`; None: any file of the
-        index): its findings, unsuppressed, and the texts of the files they point into
-        (`DocumentStore.texts`: a share checked in another process brings them back to this one's
-        store; not those parsed before, which every process has). An item is a path, or the plugin
+        index): its findings, unsuppressed, and the lines of the files they point into
+        (`DocumentStore.lines`: a share checked in another process brings them back to this one's
+        store, to place its findings; not those parsed before, which every process has). An item is a path, or the plugin
         file the plugin scan found there (so a process forked before the scan checks it as this one
         would)."""
         by_path: dict[str, list[SkillDecl]] = {}
@@ -266,7 +266,7 @@ class Checker:
                 except Exception as exc:  # noqa: BLE001 - the per-file boundary (rules have their own)
                     raw.append(file_failure(path, "reading the file", exc))
             found = self.unsuppressed(raw)
-            return found, self.index.store.texts(_pointed_into(found), since=shared)
+            return found, self.index.store.lines(_lines_pointed_into(found), since=shared)
 
         return per_file
 
@@ -450,15 +450,27 @@ def finish_diagnostics(raw: list[Diagnostic], config: Config) -> list[Diagnostic
     return out
 
 
-def _pointed_into(diags: list[Diagnostic]) -> set[str]:
-    """The Markdown files `diags` point into (their own, related and fix edits): the texts the
-    presenters convert positions in."""
-    paths = {d.path for d in diags}
+def _lines_pointed_into(diags: list[Diagnostic]) -> dict[str, set[int]]:
+    """The lines of Markdown files that `diags` point into (their own, related and fix edits'
+    spans, first and last line): the lines the presenters convert positions in."""
+    out: dict[str, set[int]] = {}
+
+    def add(path: str, span: Span) -> None:
+        if path.endswith(".md"):
+            lines = out.get(path)
+            if lines is None:
+                lines = out[path] = set()
+            lines.add(span.start_line)
+            lines.add(span.end_line)
+
     for d in diags:
-        paths.update(r.path for r in d.related)
+        add(d.path, d.span)
+        for r in d.related:
+            add(r.path, r.span)
         if d.fix is not None:
-            paths.update(e.path for e in d.fix.edits)
-    return {p for p in paths if p.endswith(".md")}
+            for e in d.fix.edits:
+                add(e.path, e.span)
+    return out
 
 
 def _selected(code: str, config: Config) -> bool:

@@ -19,13 +19,13 @@ Pure with respect to the index: reads `SkillDecl`/`AgentDecl` values and the fil
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Any, Callable, cast
 
 from skill_ls.core.agents import AgentDefinition, SkillRef, definition_key, parse_agent
 from skill_ls.core.index import AgentDecl, Index, SkillDecl, description_as_read, frontmatter_as_read
 from skill_ls.core.model import Diagnostic, Severity
 from skill_ls.core.parse.yaml12 import js_truthy
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.resolve import NameResolution, effective_names, resolve_name
 from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family, scoping_for_family
 from skill_ls.core.runtimes.spec import flag_word

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field
 
 from skill_ls.core.config import Config
 from skill_ls.core.discovery import Environment
 from skill_ls.core.index import MAX_READ_BYTES, DocumentStore, Index, read_bytes
 from skill_ls.core.model import Diagnostic, Fix, Severity, TextEdit
 from skill_ls.core.parse.text import BOM, SourceText
+from skill_ls.core.records import dataclass, field
 
 # A parse-level error hides the field rules (they do not run on a file that does not parse).
 PARSE_CODES = frozenset({"SK001", "SK002", "SK003", "SK004"})

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from skill_ls.core.index import Document, Index
 from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import FieldEntry
 from skill_ls.core.body import body_references, fence_step, local_target
+from skill_ls.core.records import dataclass
 from skill_ls.core.references import resolve_reference
 from skill_ls.core.spans import mapping_child, node_span
 

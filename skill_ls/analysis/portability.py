@@ -9,12 +9,12 @@ the diagnostics for that runtime plus the file-level ones, so the matrix and the
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.analysis.check import Checker
 from skill_ls.core.index import Index, SkillDecl, blocked_reason
 from skill_ls.core.model import Diagnostic, Severity
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.runtimes import BASE_RUNTIME, PLUGIN_RUNTIME, RUNTIMES
 
 UPLOAD = "claude-ai"

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from skill_ls.core.body import body_references
 from skill_ls.core.escape import safe_text
 from skill_ls.core.index import Document, read_bytes
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.references import resolve_reference
 
 

@@ -9,14 +9,14 @@ runtime counts as a possible reader.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Iterable
 
 from skill_ls.core.index import SkillDecl
+from skill_ls.core.records import dataclass
 from skill_ls.core.runtimes import RUNTIMES, RootSpec, Runtime, all_known_fields
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, shared_init=True)
 class Reader:
     """A runtime that reads a root: itself (`host` None) or a guest that borrows another runtime's directory."""
 

@@ -6,20 +6,20 @@ value span when the scalar sits on one line (plain or quoted), else on the whole
 """
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from skill_ls.core.index import Document
 from skill_ls.core.model import Span
 from skill_ls.core.parse.frontmatter import FieldEntry
 # The YAML node queries live in the core; the value checks import them from here under these names.
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.spans import mapping_child as map_child
 from skill_ls.core.spans import sequence_items as seq_items
 from skill_ls.core.spans import yaml_span as node_span
 
 __all__ = ["list_or_tokens", "map_child", "node_span", "scalar_base", "seq_items", "split_tokens"]
 
-_TOKEN = re.compile(r"[^\s,()]+(?:\((?:[^()]|\([^()]*\))*\))?|\((?:[^()]|\([^()]*\))*\)")
+_TOKEN = lazy_pattern(r"[^\s,()]+(?:\((?:[^()]|\([^()]*\))*\))?|\((?:[^()]|\([^()]*\))*\)")
 
 
 def scalar_base(doc: Document, value: str, span: Span) -> int | None:

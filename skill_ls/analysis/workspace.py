@@ -131,7 +131,9 @@ class WorkspaceState:
         self._loose, self._skill_dirs = None, None
         self._deps, self._dep_users, self.dependencies_changed = {}, {}, True
         for path, overlay in list(self.overlays.items()):
-            if index.store.overlays.get(path) != overlay:
+            if index.store.overlays.get(path) != overlay or not os.path.isfile(path):
+                # (a buffer of no file on disk, which the build's walk could not find, is declared as
+                # an edit declares it: an edited buffer whose folder went keeps its copy after a rescan)
                 index.store.set_overlay(path, *overlay)
                 self._update(path)
         for path in list(index.store.overlays):

@@ -14,17 +14,18 @@ from __future__ import annotations
 import os
 import re
 import weakref
-from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.index import AgentDecl, Document, Index
 from skill_ls.core.model import Span
+from skill_ls.core.patterns import lazy_pattern
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.runtimes import scoping_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentFamily
 from skill_ls.core.spans import mapping_child, sequence_items, yaml_span
 
 _SEGMENT = r"[a-z0-9][a-z0-9_-]*"
-TOOL_ID = re.compile(rf"^{_SEGMENT}(?:__{_SEGMENT})+$")
+TOOL_ID = lazy_pattern(rf"^{_SEGMENT}(?:__{_SEGMENT})+$")
 MCP_SERVER_KEYS = ("name", "command", "args", "env")
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import cast
 
 from skill_ls.core.index import Document
 from skill_ls.core.model import Span
+from skill_ls.core.patterns import lazy_pattern
+from skill_ls.core.records import dataclass
 from skill_ls.core.runtimes import RUNTIMES
 
 # Linear time on hostile lines (issue 7): link text may hold one level of balanced brackets but no
@@ -23,7 +24,7 @@ from skill_ls.core.runtimes import RUNTIMES
 # ahead) and takes runs of plain characters possessively (one step per run, not per character; the
 # text and target can end only where they do, so giving characters back never found another match).
 _LINK = re.compile(r"\[(?:[^\[\]\\]++|\\.|\[(?:[^\[\]\\]++|\\.)*+\])*+\]\(\s*<?([^)\s>\[\]]++)>?(?:\s+\"[^\"]*\")?\s*\)")
-_CALL = re.compile(r"\b(skill_read_file|skill_run_script)\(\s*[\"']([^\"']+)[\"']\s*,\s*[\"']([^\"']+)[\"']")
+_CALL = lazy_pattern(r"\b(skill_read_file|skill_run_script)\(\s*[\"']([^\"']+)[\"']\s*,\s*[\"']([^\"']+)[\"']")
 # Templated paths that runtimes resolve to the skill's own directory: each runtime's
 # `Vocabulary.skill_dir_variables` (Claude Code `${CLAUDE_SKILL_DIR}`, workspace agents `${SKILL_DIR}`)
 # and the `{baseDir}` convention of skill bodies, which no runtime documents.

@@ -2,15 +2,14 @@
 only). Its schema lives on a page the sources do not include, so only the TOML itself is checked."""
 from __future__ import annotations
 
-import re
-
 from skill_ls.core.parse.data import DataError, toml_value
 from skill_ls.core.index import read_bytes
 from skill_ls.core.model import Span
+from skill_ls.core.patterns import lazy_pattern
 
 
 CAPABILITIES_FILE = "capabilities.toml"
-_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+_POSITION = lazy_pattern(r"\(at line (\d+), column (\d+)\)")
 
 
 def capabilities_problem(path: str) -> tuple[str | None, Span]:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from skill_ls.core.parse.data import DataError, toml_value
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.escape import safe_text
 from skill_ls.core.model import Severity
+from skill_ls.core.patterns import lazy_pattern
+from skill_ls.core.records import dataclass, field, fields
 from skill_ls.core.runtimes import BASE_RUNTIME, RUNTIMES, skill_tree_dir_names
 
 if TYPE_CHECKING:  # (pathlib is imported where a path is made: a check without configuration never needs it)
@@ -53,7 +54,7 @@ class ExtraRoot:
     tier: str | None
 
 
-@dataclass
+@dataclass(shared_init=True)
 class Config:
     """The configuration of a workspace (`.skill-ls.toml` or `[tool.skill-ls]` in pyproject.toml, or the
     same keys from the editor), with the defaults for what it leaves out."""
@@ -87,12 +88,13 @@ class Config:
         raise AttributeError(name)
 
 
+_CONFIG_FIELDS = tuple(f.name for f in fields(Config))
 _KIND_DEFAULTS: dict[str, Any] = {"path": None, "paths": (), "str": "", "strs": (), "draft": "warning", "roots": ()}
 # Settings that descriptors declare and `Config` has no field for: a new runtime's settings are data
 # (its `settings`), never a change here.
 RUNTIME_SETTING_DEFAULTS: dict[str, Any] = {
     s.attr: s.default if s.default is not None else _KIND_DEFAULTS.get(s.kind)
-    for rt in RUNTIMES.values() for s in rt.settings.values() if s.attr not in Config.__dataclass_fields__
+    for rt in RUNTIMES.values() for s in rt.settings.values() if s.attr not in _CONFIG_FIELDS
 }
 
 
@@ -114,7 +116,7 @@ def schema_entries() -> list[tuple[tuple[str, str], tuple[str, str]]]:
     are generated from these: skill_ls.core.settings_schema)."""
     return list(_SCHEMA.items())
 _CAMEL_SECTIONS = {rid.replace("-", "_"): rid for rid in RUNTIMES}  # claudeCode -> claude_code -> claude-code
-_CODE = re.compile(r"^[A-Z]{1,3}[0-9]{0,3}$")
+_CODE = lazy_pattern(r"^[A-Z]{1,3}[0-9]{0,3}$")
 
 
 def _camel_to_snake(key: str) -> str:
@@ -408,8 +410,8 @@ def merge_client_settings(base: Config, settings: dict[str, Any] | None, workspa
     if not settings:
         return base
     overlay = config_from_mapping(settings, base=workspace, source="client settings", camel=True)
-    names = [*base.__dataclass_fields__, *RUNTIME_SETTING_DEFAULTS]
-    merged = Config(**{k: getattr(base, k) for k in base.__dataclass_fields__})
+    names = [*_CONFIG_FIELDS, *RUNTIME_SETTING_DEFAULTS]
+    merged = Config(**{k: getattr(base, k) for k in _CONFIG_FIELDS})
     for name in RUNTIME_SETTING_DEFAULTS:
         setattr(merged, name, getattr(base, name))
     defaults = Config()

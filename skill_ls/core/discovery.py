@@ -12,27 +12,26 @@ import posixpath
 import re
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.config import Config
-from skill_ls.core.parse.data import json_value, jsonc_value
-from skill_ls.core.listdir import Ahead, list_directory
+from skill_ls.core.parse.data import DataError, json_value, jsonc_value
+from skill_ls.core.listdir import MAX_WALK_DIRS as MAX_WALK_DIRS  # (re-exported: the walks' limit)
+from skill_ls.core.listdir import Ahead, Below, directories_below, list_directory
 from skill_ls.core.parse.text import read_bytes
+from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.paths import NEVER_ENTER as NEVER_ENTER
 from skill_ls.core.paths import is_under
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.runtimes import RUNTIMES, Runtime
-from skill_ls.core.runtimes.spec import RootLink, RootSpec
+from skill_ls.core.runtimes.spec import FolderTrust, RootLink, RootSpec
 from skill_ls.core.runtimes.agent_families import AGENT_FILE as AGENT_FILE  # re-exported: where discovery looks
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES, AgentDirSpec, AgentFamily
 
-# One walk lists at most this many directories: a workspace opened at `/` or `$HOME` must not index
-# (and cache the listing of) the whole machine. What lies beyond is reported, never silently dropped.
-MAX_WALK_DIRS = 50_000
 SKILL_FILE = "SKILL.md"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, shared_init=True)
 class Environment:
     """The process environment that decides root locations: `$HOME`, and one attribute
     per `HomeDir` of the runtime descriptors (whose variable, default and overriding setting are the
@@ -57,7 +56,9 @@ class Environment:
                 configured = getattr(config, h.setting) if config is not None and h.setting else None
                 dirs[h.placeholder] = str(configured) if configured else env.get(h.env_var) or (
                     os.path.join(home, *h.default.split("/")) if home else None)
-            for template in runtime.own_settings.files if runtime.own_settings else ():
+            trust = runtime.folder_trust
+            for template in (*(runtime.own_settings.files if runtime.own_settings else ()),
+                             *((trust.file, *trust.switch_files) if trust else ())):
                 if template.startswith("{env:"):
                     named.add(template[5:].split("=", 1)[0])
         variables = tuple(sorted((n, env[n]) for n in named if env.get(n)))
@@ -82,6 +83,9 @@ class RootDir:
     scope: str | None = None
     scope_label: str = ""  # that directory as a reader tells it: relative to the workspace (`apps/web`)
     via: str | None = None  # the link file that moved this root here (`RootSpec.link`), if any
+    # Kept unread because the runtime does not trust the workspace folder (`Runtime.folder_trust`;
+    # `unused` says why): the runtime's settings files of that folder are not read either.
+    untrusted: bool = False
 
     @property
     def runtime_def(self) -> Runtime:
@@ -103,6 +107,9 @@ def _expand(template: str, workspace: str, env: Environment, config: Config,
             walker: "Walker | None" = None) -> list[str]:
     if template.startswith("{env:"):  # (its default is a path: split at the closing brace that ends it)
         head, _, rest = template.rpartition("}")
+        name, _, default = head[5:].partition("=")
+        if default.startswith("{") and not dict(env.variables).get(name):  # a default that is a template
+            return _expand(default + ("/" + rest.lstrip("/") if rest.lstrip("/") else ""), workspace, env, config)
         return _expand_env(head.lstrip("{"), rest.lstrip("/"), env)
     head, _, rest = template.partition("}")
     key = head.lstrip("{")
@@ -171,29 +178,19 @@ def _glob_dirs(path: str, walker: "Walker | None" = None) -> list[str]:
     return out
 
 
-def _below(base: str, walker: "Walker | None" = None) -> list[tuple[str, frozenset[str]]]:
+def _below(base: str, walker: "Walker | None" = None) -> Below:
     """Every directory below `base` (not `base` itself), in path order, with the names of its child
-    directories: hidden directories and the ones no walk enters are neither listed nor entered,
-    symlinked directories are not followed, and at most MAX_WALK_DIRS directories are listed. With
-    `walker`, its cached listings are used (and kept: the checked folders' walk reads them again)."""
+    directories (`core.listdir.directories_below`: hidden directories and the ones no walk enters are
+    neither listed nor entered, symlinked directories are not followed, at most MAX_WALK_DIRS
+    directories are listed). With `walker`, its answer for `base` and its cached listings are used
+    (and kept: the checked folders' walk reads them again), or the answer found ahead."""
     walker = walker if walker is not None else Walker()
-    if base in walker.below:
-        return walker.below[base]
-    out: list[tuple[str, frozenset[str]]] = []
-    stack = [base]
-    listed = 0
-    while stack and listed < MAX_WALK_DIRS:
-        directory = stack.pop()
-        listed += 1
-        entries, error = walker.listdir(directory)
-        if error:
-            continue
-        dirs = [(name, full) for name, full, is_dir in entries if is_dir and not walker.is_link(full)]
-        if directory != base:
-            out.append((directory, frozenset(name for name, _ in dirs)))
-        stack.extend(reversed([full for name, full in dirs if not name.startswith(".") and name not in NEVER_ENTER]))
-    out.sort()
-    walker.below[base] = out
+    out = walker.below.get(base)
+    if out is None:
+        out = walker.ahead.below(base, MAX_WALK_DIRS) if walker.ahead is not None else None
+        if out is None:
+            out = directories_below(base, walker.listdir, walker.is_link, NEVER_ENTER, MAX_WALK_DIRS)
+        walker.below[base] = out
     return out
 
 
@@ -259,10 +256,55 @@ def link_template(spec: RootSpec) -> str:
     return posixpath.normpath(spec.template + "/" + spec.link.file)
 
 
-def _marker_name(spec: RootSpec, root: str) -> str | None:
-    """The `name` the root's marker file holds (an extension's `gemini-extension.json`), if any."""
-    name = _json_value(os.path.normpath(os.path.join(root, spec.marker)), "name", jsonc=False)
-    return name if isinstance(name, str) and name else None
+def marker_paths(spec: RootSpec, workspace: str, env: Environment, config: Config) -> list[str]:
+    """Every marker file (`RootSpec.marker`) whose existence or content decides whether a root of
+    `spec` is read, existing or not: beside each expanded root, or beside the folder a link file
+    moves it to (a linked Gemini CLI extension's source). A change to one changes what the runtime
+    loads (the server rebuilds the index)."""
+    if not spec.marker or (config.no_user_roots and spec.origin in ("user", "system")):
+        return []
+    paths = _expand(spec.template, workspace, env, config)
+    if spec.link is not None:
+        paths = [r for r, _ in (_linked(spec.link, p, workspace) for p in paths) if r is not None]
+    return [os.path.normpath(os.path.join(p, spec.marker)) for p in paths]
+
+
+def _reads_marker(spec: RootSpec) -> bool:
+    return bool(spec.marker) and bool(spec.enablement or spec.marker_unique or spec.marker_required
+                                      or spec.marker_name_pattern)
+
+
+def _marker_read(spec: RootSpec, root: str, env: Environment) -> tuple[str | None, str | None]:
+    """(the `name` the root's marker file holds, what the runtime finds wrong with the file) for an
+    existing marker (an extension's `gemini-extension.json`): the requirements are
+    `spec.marker_required` and `spec.marker_name_pattern`, read as Gemini CLI's `loadExtensionConfig`
+    does (`JSON.parse`, `!config.name`, `validateName`); without them, a non-empty string `name` or none."""
+    path = os.path.normpath(os.path.join(root, spec.marker))
+    shown = _home_short(path, env)
+    strict = bool(spec.marker_required or spec.marker_name_pattern)
+    raw, error, _ = read_bytes(path)  # never blocks on a FIFO or a device
+    if error is not None:
+        return None, f"{shown} cannot be read ({error}): the extension is skipped" if strict else None
+    if len(raw) > 1024 * 1024:
+        return None, None  # (not read: too large to be a manifest skill-ls judges)
+    try:
+        data = json_value(raw.decode("utf-8", errors="replace"))
+    except DataError as exc:
+        detail = exc.message.removeprefix("not valid JSON: ")
+        return None, f"{shown} is not valid JSON (line {exc.line + 1}: {detail}): the extension is skipped" \
+            if strict else None
+    if not strict:
+        name = data.get("name") if isinstance(data, dict) else None
+        return (name if isinstance(name, str) and name else None), None
+    if not isinstance(data, dict):
+        return None, f"{shown} is not a JSON object: the extension is skipped"
+    for key in spec.marker_required:
+        if not js_truthy(data.get(key)):
+            return None, f"{shown} has no \"{key}\": the extension is skipped"
+    name = js_string(data.get("name"))
+    if spec.marker_name_pattern and re.fullmatch(spec.marker_name_pattern, name) is None:
+        return None, f"{shown}: the name \"{name}\" does not match {spec.marker_name_pattern}: the extension is skipped"
+    return name or None, None
 
 
 def _linked(link: RootLink, root: str, workspace: str) -> tuple[str | None, str | None]:
@@ -285,7 +327,7 @@ def _home_short(path: str, env: Environment) -> str:
 
 def _enablement_off(spec: RootSpec, name: str | None, workspace: str, env: Environment, config: Config) -> str | None:
     """Why `spec.enablement`'s file turns this root off for the workspace (None: it is read); `name`:
-    the root's marker name (`_marker_name`)."""
+    the root's marker name (`_marker_read`)."""
     if name is None:
         return None
     folder = "/" + workspace.replace(os.sep, "/").strip("/") + "/"
@@ -310,6 +352,101 @@ def _override_matches(rule: str, folder: str) -> bool:
         return re.fullmatch(pattern, folder, re.S) is not None
     except re.error:
         return False
+
+
+def folder_untrusted(runtime: Runtime, workspace: str, env: Environment, config: Config) -> str | None:
+    """Why `runtime` does not trust the workspace folder (`Runtime.folder_trust`), naming the file
+    and the rule that decide it, and what that costs; None where it trusts the folder or checks no
+    trust. The rules file is read only when a settings file turns trust on (Gemini CLI's
+    `security.folderTrust.enabled`)."""
+    trust = runtime.folder_trust
+    if trust is None:
+        return None
+    on, source = trust.default, None
+    for template in trust.switch_files:
+        for path in _expand(template, workspace, env, config):
+            value: Any = _json_object(path, trust.switch_format == "jsonc")
+            for key in trust.switch:
+                value = value.get(key) if isinstance(value, dict) else None
+            if isinstance(value, bool):
+                on, source = value, path
+    if not on:
+        return None
+    why = f"{'.'.join(trust.switch)} is true in {_home_short(source, env)}" if source else "trust is checked by default"
+    files = _expand(trust.file, workspace, env, config)
+    shown = _home_short(files[0], env) if files else trust.file
+    rules, problem = _trust_rules(files[0], trust) if files else ({}, None)
+    if problem is not None:
+        return f"{shown} {problem}: {trust.file_fatal}"
+    verdict = _trust_rule(rules, workspace, trust)
+    if verdict is None:
+        return (f"the folder's trust is not decided (no rule of {shown} covers it; {why}): {trust.undecided}, "
+                f"and until then {trust.effect}")
+    rule, level = verdict
+    if level in trust.untrusted_levels:
+        return f"the folder is not trusted ({shown}: \"{rule}\": {level}; {why}): {trust.effect}"
+    return None
+
+
+def _trust_rules(path: str, trust: FolderTrust) -> tuple[dict[str, str], str | None]:
+    """(folder path -> level, what is wrong with the file) of a folder trust file, read as Gemini
+    CLI's `loadTrustedFolders` reads `trustedFolders.json` (`JSON.parse(stripJsonComments(…))`; no
+    file: no rules; anything it cannot take: the problem)."""
+    if not os.path.exists(path):
+        return {}, None
+    raw, error, _ = read_bytes(path)  # never blocks on a FIFO or a device
+    if error is not None:
+        return {}, f"cannot be read ({error})"
+    try:
+        data = jsonc_value(raw.decode("utf-8", errors="replace"), trailing_commas=False)
+    except DataError as exc:
+        return {}, f"is not valid JSON (line {exc.line + 1}: {exc.message.removeprefix('not valid JSON: ')})"
+    if not isinstance(data, dict):
+        return {}, "is not a JSON object"
+    levels = (*trust.trusted_levels, *trust.parent_levels, *trust.untrusted_levels)
+    for folder, level in data.items():
+        if not isinstance(level, str) or level not in levels:
+            shown = json.dumps(level) if isinstance(level, (str, int, float, bool)) or level is None else "a " + \
+                type(level).__name__.replace("dict", "object").replace("list", "array")
+            return {}, f"gives {shown} for \"{folder}\", which is not one of {', '.join(levels)}"
+    return data, None
+
+
+def _trust_rule(rules: dict[str, str], workspace: str, trust: FolderTrust) -> tuple[str, str] | None:
+    """The (folder, level) rule that decides the workspace, as Gemini CLI's `isPathTrusted` picks it:
+    of the rules whose folder (a parent level's: the folder's parent) holds the workspace, both as
+    real paths, the one whose folder is written longest (in UTF-16 code units; the first of equals)."""
+    location = _node_resolve(_real(workspace, workspace), workspace)
+    best: tuple[str, str] | None = None
+    longest = -1
+    for folder, level in rules.items():
+        effective = _node_dirname(folder) if level in trust.parent_levels else folder
+        root = _node_resolve(_real(effective, workspace), workspace)
+        inside = location == root or location.startswith(root if root.endswith("/") else root + "/")
+        length = len(folder.encode("utf-16-le")) // 2
+        if inside and length > longest:
+            best, longest = (folder, level), length
+    return best
+
+
+def _real(path: str, workspace: str) -> str:
+    """Node's `fs.existsSync(p) ? fs.realpathSync(p) : p` in a process whose directory is `workspace`."""
+    full = os.path.join(workspace, path)
+    try:
+        return os.path.realpath(full) if os.path.exists(full) else path
+    except (OSError, ValueError):
+        return path
+
+
+def _node_resolve(path: str, workspace: str) -> str:
+    """Node's `path.resolve(p)` in a process whose directory is `workspace`."""
+    return posixpath.normpath(posixpath.join(workspace, path)) if path else workspace
+
+
+def _node_dirname(path: str) -> str:
+    """Node's `path.dirname` (trailing separators do not count)."""
+    head = posixpath.dirname(path.rstrip("/") or "/") if path else ""
+    return head or "."
 
 
 def _json_paths(settings_file: str, keys: tuple[str, ...], workspace: str, json_base: str = "workspace",
@@ -343,6 +480,9 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
     """The runtime's roots for this workspace (`walker`: whose cached listings a `**` segment reads)."""
     roots: list[RootDir] = []
     next_rank: dict[str, int] = {}  # ordered specs of one tier continue each other's order
+    # (the folder's trust decided once: its rules file is read at most once per call)
+    trust = runtime.folder_trust
+    distrust = folder_untrusted(runtime, workspace, env, config) if trust is not None else None
     for spec in runtime.roots:
         if config.no_user_roots and spec.origin in ("user", "system"):
             continue
@@ -360,20 +500,28 @@ def runtime_roots(runtime: Runtime, workspace: str, env: Environment, config: Co
             paths = [r for _, (r, _f) in moved if r is not None]
         if spec.marker:
             paths = [p for p in paths if os.path.isfile(os.path.normpath(os.path.join(p, spec.marker)))]
-        # (each marker read once: the enablement rules and the one-per-name rule both need its name)
-        names = {p: _marker_name(spec, p) for p in paths} if spec.enablement or spec.marker_unique else {}
+        # (each marker read once: its validity, the enablement rules and the one-per-name rule)
+        read = {p: _marker_read(spec, p, env) for p in paths} if _reads_marker(spec) else {}
+        names = {p: name for p, (name, _) in read.items()}
         unused = {p: _enablement_off(spec, names[p], workspace, env, config) for p in paths} if spec.enablement else {}
         if spec.marker_unique:
             unused.update(_repeated_names(spec, paths, names, env))
+        unused.update((p, problem) for p, (_, problem) in read.items() if problem is not None)
+        untrusted = distrust is not None and trust is not None and spec.origin in trust.origins
+        if untrusted:  # (the runtime does not look there at all)
+            unused = dict.fromkeys(paths, distrust)
         start = next_rank.get(spec.tier, 0) if spec.ordered else 0
+        last = len(paths) - 1
         # A scoped root serves the directory its `**` segment matched (the path less the segments after it).
         up = spec.template.split("/**/", 1)[1].count("/") + 1 if spec.scoped and "/**/" in spec.template else 0
         for i, path in enumerate(paths):
             path = os.path.normpath(path)
             scope = path.rsplit(os.sep, up)[0] if up else None
-            roots.append(RootDir(path, runtime.id, spec.tier, start + i if spec.ordered else 0,
+            rank = start + (last - i if spec.last_wins else i) if spec.ordered else 0
+            roots.append(RootDir(path, runtime.id, spec.tier, rank,
                                  spec.origin, unused=unused.get(path), activates=spec.activates, scope=scope,
-                                 scope_label=os.path.relpath(scope, workspace) if scope else "", via=via.get(path)))
+                                 scope_label=os.path.relpath(scope, workspace) if scope else "", via=via.get(path),
+                                 untrusted=untrusted))
         if spec.ordered:
             next_rank[spec.tier] = start + len(paths)
     for extra in config.roots:
@@ -405,7 +553,9 @@ def _repeated_names(spec: RootSpec, paths: list[str], names: dict[str, str | Non
 def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
     """One directory is one root: when two templates meet (a workspace that is $HOME makes
     `<ws>/.agh/skills` and `$AGH_HOME/skills` the same place), the higher tier keeps it; otherwise a
-    skill would shadow itself."""
+    skill would shadow itself. A root the runtime leaves unread for an untrusted folder never takes
+    the place of one it reads (Gemini CLI started in the home directory, not trusted, still loads
+    `~/.gemini/skills` as user skills)."""
     best: dict[str, RootDir] = {}
     for root in roots:
         try:
@@ -413,7 +563,8 @@ def _distinct(runtime: Runtime, roots: list[RootDir]) -> list[RootDir]:
         except (OSError, ValueError):
             key = root.path
         kept = best.get(key)
-        if kept is None or (runtime.rank(root.tier), -root.subrank) > (runtime.rank(kept.tier), -kept.subrank):
+        if kept is None or (not root.untrusted, runtime.rank(root.tier), -root.subrank) > \
+                (not kept.untrusted, runtime.rank(kept.tier), -kept.subrank):
             best[key] = root
     chosen = set(map(id, best.values()))
     return [r for r in roots if id(r) in chosen]
@@ -461,7 +612,7 @@ class Found:
     depth: int  # SKILL.md directly in a child directory of the root is depth 1
 
 
-@dataclass
+@dataclass(shared_init=True)
 class WalkResult:
     """What one walk of a directory tree found (`Walker.walk`)."""
 
@@ -496,7 +647,7 @@ class Walker:
         self._special: set[str] = set()  # FIFOs, sockets, devices: reported, never opened
         self.excluder = excluder or Excluder((), "")
         self.truncated: list[str] = []  # roots whose walk stopped at MAX_WALK_DIRS
-        self.below: dict[str, list[tuple[str, frozenset[str]]]] = {}  # `_below`'s answers, as the listings
+        self.below: dict[str, Below] = {}  # `_below`'s answers, as the listings
         self.ahead: Ahead | None = None  # listings another process of the run listed ahead (`check`)
 
     def is_link(self, path: str) -> bool:

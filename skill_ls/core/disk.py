@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 
 from skill_ls.core.paths import NEVER_ENTER
+from skill_ls.core.records import dataclass
 
 _MAX_ENTRIES = 50_000
 MAX_TREE_FILES = 10_000  # a skill directory is walked this far at most

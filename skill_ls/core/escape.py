@@ -10,6 +10,8 @@ import json
 import re
 from typing import Callable, cast
 
+from skill_ls.core.patterns import lazy_pattern
+
 # What a terminal or a log must never receive raw: C0 controls (ESC starts terminal sequences; a
 # newline inside a field forges a new diagnostic line), DEL, C1 controls (8-bit CSI and friends),
 # Unicode line/paragraph separators, bidirectional overrides and isolates ("Trojan Source"), and
@@ -24,7 +26,7 @@ def _unsafe(keep_newlines: bool) -> re.Pattern[str]:
     return re.compile(rf"[{_CONTROLS}]" if keep_newlines else rf"[\n{_CONTROLS}]")
 
 
-_JSON_ESCAPE = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_JSON_ESCAPE = lazy_pattern(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _escape_char(m: re.Match[str]) -> str:

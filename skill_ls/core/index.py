@@ -7,9 +7,6 @@ Documents are parsed lazily and cached by path; nothing here knows about rules o
 from __future__ import annotations
 
 import os
-import re
-from dataclasses import dataclass, field
-from collections.abc import Iterable
 from typing import Any
 
 from skill_ls.core.config import Config
@@ -22,7 +19,9 @@ from skill_ls.core.paths import NEVER_ENTER
 from skill_ls.core.parse.frontmatter import Frontmatter, parse_frontmatter, quote_repair
 from skill_ls.core.parse.yaml12 import js_string, js_truthy
 from skill_ls.core.parse.text import MAX_READ_BYTES as MAX_READ_BYTES, SourceText, read_bytes as read_bytes
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.disk import Disk
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.references import ReferenceResolver
 from skill_ls.core.runtimes import RUNTIMES, Runtime, runtime_for_family
 from skill_ls.core.shape import shape_refusal
@@ -70,7 +69,7 @@ class DocumentStore:
     def __init__(self) -> None:
         self._docs: dict[str, Document] = {}
         self.overlays: dict[str, tuple[str, int | None]] = {}
-        self._texts: dict[str, str] = {}  # texts another process of the same check read (`add_texts`)
+        self._lines: dict[str, dict[int, str]] = {}  # lines another process of the same check read (`add_lines`)
         self.loads = 0  # documents parsed so far: `texts(since=...)` leaves out the first ones
         self._load_number: dict[str, int] = {}
 
@@ -97,28 +96,32 @@ class DocumentStore:
         overlay = self.overlays.get(path)
         if overlay is not None:
             return SourceText.from_str(overlay[0])
-        text = self._texts.get(path)
-        if text is not None:
-            return SourceText(text, has_crlf="\r" in text)
+        lines = self._lines.get(path)
+        if lines is not None:
+            # Only the lines another process's findings point into, each at its place (the others
+            # empty): what converting those findings' positions reads, without the whole text.
+            return SourceText("\n".join(lines.get(n, "") for n in range(max(lines) + 1)))  # (no breaks in lines)
         return SourceText.from_bytes(read_bytes(path)[0])
 
-    def texts(self, paths: Iterable[str], since: int = 0) -> dict[str, str]:
-        """The texts (after the BOM) of those of `paths` that this store has read from disk, after
-        its first `since` documents (`loads` at some moment: what it had parsed then is left out)."""
+    def lines(self, wanted: dict[str, set[int]], since: int = 0) -> dict[str, dict[int, str]]:
+        """The `wanted` lines (without their breaks) of those files this store has read from disk,
+        after its first `since` documents (`loads` at some moment: what it had parsed then is left
+        out): what another process needs to place findings computed here (`add_lines` there)."""
         out = {}
-        for path in paths:
+        for path, numbers in wanted.items():
             doc = self._docs.get(path)
             if doc is not None and path not in self.overlays and self._load_number.get(path, 0) > since:
-                out[path] = doc.src.text
+                line_text = doc.src.line_text
+                out[path] = {n: line_text(n) for n in numbers}
         return out
 
-    def add_texts(self, texts: dict[str, str]) -> None:
-        """Texts that another process of the same run read from disk (`texts` there): `source`
+    def add_lines(self, lines: dict[str, dict[int, str]]) -> None:
+        """Lines that another process of the same run read from disk (`lines` there): `source`
         serves them, so findings computed there are placed in the text they were computed from
         without reading the file again."""
-        for path, text in texts.items():
-            if path not in self._docs:
-                self._texts[path] = text
+        for path, numbered in lines.items():
+            if path not in self._docs and numbered:
+                self._lines.setdefault(path, {}).update(numbered)
 
     def release_texts(self) -> int:
         """Let every document read from disk drop its text until next used (see SourceText.release);
@@ -347,7 +350,7 @@ def first_line_description(doc: Document, start: int, fallback: str) -> str:
     return fallback
 
 
-_HEADING = re.compile(r"^#+\s+(\S.*)$")
+_HEADING = lazy_pattern(r"^#+\s+(\S.*)$")
 
 
 def description_as_read(doc: Document, runtime: Runtime, fm: Frontmatter, fallback: str = "Skill") -> Any:

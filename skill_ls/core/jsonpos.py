@@ -8,11 +8,11 @@ lines and code point columns (`Span`), like everything the parser layer produces
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.model import Span
 from skill_ls.core.parse.data import json_int
+from skill_ls.core.records import dataclass, field
 
 Path = tuple[Any, ...]
 MAX_DEPTH = 200

@@ -10,12 +10,12 @@ Pure: reads `NameResolution`/`SkillDecl` values (and, for tombstones, the agent 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from skill_ls.core.index import Index, SkillDecl
 from skill_ls.core import spans
 from skill_ls.core.model import Span
+from skill_ls.core.records import dataclass
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.core.runtimes import RUNTIMES
 

@@ -9,11 +9,11 @@ description is cut at `skillListingMaxDescChars` (1,536). Read once per index st
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any
 
 from skill_ls.core.files import read_json
 from skill_ls.core.index import Index
+from skill_ls.core.records import dataclass
 from skill_ls.core.runtimes import Runtime
 
 

@@ -3,13 +3,13 @@ and AGH's `$AGH_HOME/config.toml` consent list. Reading only; nothing here start
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 from skill_ls.core.files import read_json
 from skill_ls.core.index import Document, Index, read_bytes
 from skill_ls.core.parse.data import DataError, toml_value
 from skill_ls.core.model import Span
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.runtimes import MCP_METADATA_KEY
 
 

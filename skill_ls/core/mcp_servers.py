@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.index import read_bytes
 from skill_ls.core.model import Span
 from skill_ls.core.parse.data import DataError, json_value
+from skill_ls.core.patterns import lazy_pattern
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.runtimes.spec import str_items
 
 # Claude Code `.mcp.json` transports (https://code.claude.com/docs/en/mcp): stdio needs `command`;
@@ -26,15 +27,15 @@ STDIO_TYPES = ("stdio",)
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "host.docker.internal")
 
 TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("an Anthropic API key", re.compile(r"sk-ant-[A-Za-z0-9_-]{20,}")),
-    ("an OpenAI API key", re.compile(r"sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}")),
-    ("a GitHub token", re.compile(r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})")),
-    ("an AWS access key id", re.compile(r"(?:AKIA|ASIA)[0-9A-Z]{16}")),
-    ("a Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("a Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}")),
+    ("an Anthropic API key", lazy_pattern(r"sk-ant-[A-Za-z0-9_-]{20,}")),
+    ("an OpenAI API key", lazy_pattern(r"sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}")),
+    ("a GitHub token", lazy_pattern(r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})")),
+    ("an AWS access key id", lazy_pattern(r"(?:AKIA|ASIA)[0-9A-Z]{16}")),
+    ("a Slack token", lazy_pattern(r"xox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("a Google API key", lazy_pattern(r"AIza[0-9A-Za-z_-]{35}")),
 )
-SECRET_NAME = re.compile(r"(?i)(?:^|[_-])(?:api[_-]?key|key|token|secret|password|passwd|pat|auth)$")
-PLACEHOLDER = re.compile(r"(?i)^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|changeme|example|"
+SECRET_NAME = lazy_pattern(r"(?i)(?:^|[_-])(?:api[_-]?key|key|token|secret|password|passwd|pat|auth)$")
+PLACEHOLDER = lazy_pattern(r"(?i)^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|changeme|example|"
                          r"placeholder|replace|dummy|redacted|\*\*\*|\.\.\.")
 NOT_SECRETS = frozenset({"disabled", "enabled", "required", "optional", "inherit", "anonymous", "localhost"})
 WEAKER_SECRETS = ("a high-entropy literal", "a literal secret")  # warnings, not errors (MS003)
@@ -96,7 +97,7 @@ def unpinned_package(command: str, args: list[str]) -> str | None:
 _SOURCE_PREFIXES = ("git+", "git:", "github:", "gitlab:", "bitbucket:", "gist:", "file:", "http:", "https:")
 # A commit id as a path segment or after '#'/'@' (a 40-hex id anywhere; a short one must hold a digit),
 # or a version in a tarball's name (`pkg-1.2.3.tgz`, `archive/v1.2.3.tar.gz`).
-_FIXED_SOURCE = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])|[#@](?=[0-9a-f]*\d)[0-9a-f]{7,39}\b"
+_FIXED_SOURCE = lazy_pattern(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])|[#@](?=[0-9a-f]*\d)[0-9a-f]{7,39}\b"
                            r"|[/-]v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?\.(?:tgz|tar\.gz|zip|whl)$", re.I)
 
 
@@ -114,7 +115,7 @@ def _pinned(pkg: str, registry: str) -> bool:
     return bool(at) and bool(re.match(r"^v?\d", version))
 
 
-SHELL_PLACEHOLDER = re.compile(r"\$(?:\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}|[A-Za-z_][A-Za-z0-9_]*)")
+SHELL_PLACEHOLDER = lazy_pattern(r"\$(?:\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}|[A-Za-z_][A-Za-z0-9_]*)")
 
 
 def server_findings(name: str, server: Any, *, shape_checked: bool = True,

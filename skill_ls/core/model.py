@@ -5,9 +5,10 @@ convert to UTF-16 (LSP, JSON) or 1-based code points (text, GitHub) using the do
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
+
+from skill_ls.core.records import dataclass, field
 
 
 class Severity(IntEnum):

@@ -8,9 +8,10 @@ once per index state (kept in `Index.derived`, dropped whenever the index learns
 from __future__ import annotations
 
 import os
+import posixpath
 from typing import Any, cast
 
-from skill_ls.core.discovery import expand_template, link_template
+from skill_ls.core.discovery import expand_template, folder_untrusted, link_template, marker_paths
 from skill_ls.core.index import Index, read_bytes
 from skill_ls.core.parse.data import DataError, json_value, jsonc_value, toml_value
 from skill_ls.core.runtimes import Runtime
@@ -53,12 +54,31 @@ def settings_files(index: Index | None, runtime: Runtime) -> list[tuple[str, dic
     spec = runtime.own_settings
     if spec is None or index is None:
         return []
+    trust = runtime.folder_trust
+    skipped: set[str] = set()
+    if trust is not None and trust.ignored_settings and _untrusted(runtime, index):
+        skipped = {os.path.normpath(p) for t in trust.ignored_settings
+                   for p in expand_template(t, index.workspace, index.env, index.config)}
     out = []
     for path in _expand_files(spec.files, index):
+        if skipped and os.path.normpath(path) in skipped:  # (a folder it does not trust: Gemini CLI)
+            continue
         data = settings_file(index, path, spec.format)
         if data is not None:
             out.append((path, data))
     return out
+
+
+def _untrusted(runtime: Runtime, index: Index) -> bool:
+    """Whether the runtime does not trust the workspace folder (`Runtime.folder_trust`): as the
+    index's roots say (decided once per build), else asked once per index state."""
+    roots = index.roots.get(runtime.id)
+    if roots is not None:
+        return any(r.untrusted for r in roots)
+    key = ("folder_untrusted", runtime.id)
+    if key not in index.derived:
+        index.derived[key] = folder_untrusted(runtime, index.workspace, index.env, index.config) is not None
+    return bool(index.derived[key])
 
 
 def _expand_files(templates: tuple[str, ...], index: Index) -> list[str]:
@@ -358,8 +378,11 @@ def _home_relative(path: str, index: Index | None) -> str:
 def settings_paths(index: Index) -> set[str]:
     """Every settings file of a runtime that the index reads (its `OwnSettings` files, the JSON
     files whose keys list roots: Amp's settings, OpenCode's `opencode.json`, and the files that turn
-    roots off: Gemini CLI's `extension-enablement.json`; the files that move roots: a linked
+    roots off: Gemini CLI's `extension-enablement.json`, its `trustedFolders.json` and the settings
+    files that turn folder trust on; the files that move roots: a linked
     extension's `.gemini-extension-install.json`), existing or not, and
+    the marker files that decide whether a root is read: each Gemini CLI extension's
+    `gemini-extension.json`, a linked one's at its source), and
     its agents' settings files that exist (OpenCode's `.opencode/agents/*.md`): a change to one of
     them changes what the runtimes load (the server rebuilds the index)."""
     from skill_ls.core.runtimes import RUNTIMES
@@ -369,11 +392,14 @@ def settings_paths(index: Index) -> set[str]:
         templates = [*(runtime.own_settings.files if runtime.own_settings else ()),
                      *(spec.template for spec in runtime.roots if spec.json_keys),
                      *(spec.enablement for spec in runtime.roots if spec.enablement),
+                     *((runtime.folder_trust.file, *runtime.folder_trust.switch_files) if runtime.folder_trust else ()),
                      *(link_template(spec) for spec in runtime.roots if spec.link),
                      *(spec.json_merge for spec in runtime.roots if spec.json_merge),
                      *(t for spec in runtime.roots if spec.json_switch for t in spec.json_switch[0])]
         for template in templates:
             out.update(os.path.normpath(p) for p in expand_template(template, index.workspace, index.env, index.config))
+        for spec in runtime.roots:
+            out.update(marker_paths(spec, index.workspace, index.env, index.config))
         out.update(os.path.normpath(p) for p in agent_files(runtime, index))
     return out
 
@@ -411,4 +437,9 @@ def workspace_settings_globs() -> list[str]:
             prefix = next((p for p in _WORKSPACE_PREFIXES if template.startswith(p)), None)
             if prefix is not None and "**/" + template.removeprefix(prefix) not in out:
                 out.append("**/" + template.removeprefix(prefix))
+        # A root's marker file may be anywhere in a workspace (a linked Gemini CLI extension's
+        # source: its `gemini-extension.json`).
+        for spec in runtime.roots:
+            if spec.marker and "**/" + posixpath.basename(spec.marker) not in out:
+                out.append("**/" + posixpath.basename(spec.marker))
     return out

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 import stat as stat_module
-from dataclasses import dataclass, field
 from typing import Any
 
 from skill_ls.core.files import read_json
 from skill_ls.core.model import Span
 from skill_ls.core.paths import NEVER_ENTER
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.runtimes.claude_code import MANAGED_SETTINGS_DIRS as MANAGED_DIRS
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")

@@ -6,10 +6,10 @@ What each copy *is* (winner, shadowed, …) is said in one place: `skill_ls.core
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from skill_ls.core.index import Index, SkillDecl
 from skill_ls.core.paths import is_under
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.runtimes import RUNTIMES
 
 

@@ -9,12 +9,12 @@ tests/test_settings_schema.py checks the two agree both ways. Editor-only settin
 `skillLs.trace.*`) are the extension's own and are not generated."""
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
 from skill_ls.core import config as cfg
 from skill_ls.core.model import Severity
+from skill_ls.core.records import MISSING, fields
 from skill_ls.core.runtimes import RUNTIMES
 
 EDITOR_ONLY = ("skillLs.server.", "skillLs.trace.")
@@ -42,8 +42,8 @@ def _camel(key: str) -> str:
 def _default(attr: str, kind: str) -> Any:
     if kind == "roots":
         return []
-    field = {f.name: f for f in dataclasses.fields(cfg.Config)}[attr]
-    value = field.default_factory() if field.default_factory is not dataclasses.MISSING else field.default
+    field = {f.name: f for f in fields(cfg.Config)}[attr]
+    value = field.default_factory() if field.default_factory is not MISSING else field.default
     if kind in ("path", "str"):
         return "" if value is None else str(value)
     if isinstance(value, tuple):

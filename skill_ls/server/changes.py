@@ -11,6 +11,7 @@ import logging
 import os
 from typing import Any
 
+from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.parse.text import read_bytes
 from skill_ls.core.paths import is_under
 from skill_ls.server.indexing import IndexingServer
@@ -77,26 +78,60 @@ class ChangesServer(IndexingServer):
             else:
                 self.clear(path)
 
-    def note_disk_text(self, path: str) -> None:
+    def note_disk_text(self, path: str, held: str | None = None) -> None:
         """Remember what the file of an open buffer holds on disk (at open and save), so that a buffer
-        whose file vanishes can be told clean (released) from edited (kept)."""
+        whose file vanishes can be told clean (released) from edited (kept). `held`: what the client
+        says the file held (the text it loaded at didOpen, its buffer at didSave), taken when the file
+        is gone by the time the server reads the message — a loaded machine reads didOpen late, and a
+        folder moved meanwhile left a clean buffer taken for an edited one for good."""
         data, error, truncated = read_bytes(path)  # never blocks on a FIFO, never reads a device
+        if error is not None and held is not None and not os.path.lexists(path):
+            self.disk_texts[path] = held
+            return
         try:
             self.disk_texts[path] = None if error or truncated else data.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
             self.disk_texts[path] = None
 
-    def _release_vanished_buffers(self, pending: set[str], touched_by_folder: dict[str, set[tuple[str, str]]]) -> None:
+    def note_opened(self, path: str, text: str) -> None:
+        """didOpen: what the disk holds; when the file is already gone, the text the editor loaded if
+        the index knew the file on disk (it vanished after the editor read it). A new buffer that was
+        never on disk (`:e new/SKILL.md`) has no disk text: it is a buffer, never a vanished file."""
+        self.note_disk_text(path, text if self._known_on_disk(path) else None)
+
+    def note_saved(self, path: str) -> None:
+        """didSave: the client wrote its buffer to the file: what the disk holds, or that buffer when
+        the file is already gone again."""
+        self.note_disk_text(path, self._buffer_text(path))
+
+    def _buffer_text(self, path: str) -> str | None:
+        return next((st.overlays[path][0] for st in self.states.values() if path in st.overlays), None)
+
+    def _known_on_disk(self, path: str) -> bool:
+        """Whether some folder's index read `path` from disk (a declaration, an agent, a listed file)."""
+        for st in self.states.values():
+            index = st.index
+            if index is not None and path not in st.overlays and (
+                    index.decls_for_path(path) or index.agent_at(path) is not None or path in st.workspace_files()):
+                return True
+        return False
+
+    def _release_vanished_buffers(self, touched_by_folder: dict[str, set[tuple[str, str]]] | None = None) -> None:
         """An open buffer whose file vanished from disk (deleted, or moved away with its directory) and
         that still holds what the disk held is as good as closed: the analysis, and the shadowing of the
         other copies, follow the disk as `skill-ls check` does. (VS Code keeps a document that an extension
         opened for minutes after its tab closed; it would otherwise keep a moved copy alive.) A buffer
-        with edits is kept: it may be saved back. A later edit makes it a buffer again."""
-        prefixes = tuple(p.rstrip(os.sep) + os.sep for p in pending)
+        with edits is kept: it may be saved back. A later edit makes it a buffer again.
+
+        Every open buffer is looked at (a handful of `exists` calls), before each batch of changes and
+        before each rebuild: not only those under the batch's paths, since which paths a batch holds
+        depends on the watcher, the order and the timing of its events (a folder moved out of the
+        watched tree is reported as the folder alone, or its files, or nothing at all when events were
+        lost and the folders are rescanned)."""
         for path in list(self.open_docs):
-            if not (path in pending or path.startswith(prefixes)) or os.path.exists(path):
+            if os.path.exists(path):
                 continue
-            text = next((st.overlays[path][0] for st in self.states.values() if path in st.overlays), None)
+            text = self._buffer_text(path)
             if text is None or text != self.disk_texts.get(path):
                 continue
             log.info("%s vanished from disk and its buffer has no edits: analysed as closed", path)
@@ -104,8 +139,15 @@ class ChangesServer(IndexingServer):
             self.disk_texts.pop(path, None)
             for key, st in self.states.items():
                 touched = st.drop_overlay(path)
-                if touched:
+                if touched and touched_by_folder is not None:
                     touched_by_folder.setdefault(key, set()).update(touched)
+
+    async def _reindex_once(self, state: WorkspaceState) -> None:
+        # A rescan (lost events, a configuration change) reads the disk again: a buffer whose file
+        # vanished without edits is released first, as a batch of changes would (it takes part in no
+        # index the rescan builds).
+        self._release_vanished_buffers()
+        await super()._reindex_once(state)
 
     # -- disk changes ------------------------------------------------------------------------------
     def disk_changed_threadsafe(self, path: str) -> None:
@@ -170,7 +212,7 @@ class ChangesServer(IndexingServer):
         every affected file, open or not. A change that needs a full rebuild of a folder (its
         configuration, a new root, agent discovery) re-indexes that folder, which republishes all."""
         changed_files = pending
-        self._release_vanished_buffers(pending, touched_by_folder)
+        self._release_vanished_buffers(touched_by_folder)
         if any(os.path.basename(p) in CATALOG_SIDECARS for p in changed_files):
             self._catalog_salt += 1  # MCP servers, marketplace metadata, AGH consent: read by catalogs
         affected: set[str] = set()

@@ -132,7 +132,11 @@ class IndexingServer(PublishingServer):
         if self.pull:
             return
         files = {p for p in state.workspace_files() if self.state_for(p) is state}
-        files |= {p for p in set(self.open_docs) | set(self.pushed) if self.state_for(p) is state}
+        held = {p for p in set(self.open_docs) | set(self.pushed) if self.state_for(p) is state} - files
+        for p in held:
+            if p not in self.open_docs and not os.path.exists(p):
+                self.clear(p)  # gone since it was pushed: nothing to show, as in `check` (not "cannot read file")
+        files |= {p for p in held if p in self.open_docs or p in self.pushed}
         if (state.config_error or state.config_key_errors) and state.config_path:
             files.add(state.config_path)
         self.queue_publish(files)

@@ -5,7 +5,6 @@ position."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
@@ -14,6 +13,7 @@ from skill_ls.analysis.navigation import SkillRef
 from skill_ls.analysis.queries.scope import ref_under
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.index import Document
+from skill_ls.core.records import dataclass
 
 
 @dataclass

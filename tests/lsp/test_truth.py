@@ -244,6 +244,27 @@ async def test_a_folder_moved_away_with_its_file_open_follows_the_disk_unless_ed
     assert "SH002" in _codes(await s.diagnostics(tree.ws_demo, lambda ds: "SH002" in _codes(ds)))
 
 
+async def test_an_open_the_server_reads_after_its_folder_moved_away_follows_the_disk(start, tree, profile):
+    """The editor read the file and sent didOpen, and the folder moved out of the workspace before the
+    server read the message (a loaded machine: the test above failed so in CI, its wait for SH002 being
+    met by the publish at index time). What the editor loaded is what the disk held: the buffer has no
+    edits, and the copy goes with its folder as in `skill-ls check`."""
+    _in_scope_tree(tree)
+    s = await start(profile)
+    await _matches_cli(s, tree, tree.ws)
+    folder, away = tree.ws_demo.parent, tree.tmp / "moved-away" / "demo"
+    text = tree.ws_demo.read_text(encoding="utf-8")
+    away.parent.mkdir(parents=True, exist_ok=True)
+    seen = await s.changes_seen()
+    folder.rename(away)
+    s.open(tree.ws_demo, text)  # (read before the move)
+    _client_reports(s, folder, types.FileChangeType.Deleted)
+    _client_reports(s, away, types.FileChangeType.Created)
+    await s.idle(after=seen)
+    expected = await _matches_cli(s, tree, tree.ws)
+    assert str(tree.ws_demo) not in expected and "RF001" in expected[str(tree.other)]
+
+
 def _codes(items) -> list[str]:
     return sorted(str(d.code) for d in items)
 

@@ -119,5 +119,79 @@ async def test_a_gemini_extension_linked_later_is_followed(start, tree, profile)
     await s.diagnostics(mine, lambda ds: "SH002" not in _codes(ds))
     write(linked, "---\nname: lint\ndescription: Extension lint.\n---\nBody.\n")
     await s.diagnostics(mine, lambda ds: "SH002" in _codes(ds))
+    # The source's manifest (outside the home directory and the workspace: watched in its folder).
+    write(dev / "gemini-extension.json", '{"name": "tools"}')  # no "version": Gemini CLI skips it
+    await s.diagnostics(mine, lambda ds: "SH002" not in _codes(ds))
+    write(dev / "gemini-extension.json", '{"name": "tools", "version": "1.0.1"}')
+    await s.diagnostics(mine, lambda ds: "SH002" in _codes(ds))
     shutil.rmtree(extensions / "tools")  # `gemini extensions uninstall tools`
     await s.diagnostics(mine, lambda ds: "SH002" not in _codes(ds))
+
+
+async def test_an_installed_extension_s_manifest_is_watched(start, tree, profile):
+    """`gemini-extension.json` decides whether Gemini CLI loads an extension (`loadExtensionConfig`:
+    it exists, is JSON, has a `name` and a `version`): editing it under `~/.gemini/extensions`
+    (outside the workspace: watchdog) changes what the editor shows as `skill-ls check` would."""
+    from tests.conftest import write
+
+    manifest = write(tree.home / ".gemini" / "extensions" / "tools" / "gemini-extension.json",
+                     '{"name": "tools", "version": "1.0.0"}')
+    skill(tree.home / ".gemini" / "extensions" / "tools" / "skills", "lint", description="Extension lint.")
+    mine = skill(tree.ws / ".gemini" / "skills", "lint", description="Workspace lint.")
+    s = await start(profile)
+    s.open(mine)
+    await s.diagnostics(mine, lambda ds: "SH002" in _codes(ds))  # the workspace copy shadows the extension's
+    write(manifest, '{"name": "tools"}')  # no "version": Gemini CLI skips the extension
+    await s.diagnostics(mine, lambda ds: "SH002" not in _codes(ds))
+    write(manifest, '{"name": "tools", "version": "1.0.1"}')
+    await s.diagnostics(mine, lambda ds: "SH002" in _codes(ds))
+    manifest.unlink()  # not an extension any more
+    await s.diagnostics(mine, lambda ds: "SH002" not in _codes(ds))
+
+
+async def test_a_linked_source_s_manifest_in_the_workspace_is_watched(start, tree, profile):
+    """A linked extension whose source is in the workspace (`gemini extensions link ./ext`): its
+    `gemini-extension.json` is watched like a settings file (the client's `**/gemini-extension.json`,
+    or watchdog); a manifest Gemini CLI refuses makes the source's skills «not discovered» (SH004),
+    a valid one loads them again, as `skill-ls check` says."""
+    import json
+
+    from tests.conftest import write
+    from tests.lsp.conftest import client_reports
+
+    skill(tree.ws / ".gemini" / "skills", "x")
+    source = tree.ws / "ext"
+    manifest = write(source / "gemini-extension.json", '{"name": "tools", "version": "1.0.0"}')
+    lint = skill(source / "skills", "lint")
+    write(tree.home / ".gemini" / "extensions" / "tools" / ".gemini-extension-install.json",
+          json.dumps({"source": str(source), "type": "link"}))
+    s = await start(profile)
+    s.open(lint)
+    await s.diagnostics(lint, lambda ds: "SH004" not in _codes(ds))
+    write(manifest, '{"name": "tools", "version": ""}')
+    client_reports(s, manifest, types.FileChangeType.Changed)
+    await s.diagnostics(lint, lambda ds: "SH004" in _codes(ds))
+    write(manifest, '{"name": "tools", "version": "2.0.0"}')
+    client_reports(s, manifest, types.FileChangeType.Changed)
+    await s.diagnostics(lint, lambda ds: "SH004" not in _codes(ds))
+
+
+async def test_gemini_s_folder_trust_is_watched(start, tree, profile):
+    """Gemini CLI's Trusted Folders: turning `security.folderTrust.enabled` on in `~/.gemini/settings.json`
+    and recording a decision in `~/.gemini/trustedFolders.json` (outside the workspace: watchdog)
+    change whether the workspace's skills load, and the editor follows as `skill-ls check` would."""
+    import json
+
+    from tests.conftest import write
+
+    settings = write(tree.home / ".gemini" / "settings.json", "{}")
+    mine = skill(tree.ws / ".gemini" / "skills", "lint")
+    s = await start(profile)
+    s.open(mine)
+    await s.diagnostics(mine, lambda ds: "SH004" not in _codes(ds))
+    write(settings, json.dumps({"security": {"folderTrust": {"enabled": True}}}))
+    await s.diagnostics(mine, lambda ds: "SH004" in _codes(ds))  # not decided: not loaded until trusted
+    rules = write(tree.home / ".gemini" / "trustedFolders.json", json.dumps({str(tree.ws): "TRUST_FOLDER"}))
+    await s.diagnostics(mine, lambda ds: "SH004" not in _codes(ds))
+    write(rules, json.dumps({str(tree.ws): "DO_NOT_TRUST"}))
+    await s.diagnostics(mine, lambda ds: "SH004" in _codes(ds))

@@ -3,13 +3,13 @@ and tombstones (`skills.disabled`), and AGH ToolIDs in `tools` / `deny_tools`.""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from typing import Literal
 
 from skill_ls.analysis.navigation import BUILTIN_TOOL_IDS, enclosing_key, in_frontmatter
 from skill_ls.analysis.queries.scope import agent_of, document, index_of, is_agent, name_scope
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.index import Document
+from skill_ls.core.records import dataclass, replace
 from skill_ls.core.resolve import effective_names
 from skill_ls.core.runtimes import BASE_RUNTIME, DEFAULT_AGENT_FAMILY, RUNTIMES, STANDARD_FIELDS, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES

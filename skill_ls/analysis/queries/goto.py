@@ -6,7 +6,6 @@ every agent. References: every agent and skill that names it (and, when asked, i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from skill_ls.analysis.navigation import references_to
 from skill_ls.analysis.queries.scope import index_of, resolutions
@@ -14,6 +13,7 @@ from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.index import SkillDecl
 from skill_ls.core.model import Span
 from skill_ls.core.parse.text import SourceText
+from skill_ls.core.records import dataclass
 from skill_ls.core.spans import name_span
 
 

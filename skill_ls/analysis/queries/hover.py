@@ -4,7 +4,6 @@ The text is Markdown; the span is what it is about (the name, or the key)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from skill_ls.analysis.navigation import key_at
 from skill_ls.analysis.queries.scope import (agent_of, document, index_of, name_scope, ref_under, resolutions,
@@ -14,6 +13,7 @@ from skill_ls.core.config import Config
 from skill_ls.core.index import Index, SkillDecl
 from skill_ls.core.labels import label_resolution, refused_under_other_names
 from skill_ls.core.model import Span
+from skill_ls.core.records import dataclass
 from skill_ls.core.runtimes import DEFAULT_AGENT_FAMILY, RUNTIMES
 from skill_ls.core.runtimes.agent_families import AGENT_FAMILIES
 

@@ -1,11 +1,11 @@
 """Code lens over a skill's frontmatter: "winner · workspace — shadows 2" per runtime that reads it."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from skill_ls.analysis.queries.scope import document, index_of, runtime_title
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.labels import label_decl
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.resolve import resolve_name
 
 

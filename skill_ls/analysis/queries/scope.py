@@ -7,11 +7,11 @@ default runtime first.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from skill_ls.analysis.navigation import SkillRef, ref_at, skill_refs
 from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.index import AgentDecl, Document, Index
+from skill_ls.core.records import dataclass
 from skill_ls.core.resolve import NameResolution, resolve_name
 from skill_ls.core.runtimes import RUNTIMES, runtime_for_family, scoping_for_family
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Literal
 
 from skill_ls.analysis.queries.goto import Location
@@ -13,6 +12,7 @@ from skill_ls.analysis.workspace import WorkspaceState
 from skill_ls.core.body import fence_step
 from skill_ls.core.index import Document
 from skill_ls.core.model import Span
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.spans import name_span
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")

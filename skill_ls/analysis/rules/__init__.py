@@ -26,11 +26,12 @@ which. Each `Fix` value carries its own `safe` flag (ruff's model).
 """
 from __future__ import annotations
 
-import inspect
-from dataclasses import dataclass
+import functools
+import sys
 from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 
 from skill_ls.core.model import Diagnostic, Fix, Related, Severity, Span, TextEdit
+from skill_ls.core.records import dataclass
 
 if TYPE_CHECKING:
     from skill_ls.core.runtimes import Runtime
@@ -62,7 +63,33 @@ FILE_KINDS: tuple[str, ...] = tuple(sorted({k for kinds in SCOPE_KINDS.values() 
 RUNTIME_SCOPES = ("runtime", "resolution")
 
 
-@dataclass(frozen=True, eq=False)
+def cleandoc(doc: str) -> str:
+    """`inspect.cleandoc` (the same algorithm; `inspect`, with `ast`, `dis` and `tokenize`, is ~5 % of a
+    check's start-up, and nothing else a check runs imports it): tabs expanded, the first line's
+    leading whitespace and the other lines' common indentation removed, blank lines at either end
+    dropped."""
+    lines = doc.expandtabs().split("\n")
+    margin = sys.maxsize
+    for line in lines[1:]:
+        content = len(line.lstrip())
+        if content:
+            margin = min(margin, len(line) - content)
+    lines[0] = lines[0].lstrip()
+    if margin < sys.maxsize:
+        lines[1:] = [line[margin:] for line in lines[1:]]
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0]:
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+@functools.cache
+def _cleaned_doc(func: Callable[..., Any]) -> str:
+    return cleandoc(func.__doc__ or "")
+
+
+@dataclass(frozen=True, eq=False, shared_init=True)
 class Rule:
     """One rule (`@rule`): its code, name, default severity, scope, where it applies, the check and its
     documentation."""
@@ -72,10 +99,16 @@ class Rule:
     severity: Severity
     scope: str
     func: Callable[..., Any]
-    doc: str
     fix: str | None = None  # safe | unsafe | mixed | None (no fix)
     runtimes: RuntimePredicate | None = None  # None: the scope is not about runtimes
     file_kinds: tuple[str, ...] = ()
+
+    @property
+    def doc(self) -> str:
+        """Its documentation: the function's docstring, cleaned as `inspect.cleandoc` cleans it, when
+        first asked (`explain`, `rules`, SARIF; a check in another format reads none, and cleaning
+        ~75 docstrings cost each process of the per-file phase ~1 ms)."""
+        return _cleaned_doc(self.func)
 
     @property
     def summary(self) -> str:
@@ -122,8 +155,7 @@ def rule(code: str, severity: Severity, scope: str, *, runtimes: RuntimePredicat
                          f"are not given to the {scope} scope")
 
     def register(func: _F) -> _F:
-        entry = Rule(code, func.__name__.replace("_", "-"), severity, scope, func, inspect.cleandoc(func.__doc__ or ""), fix,
-                     runtimes, kinds)
+        entry = Rule(code, func.__name__.replace("_", "-"), severity, scope, func, fix, runtimes, kinds)
         if part:
             _PARTS.append(entry)
             return func

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from typing import Any
 
 from skill_ls.core.agents import MCP_SERVER_KEYS, AgentDefinition, server_problem, tool_id_problem
 from skill_ls.core.index import Document
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.suggest import closest
 from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.runtimes import runtime_for_family
@@ -366,6 +366,8 @@ def _value(ctx: AgentContext, doc: Document, family: AgentFamily, key: str, spec
         ctx.out.report(span, f"'{key}' {family.type_messages.get(key) or 'must be ' + KIND_TEXT.get(spec.kind, spec.kind)}")
         return
     if key in family.shell_fields and isinstance(value, str):
+        import shlex  # (only here: most runs split no command)
+
         try:
             words = shlex.split(value)
         except ValueError as exc:
@@ -382,7 +384,7 @@ def _value(ctx: AgentContext, doc: Document, family: AgentFamily, key: str, spec
 
 
 _SHELL_OPERATORS = frozenset(("&&", "||", "|", ";", "&", ">", ">>", "<", "<<", "2>", "2>&1", "|&"))
-_SHELL_EXPANSION = re.compile(r"\$(?:\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()|`|^~/")
+_SHELL_EXPANSION = lazy_pattern(r"\$(?:\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()|`|^~/")
 
 
 def _inline_server(ctx: AgentContext, server: Any, span: Span, seen: set[str]) -> None:

@@ -2,13 +2,12 @@
 runtime's catalog is left out of the catalog skill-ls renders, and this rule says so."""
 from __future__ import annotations
 
-import dataclasses
-
 from skill_ls.analysis.catalog import catalog_format
 from skill_ls.analysis.effective import EffectiveSkill, hidden
 from skill_ls.analysis.rules import ANY_RUNTIME, rule
 from skill_ls.analysis.rules.context import RuntimeContext
 from skill_ls.core.model import Severity
+from skill_ls.core.records import replace
 from skill_ls.core.spans import header_span
 
 
@@ -42,7 +41,7 @@ def unsafe_in_catalog(ctx: RuntimeContext) -> None:
     if fm is None or fm.status != "ok" or ctx.doc.read_error:
         return
     runtime = ctx.runtime
-    decl = ctx.decl if ctx.decl.doc is ctx.doc else dataclasses.replace(ctx.decl, doc=ctx.doc)
+    decl = ctx.decl if ctx.decl.doc is ctx.doc else replace(ctx.decl, doc=ctx.doc)
     s = EffectiveSkill(decl.name, decl)
     if hidden(runtime, s):
         return

@@ -18,14 +18,15 @@ from skill_ls.core.index import Document
 from skill_ls.core.model import Fix, Severity, Span
 from skill_ls.core.parse.data import regex_problem
 from skill_ls.core.parse.frontmatter import Frontmatter
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.runtimes import Runtime
 from skill_ls.core.suggest import closest
 from skill_ls.core.runtimes.claude_code import HOOK_HANDLER_FIELD_KINDS
 from skill_ls.core.runtimes.spec import Vocabulary, flag_word
 
-_MCP_TOOL = re.compile(r"^mcp__[A-Za-z0-9_.-]+?(?:__[A-Za-z0-9_.*-]+)?$")
-_SCOPED = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\((.*)\)$", re.S)
-_ARG_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_MCP_TOOL = lazy_pattern(r"^mcp__[A-Za-z0-9_.-]+?(?:__[A-Za-z0-9_.*-]+)?$")
+_SCOPED = lazy_pattern(r"^([A-Za-z][A-Za-z0-9_]*)\((.*)\)$", re.S)
+_ARG_NAME = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _fm(ctx: RuntimeContext) -> Frontmatter | None:
@@ -337,7 +338,7 @@ def check_hooks(doc: Document, entry: Any, vocab: Vocabulary, report: Callable[[
 _KIND_WORDS = {"str": "a string", "bool": "true or false", "str_list": "a list of strings",
                "str_map": "an object of strings", "map": "an object", "nonempty": "a non-empty string",
                "url": "a URL"}
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(.*)$", re.S)
+_SCHEME = lazy_pattern(r"^([A-Za-z][A-Za-z0-9+.-]*):(.*)$", re.S)
 
 
 def url_problem(url: str) -> str | None:
@@ -581,13 +582,13 @@ def invalid_arguments(ctx: RuntimeContext) -> None:
 
 
 _POSITIONAL = re.compile(r"(?<![$\\])\$(\d+)(?!\w)")
-_MONEY = re.compile(r"\$\d+(?:[.,]\d|[KMBkmb]\b|/[A-Za-z]|-\$?\d|\s*(?:USD|per|of|/mo|/month|a month|million|billion)\b"
+_MONEY = lazy_pattern(r"\$\d+(?:[.,]\d|[KMBkmb]\b|/[A-Za-z]|-\$?\d|\s*(?:USD|per|of|/mo|/month|a month|million|billion)\b"
                     r"|\s+\()")
-_NAMED = re.compile(r"(?<![$\\])\$([A-Za-z_][A-Za-z0-9_]*)(?![\[\w])")
-_ASSIGN = re.compile(r"\bfor\s+([A-Za-z_]\w*)\s+in\b|\b(?:local|export|readonly|declare)\s+(?:-\w+\s+)*([A-Za-z_]\w*)"
+_NAMED = lazy_pattern(r"(?<![$\\])\$([A-Za-z_][A-Za-z0-9_]*)(?![\[\w])")
+_ASSIGN = lazy_pattern(r"\bfor\s+([A-Za-z_]\w*)\s+in\b|\b(?:local|export|readonly|declare)\s+(?:-\w+\s+)*([A-Za-z_]\w*)"
                      r"|^\s*([A-Za-z_]\w*)=|\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)")
-_INDEXED = re.compile(r"\$ARGUMENTS\[(\d+)\]")
-_INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+_INDEXED = lazy_pattern(r"\$ARGUMENTS\[(\d+)\]")
+_INLINE_CODE = lazy_pattern(r"(`+)(.+?)\1")
 
 
 def _uses_arguments(doc: Document) -> bool:
@@ -673,9 +674,9 @@ def _ordinal(index: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-_AWK = re.compile(r"\b[gmn]?awk\b")
+_AWK = lazy_pattern(r"\b[gmn]?awk\b")
 # An awk action as written on a line of its own: `'{print $1}'`, `{ printf "%s", $2 }`, `'$3 > 0 {…}'`.
-_AWK_ACTION = re.compile(r"'\s*(?:\$?\w+\s*[<>=!~]+[^{}']*)?\{\s*$|\{\s*(?:print|printf|sum|n|count|total)\b")
+_AWK_ACTION = lazy_pattern(r"'\s*(?:\$?\w+\s*[<>=!~]+[^{}']*)?\{\s*$|\{\s*(?:print|printf|sum|n|count|total)\b")
 
 
 def _inside_awk_braces(line: str, at: int) -> bool:

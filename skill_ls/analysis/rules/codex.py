@@ -8,7 +8,6 @@ listing (and keeps it live across keystrokes); BG002 words what it finds.
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 import yaml
@@ -17,6 +16,7 @@ from skill_ls.analysis.listing import RELATED, listing
 from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import RuntimeContext, SidecarContext
 from skill_ls.core.index import read_bytes
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.suggest import did_you_mean
 from skill_ls.core.model import Related, Severity, Span
 from skill_ls.core.parse.frontmatter import nesting_too_deep
@@ -121,7 +121,7 @@ TOOL_KEYS = ("type", "value", "description", "transport", "url", "command")
 TOOL_TYPES = ("mcp",)
 TRANSPORTS = ("streamable_http", "stdio", "sse")
 POLICY_KEYS = ("allow_implicit_invocation",)
-_COLOR = re.compile(r"^#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$")
+_COLOR = lazy_pattern(r"^#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$")
 
 
 def _keys(node: Any) -> list[tuple[str, Any, Any]]:

@@ -2,13 +2,13 @@
 is made for one call and compared with nothing (`eq=False`: identity, and no generated `__eq__`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from skill_ls.core.agents import AgentDefinition, parse_agent
 from skill_ls.core.config import Config
 from skill_ls.core.disk import Disk
 from skill_ls.core.index import AgentDecl, Document, Index, SkillDecl
 from skill_ls.core.model import Span
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.resolve import NameResolution
 from skill_ls.core.spans import key_span
 from skill_ls.analysis.rules import Reporter

@@ -10,6 +10,7 @@ from skill_ls.core.model import Fix, Severity, Span, TextEdit
 from skill_ls.core.parse.frontmatter import Problem, quote_repair
 from skill_ls.core.parse.text import MAX_READ_BYTES
 from skill_ls.analysis.rules import replace_fix, rule
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.spans import header_span
 from skill_ls.analysis.rules.context import FileContext
 from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES, Runtime, all_known_fields
@@ -18,7 +19,7 @@ from skill_ls.core.runtimes.spec import STANDARD_NAME
 
 # What a fix writes where the author must still write something: it parses, and says what to write.
 DESCRIPTION_PLACEHOLDER = '"TODO: say what this skill does and when to use it"'
-_TRAILING_KEY = re.compile(r"(?<![A-Za-z0-9_-])([A-Za-z][A-Za-z0-9_-]*)$")
+_TRAILING_KEY = lazy_pattern(r"(?<![A-Za-z0-9_-])([A-Za-z][A-Za-z0-9_-]*)$")
 
 LINE_BUDGET = 500
 TOKEN_BUDGET = 5000
@@ -213,7 +214,7 @@ def _repairing_readers(ctx: FileContext) -> tuple[str, str] | None:
     return ", ".join(rt.title for rt in hosts), ", ".join(refusing)
 
 
-_TOP_LEVEL_KEY = re.compile(r"([A-Za-z0-9_.\-]+)[ \t]*:(?:[ \t]|$)")
+_TOP_LEVEL_KEY = lazy_pattern(r"([A-Za-z0-9_.\-]+)[ \t]*:(?:[ \t]|$)")
 
 
 def _repeats_a_top_level_key(doc: Document) -> bool:

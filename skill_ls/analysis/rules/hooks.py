@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from typing import TYPE_CHECKING, Any
 
 from skill_ls.analysis.rules import Reporter, rule
@@ -18,6 +17,7 @@ from skill_ls.analysis.rules.plugins import json_doc
 from skill_ls.analysis.rules.subagents import is_subagent_family, reads_subagents
 from skill_ls.analysis.values import map_child, node_span, seq_items
 from skill_ls.core.model import Severity, Span
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.runtimes import PLUGIN_RUNTIME, RUNTIMES
 from skill_ls.core.plugins import PLUGIN_TIER, plugin_file_for, plugin_of
 from skill_ls.core.runtimes.claude_code import GUARD_HOOK_EVENTS, HOOK_HANDLER_FIELD_KINDS, HOOK_TYPES_NOT_RUN
@@ -306,8 +306,8 @@ def type_not_run(event: str, handler: dict[str, Any]) -> str | None:
 
 # `${CLAUDE_PLUGIN_ROOT}`, `$CLAUDE_PROJECT_DIR`, `~`: the directories Claude Code resolves them to are
 # known from where the file is (a plugin's root, the project holding `.claude/`, the user's home).
-_ROOTED = re.compile(r"^(?:\$\{(?P<braced>[A-Z_]+)\}|\$(?P<bare>[A-Z_]+)|(?P<tilde>~))(?P<rest>/.+)$")
-_SHELL = re.compile(r"[|&;<>`\n]|\$\(")
+_ROOTED = lazy_pattern(r"^(?:\$\{(?P<braced>[A-Z_]+)\}|\$(?P<bare>[A-Z_]+)|(?P<tilde>~))(?P<rest>/.+)$")
+_SHELL = lazy_pattern(r"[|&;<>`\n]|\$\(")
 # Programs that run the script named next (after their options): `node ${CLAUDE_PLUGIN_ROOT}/x.js`.
 _RUNNERS = frozenset({"bash", "sh", "zsh", "dash", "node", "python", "python3", "bun", "deno", "ruby", "perl",
                       "php", "tsx", "ts-node", "pwsh", "uv", "run", "exec"})
@@ -318,6 +318,8 @@ def script_of(command: str) -> str | None:
     runner is given (`bash x.sh`, `node x.js`, `uv run x.py`), in a command without shell operators."""
     if _SHELL.search(command):
         return None  # pipelines, lists, redirections, substitutions: never guessed
+    import shlex  # (only here: most runs split no command)
+
     try:
         words = shlex.split(command)
     except ValueError:

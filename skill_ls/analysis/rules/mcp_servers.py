@@ -8,7 +8,6 @@ scope that holds definitions (sidecar, skill file, agent file).
 from __future__ import annotations
 
 import os
-import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from skill_ls.analysis.rules import rule
@@ -17,6 +16,7 @@ from skill_ls.analysis.values import map_child, node_span, seq_items
 from skill_ls.core.index import Document
 from skill_ls.core.model import Severity, Span
 from skill_ls.analysis.readers import readers_of
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.runtimes import MCP_METADATA_KEY, RUNTIMES, Runtime, runtime_for_family
 from skill_ls.core.runtimes.agent_families import AGENT_FILE, family_of_path
 
@@ -29,7 +29,7 @@ Found = tuple[str, Span, str, bool]  # code, span, message, weaker
 
 
 CLAUDE_MCP_KINDS = ("plugin_mcp", "project_mcp")
-_DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}")
+_DEFAULTED = lazy_pattern(r"\$\{[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}")
 
 
 def expand_defaults(value: Any) -> Any:
@@ -417,7 +417,7 @@ def _relative_script(command: str) -> bool:
     return c.startswith("./") or c.startswith("../") or "/" in c.split()[0]
 
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_SCHEME = lazy_pattern(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _CLAUDE_CACHE: dict[tuple[str, str, str], list[Found]] = {}
 
 

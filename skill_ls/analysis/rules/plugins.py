@@ -10,6 +10,7 @@ from skill_ls.analysis.rules import rule
 from skill_ls.analysis.rules.context import AgentContext, SidecarContext
 from skill_ls.core.model import Severity, Span
 from skill_ls.core.parse.text import read_bytes
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.plugins import PLUGIN_TIER, command_name, plugin_file_for
 from skill_ls.core.runtimes.claude_code import PLUGIN_MANIFEST_FIELDS, PLUGIN_RESERVED_NAMES, PLUGIN_RESERVED_PREFIXES
 
@@ -21,10 +22,10 @@ if TYPE_CHECKING:
 # preferred, a warning); component paths start with `./` (error) and never contain `..`.
 MARKETPLACE_ENTRY_FIELDS = ("category", "tags", "source", "strict")
 IGNORED_IN_PLUGIN_AGENTS = ("permissionMode", "hooks", "mcpServers")
-PLUGIN_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
+PLUGIN_NAME = lazy_pattern(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SEMVER = lazy_pattern(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
 PATH_FIELDS = tuple(k for k, kind in PLUGIN_MANIFEST_FIELDS.items() if kind == "path")
-URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^\s/]+")
+URL = lazy_pattern(r"^[A-Za-z][A-Za-z0-9+.-]*://[^\s/]+")
 KIND_WORDS = {"str": "a string", "url": "a URL", "bool": "true or false", "str_list": "a list of strings",
               "object": "an object", "author": "an object with a 'name'", "list": "a list"}
 
@@ -273,7 +274,7 @@ def plugin_agent_ignored_field(ctx: AgentContext) -> None:
                            "without it (a project's .claude/agents/ honours it)")
 
 
-PLUGIN_ID = re.compile(r"^[A-Za-z0-9][-A-Za-z0-9._]*$")
+PLUGIN_ID = lazy_pattern(r"^[A-Za-z0-9][-A-Za-z0-9._]*$")
 SOURCE_KINDS = {"github": ("repo",), "url": ("url",), "git-subdir": ("url", "path"), "git": ("url",),
                 "npm": ("package",), "archive": ()}
 

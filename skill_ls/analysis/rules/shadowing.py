@@ -39,7 +39,11 @@ def _other(other: SkillDecl, decl: SkillDecl, index: Index | None) -> str:
 def _directory(decl: SkillDecl, index: Index | None) -> str:
     """The copy's skill directory as a reader recognises it: relative to the workspace when inside
     it, `~/...` under the home directory, else absolute."""
-    directory = os.path.dirname(decl.path or "")
+    return _place(os.path.dirname(decl.path or ""), index)
+
+
+def _place(directory: str, index: Index | None) -> str:
+    """A path as a reader recognises it (`_directory`)."""
     if index is None:
         return directory
     if index.workspace and is_under(directory, index.workspace) and directory != index.workspace:
@@ -74,7 +78,10 @@ def shadowed_copy(ctx: ResolutionContext) -> None:
     ## What it does
     Resolves the name as the runtime does (AGH: agent_local > workspace > additional > user >
     marketplace > bundled; Claude Code: enterprise > personal > project; Amp: first of nine
-    locations) and reports every loadable copy that loses, with the winner in related information.
+    locations; Gemini CLI: the last skill added of a name, so of two extensions the later folder in
+    name order) and reports every loadable copy that loses, with the winner in related information
+    and, where the runtime warns about the clash (Gemini CLI's "Skill conflict detected: … is
+    overriding the same skill from …"), its warning.
     A copy overridden only for one agent (AGH agent-local overlay) is reported as information. A copy
     in the winner's tier that the runtime does not rank against it (GitHub Copilot's and Cursor's
     project directories) is SH003's, not reported here.
@@ -99,8 +106,13 @@ def shadowed_copy(ctx: ResolutionContext) -> None:
         return  # only possible when this copy is lower than a built-in, which cannot happen
     if _tied(res, decl, winner):
         return  # one tier, neither ranked: SH003 says so (one finding per root cause)
+    warning = decl.runtime_def.conflict_warning
+    said = f"; {decl.runtime_def.title} warns: " + warning.format(
+        name=res.name, winner=_place(winner.path, ctx.index), loser=_place(decl.path, ctx.index)) \
+        if warning and winner.path and decl.path else ""
     ctx.out.report(_span(decl), f"'{res.name}' is shadowed by {_other(winner, decl, ctx.index)} "
-                   f"({decl.runtime_def.title}): this copy is not loaded", related=_related(winner, f"winner: {winner.tier_label} copy", ctx.index),
+                   f"({decl.runtime_def.title}): this copy is not loaded{said}",
+                   related=_related(winner, f"winner: {winner.tier_label} copy", ctx.index),
                    data={"winner": winner.path, "winner_tier": winner.tier})
 
 
@@ -180,6 +192,10 @@ def not_discovered(ctx: ResolutionContext) -> None:
     ## What it does
     AGH scans `SKILL.md` up to depth 4 below each scanned directory and at most 300 candidates per
     scanned directory (in lexical path order); Codex scans to depth 6. Copies beyond are reported.
+    So are the copies in a directory the runtime's own files keep it from reading, with the file and
+    what it says: a Gemini CLI extension that is disabled for the folder or whose manifest Gemini CLI
+    refuses, and the workspace's skills where Gemini CLI's folder trust is on and
+    `~/.gemini/trustedFolders.json` does not trust the folder (or has not decided).
     """
     decl = ctx.decl
     if decl.undiscovered is None or _agent_mode(ctx) and decl.agent is None:

@@ -14,6 +14,7 @@ import re
 from typing import Any, Callable
 
 from skill_ls.core.parse import tomllib_module
+from skill_ls.core.patterns import lazy_pattern
 
 # Python refuses int <-> str conversions past 4,300 decimal digits (sys.get_int_max_str_digits);
 # 14,000 bits is about 4,214 digits: below the limit, far above any real value.
@@ -22,7 +23,7 @@ MAX_INT_DIGITS = 4_000
 # Deeper values are refused, as YAML's (frontmatter.MAX_NESTING) and the JSON-with-positions reader's
 # (jsonpos.MAX_DEPTH): every consumer may walk a value recursively.
 MAX_DEPTH = 200
-_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+_POSITION = lazy_pattern(r"\(at line (\d+), column (\d+)\)")
 
 
 class DataError(ValueError):
@@ -55,16 +56,19 @@ def json_value(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], A
     return value
 
 
-def jsonc_value(text: str) -> Any:
+def jsonc_value(text: str, trailing_commas: bool = True) -> Any:
     """`json_value` of JSON with comments (`//`, `/* */`) and trailing commas, as JSONC readers take
     it (OpenCode: "OpenCode supports both JSON and JSONC (JSON with Comments) formats"). Comments
-    and trailing commas become spaces, so positions in problems stay those of the original text."""
-    return json_value(strip_jsonc(text))
+    and trailing commas become spaces, so positions in problems stay those of the original text.
+    `trailing_commas=False`: comments only, as `JSON.parse(stripJsonComments(text))` reads it (Gemini
+    CLI's `trustedFolders.json`)."""
+    return json_value(strip_jsonc(text, trailing_commas))
 
 
-def strip_jsonc(text: str) -> str:
-    """`text` with its comments and trailing commas (outside strings) replaced by spaces, line
-    breaks kept (a linear scan: no regular expression can backtrack on hostile input)."""
+def strip_jsonc(text: str, trailing_commas: bool = True) -> str:
+    """`text` with its comments and trailing commas (outside strings; with `trailing_commas=False`,
+    its comments only) replaced by spaces, line breaks kept (a linear scan: no regular expression can
+    backtrack on hostile input)."""
     out = list(text)
     i, n = 0, len(text)
     last_comma = -1  # the position of a comma that a `}` or `]` may make trailing
@@ -85,7 +89,7 @@ def strip_jsonc(text: str) -> str:
                     out[j] = " "
             i = end
             continue
-        if c == ",":
+        if c == "," and trailing_commas:
             last_comma = i
         elif c in "}]":
             if last_comma >= 0:

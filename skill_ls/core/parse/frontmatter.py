@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime
 import functools
 import re
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 import yaml
@@ -18,6 +17,8 @@ from skill_ls.core.parse.data import MAX_INT_BITS, DataError, toml_value
 from skill_ls.core.model import Span
 from skill_ls.core.parse.yaml12 import core_schema_value, same_reading
 from skill_ls.core.parse.text import SourceText
+from skill_ls.core.patterns import lazy_pattern
+from skill_ls.core.records import dataclass, field
 from skill_ls.core.spans import node_span
 
 _Loader: type[yaml.CSafeLoader | yaml.SafeLoader]
@@ -29,8 +30,8 @@ except AttributeError:  # pragma: no cover - depends on the PyYAML build
 
 _DELIM = re.compile(r"(---|\.\.\.)[ \t]*")
 _OPEN = re.compile(r"---[ \t]*")
-_SUPPRESS_LINE = re.compile(r"#\s*skill-ls:\s*disable=([A-Za-z0-9_,\s]+)")
-_KEY_VALUE = re.compile(r"^(\s*)([A-Za-z0-9_.\-]+)(\s*):[ \t]+(.*?)\s*$")
+_SUPPRESS_LINE = lazy_pattern(r"#\s*skill-ls:\s*disable=([A-Za-z0-9_,\s]+)")
+_KEY_VALUE = lazy_pattern(r"^(\s*)([A-Za-z0-9_.\-]+)(\s*):[ \t]+(.*?)\s*$")
 
 # Guards against inputs that make YAML composers recurse or expand without bound.
 MAX_NESTING = 200
@@ -241,7 +242,7 @@ def _scalar(n: Any) -> Any:
     return n.value
 
 
-_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+_FLOW_BRACKET = lazy_pattern(r"[\[\]{}]")
 _COLLECTION_START = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _COLLECTION_END = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
@@ -658,8 +659,8 @@ def _quote_fix(src: SourceText, line: int, offset: int, problem: str) -> tuple[i
     return None
 
 
-_TOML_KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+|\"[^\"]*\")\s*=")
-_TOML_ERR_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
+_TOML_KEY = lazy_pattern(r"^\s*([A-Za-z0-9_\-]+|\"[^\"]*\")\s*=")
+_TOML_ERR_POS = lazy_pattern(r"\(at line (\d+), column (\d+)\)")
 
 
 def _try_toml(fm: Frontmatter, src: SourceText, block: str, offset: int) -> None:
@@ -686,8 +687,8 @@ def _try_toml(fm: Frontmatter, src: SourceText, block: str, offset: int) -> None
         fm.fields[key] = FieldEntry(key, span, value, Span(line, start, line, len(text)))
 
 
-_REPAIR_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(\S.*)$")
-_REPAIR_NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+_REPAIR_LINE = lazy_pattern(r"^([a-zA-Z_-]+):\s+(\S.*)$")
+_REPAIR_NEEDS_QUOTES = lazy_pattern(r"[{}\[\]*&#!|>%@`]|: ")
 
 
 def quote_repair(block: str) -> str | None:

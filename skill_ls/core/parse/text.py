@@ -12,10 +12,12 @@ from array import array
 from bisect import bisect_right
 from itertools import accumulate
 
+from skill_ls.core.patterns import lazy_pattern
+
 BOM = "\ufeff"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK = lazy_pattern(r"\r\n|\r|\n")
 _WS = re.compile(r"\s+")
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
+_ASTRAL = lazy_pattern("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
 _SCAN_LINES = 64  # lines reachable by scanning without a line table
 
 

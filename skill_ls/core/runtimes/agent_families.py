@@ -16,8 +16,8 @@ Field specs have the same shape as skill fields (`FieldSpec`), so one type check
 from __future__ import annotations
 
 import re
-from dataclasses import field
 
+from skill_ls.core.records import field
 from skill_ls.core.runtimes.spec import FieldSpec, descriptor
 
 AGENT_FILE = "AGENT.md"

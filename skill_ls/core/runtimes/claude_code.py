@@ -1,8 +1,7 @@
 """Claude Code: enterprise > personal > project; the command name is the directory."""
 from __future__ import annotations
 
-import re
-
+from skill_ls.core.patterns import lazy_pattern
 from skill_ls.core.runtimes.spec import (
     DESCRIPTION_DOC,
     STANDARD_FIELDS,
@@ -25,9 +24,9 @@ from skill_ls.core.runtimes.spec import (
 MODEL_ALIASES = ("default", "best", "sonnet", "opus", "haiku", "fable", "opusplan", "sonnet[1m]", "opus[1m]",
                  "fable[1m]", "inherit")
 MODEL_ID_PATTERNS = (
-    re.compile(r"^claude-[a-z0-9][a-z0-9.\-]*(?:@\d{8})?(?:\[1m\])?$"),  # API ids; Vertex `@date`
-    re.compile(r"^(?:[a-z]{2,6}\.)?anthropic\.claude-[a-z0-9.\-:]+$"),  # Bedrock ids and inference profiles
-    re.compile(r"^arn:aws:bedrock:[^\s]+$"),  # Bedrock ARNs
+    lazy_pattern(r"^claude-[a-z0-9][a-z0-9.\-]*(?:@\d{8})?(?:\[1m\])?$"),  # API ids; Vertex `@date`
+    lazy_pattern(r"^(?:[a-z]{2,6}\.)?anthropic\.claude-[a-z0-9.\-:]+$"),  # Bedrock ids and inference profiles
+    lazy_pattern(r"^arn:aws:bedrock:[^\s]+$"),  # Bedrock ARNs
 )
 # https://code.claude.com/docs/en/tools (the tools reference) and the settings page; older names that
 # still resolve (Task for Agent, MultiEdit, LS, BashOutput, KillShell, NotebookRead, SlashCommand) stay.

@@ -14,20 +14,20 @@ from __future__ import annotations
 import functools
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, dataclass_transform
+
+from skill_ls.core.patterns import lazy_pattern
+from skill_ls.core.records import dataclass, field
 
 _T = TypeVar("_T")
 
 
 @dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(field,))
 def descriptor(cls: type[_T]) -> type[_T]:
-    """A descriptor type: `@dataclass(frozen=True, eq=False)` to the type checker, which rejects every
-    assignment to a field (mypy, strict), and `@dataclass(eq=False)` at run time, where generating a
-    frozen class's guards (its `__setattr__`, `__delattr__` and an `__init__` through
-    `object.__setattr__`) for these types would cost ~5 ms of every start, for values only ever
-    built, in their modules, and read."""
-    return dataclass(eq=False)(cls)
+    """A descriptor type: `@dataclass(frozen=True, eq=False)` (`core/records.py`: frozen to the type
+    checker, which rejects every assignment to a field, not at run time; one shared `__init__`, not a
+    compiled one per type), for values only ever built, in their modules, and read."""
+    return dataclass(frozen=True, eq=False, shared_init=True)(cls)
 
 
 # Field kinds: str, bool, int, number, scalar (str/number), str_list, str_or_list, map, str_map,
@@ -98,6 +98,10 @@ class RootSpec:
     template: str
     origin: Origin = "workspace"
     ordered: bool = False  # several expanded dirs: the earlier one wins (else: same tier, ambiguous)
+    # With `ordered`: the later expanded dir wins instead (Gemini CLI loads the folders of
+    # `~/.gemini/extensions` in name order, and a skill added later overrides one of its name
+    # added before: `SkillManager.addSkillsWithPrecedence`).
+    last_wins: bool = False
     # The runtime whose directory this root borrows (Amp reads `.claude/skills`): a key that runtime
     # knows is expected there, so a guest that ignores it reports nothing (SK007, PT001).
     guest_of: str | None = None
@@ -122,6 +126,14 @@ class RootSpec:
     # A file that must exist, relative to each expanded root, for the runtime to read it (Gemini CLI:
     # an extension is "a directory that contains a `gemini-extension.json` file": `../gemini-extension.json`).
     marker: str = ""
+    # What the runtime requires of that (JSON) marker file, or it skips the root: the keys whose
+    # values must be truthy as JavaScript reads them, and the pattern its `name` (as a JavaScript
+    # string) must match (Gemini CLI's `loadExtensionConfig`: `if (!rawConfig.name ||
+    # !rawConfig.version) throw`, `validateName`: `^[a-zA-Z0-9-]+$`; a file that is not JSON throws
+    # too; `loadExtension` then logs "Skipping extension in …"). A root whose marker fails is kept,
+    # unread (`RootDir.unused`: its skills "not discovered", with what is wrong in the file).
+    marker_required: tuple[str, ...] = ()
+    marker_name_pattern: str = ""
     # A JSON file (template) that turns such a root off for some folders, keyed by the `name` its
     # marker file holds: `{"<name>": {"overrides": ["!/home/me/*", "/home/me/work/"]}}` (Gemini CLI's
     # `~/.gemini/extensions/extension-enablement.json`, written by `gemini extensions disable|enable
@@ -189,6 +201,40 @@ class OwnSettings:
     # skill-ls opens no network connection: `where`, hover and the catalog name each URL as not
     # checked, and say that a remote skill of a name would win over the local copies.
     remote: tuple[str, ...] | None = None
+
+
+@descriptor
+class FolderTrust:
+    """Whether the runtime trusts the workspace folder, and what it leaves unread where it does not
+    (Gemini CLI's Trusted Folders: `security.folderTrust.enabled` in its settings, the decisions in
+    `~/.gemini/trustedFolders.json`; an untrusted folder's `.gemini/skills` and `.agents/skills` are
+    not loaded, nor its `.gemini/settings.json`).
+
+    Trust is checked only when the last of `switch_files` (templates as `RootSpec.template`, lowest
+    precedence first; the workspace's own settings never decide it) that sets the boolean at key path
+    `switch` sets it true (`default` where none does). Then `file` (a JSON object, comments allowed,
+    mapping a folder path to a level) decides as Gemini CLI's `isPathTrusted` does: of the rules whose
+    folder holds the workspace (both as real paths; a `parent_levels` rule's folder is its path's
+    parent), the one with the longest path wins; its level is in `trusted_levels` or `parent_levels`
+    (trusted) or not (untrusted); no rule: undecided, which the runtime treats as untrusted (it asks
+    at start). A file that is not such an object, or holds another level, stops the runtime at start
+    (`file_fatal`). Where the folder is not trusted, the roots whose `origin` is in `origins` are kept
+    unread (`RootDir.unused`, with the file and rule that decide it) and the `OwnSettings` files of
+    `ignored_settings` are not read."""
+
+    switch: tuple[str, ...]
+    switch_files: tuple[str, ...]
+    file: str
+    trusted_levels: tuple[str, ...]
+    parent_levels: tuple[str, ...]
+    untrusted_levels: tuple[str, ...]
+    default: bool = False
+    switch_format: Literal["json", "jsonc"] = "json"
+    origins: tuple[str, ...] = ("workspace",)
+    ignored_settings: tuple[str, ...] = ()
+    effect: str = "the workspace's skills are not loaded"  # what a folder not trusted costs, for people
+    undecided: str = "asked at start"  # what the runtime does in a folder no rule covers, for people
+    file_fatal: str = "the runtime does not start"  # what a file it cannot read does, for people
 
 
 @descriptor
@@ -382,6 +428,10 @@ class Runtime:
     marketplace: Marketplace | None = None
     # -- precedence -----------------------------------------------------------------------------
     conflict: Conflict = "precedence"  # precedence: highest tier wins | load_both | unique
+    # What the runtime prints when a copy overrides another of its name (a template of `{name}`,
+    # `{winner}` and `{loser}`, the files' paths): SH001 quotes it (Gemini CLI's "Skill conflict
+    # detected: …" warning). Empty: the runtime says nothing.
+    conflict_warning: str = ""
     # A copy of a scoped root (`RootSpec.scoped`) whose name a copy serving its files also has: "rank"
     # (precedence and ambiguity as for any copy: Cursor) or "qualified" (both stay loaded, the scoped
     # one under `<folder>:<name>`, the folder relative to the workspace: Claude Code).
@@ -395,6 +445,9 @@ class Runtime:
     # The runtime's own settings files: the switch for its whole skill system (AGH: `[skills] enabled`
     # in `$AGH_HOME/config.toml`) and the names its user disabled (Gemini CLI `skills.disabled`).
     own_settings: OwnSettings | None = None
+    # Whether it trusts the workspace folder, and what it leaves unread where it does not (Gemini
+    # CLI's Trusted Folders): `FolderTrust`.
+    folder_trust: FolderTrust | None = None
     agent_scoping: AgentScoping | None = None
     operator_disabled: str | None = None  # Config attribute listing names the operator disabled
     # -- parsing and fields ---------------------------------------------------------------------
@@ -476,7 +529,7 @@ class Runtime:
 
 
 STANDARD_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-WORKSPACE_AGENTS_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+WORKSPACE_AGENTS_NAME = lazy_pattern(r"^[A-Za-z0-9_-]+$")
 
 DESCRIPTION_DOC = "What the skill does and when to use it; the text agents see in the catalog."
 NAME_DOC = "The skill's identifier."

@@ -20,7 +20,7 @@ def register(server) -> None:
         if path is None or ls.state is None:
             return
         ls.open_docs[path] = params.text_document.uri
-        ls.note_disk_text(path)
+        ls.note_opened(path, params.text_document.text)
         ls.buffer_changed(path, params.text_document.text, params.text_document.version)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -44,7 +44,7 @@ def register(server) -> None:
         if os.path.basename(path) in (".skill-ls.toml", "pyproject.toml"):
             ls.disk_changed(path)
         if path in ls.open_docs:
-            ls.note_disk_text(path)
+            ls.note_saved(path)
         ls.schedule_document(path)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)

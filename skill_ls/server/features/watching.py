@@ -188,8 +188,12 @@ class RootWatchers:
                 parent = os.path.dirname(path)
                 while parent and not os.path.isdir(parent):
                     parent = os.path.dirname(parent)
+                # (a file whose own folder exists is watched there, wherever it is: a linked Gemini
+                # CLI extension's manifest, in its source; a missing folder is watched through a
+                # parent only in the home directory or the workspace, never through `/` or `/etc`)
                 if parent and parent not in ("/", os.sep) and (
-                        not index.env.home or is_under(parent, index.env.home) or is_under(parent, state.workspace)):
+                        not index.env.home or is_under(parent, index.env.home) or is_under(parent, state.workspace)
+                        or parent == os.path.dirname(path)):
                     parents.add(parent)
         if not self.ls.client_watches_workspace and state.broad_workspace() is None:
             recursive.add(state.workspace)  # (not a workspace too large to list: `/`, `$HOME`)
