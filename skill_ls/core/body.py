@@ -90,7 +90,7 @@ def _scan_body(doc: Document) -> tuple[list[Reference], list[tuple[str, Span]]]:
     shells: list[tuple[str, Span]] = []
     start = doc.fm.body_start_line if doc.fm and doc.fm.status == "ok" else 0
     src = doc.src
-    if start >= src.line_count:
+    if start and start >= src.line_count:  # (from line 0 there is a line: no count of a reference file's lines)
         return refs, shells
     text = src.text
     offset = src.line_start(start)
@@ -279,9 +279,10 @@ def _percent_decoded(path: str) -> str:
     return unquote(path)
 
 
-def local_links(doc: Document) -> Iterator[tuple[Reference, str]]:
-    """The body's Markdown links to local files: (reference, the target's path part)."""
-    if "](" not in doc.src.text:
+def local_links(doc: Document, *, scanned: bool = False) -> Iterator[tuple[Reference, str]]:
+    """The body's Markdown links to local files: (reference, the target's path part). `scanned`: the
+    body is scanned anyway (a skill file, whose references every RF rule reads)."""
+    if not scanned and "](" not in doc.src.text:
         return  # no link without one: most reference files (RF004) need no scan at all
     for ref in body_references(doc)[0]:
         if ref.kind == "link":

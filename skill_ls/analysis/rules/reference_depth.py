@@ -39,7 +39,7 @@ def nested_reference(ctx: FileContext) -> None:
         return
     skill_dir = doc.directory
     direct: dict[str, Reference] = {}
-    for ref, local in local_links(doc):
+    for ref, local in local_links(doc, scanned=True):
         # Through the index's resolver: a target that escapes the skill (.., a symlink out) is never opened.
         path, escape = index.references.resolve(skill_dir, local)
         if path is not None and escape is None and path != doc.path:
