@@ -174,6 +174,23 @@ def node_value(node: Any, budget: list[int] | None = None) -> Any:
     return conv(node)
 
 
+def _tree_value(node: Any) -> Any:
+    """`node_value` of a node that shares no node (the fast path's entries: no anchor, so no alias),
+    without the memo and the budget an alias needs (no anchor and fewer than MAX_FAST_CHARS: the
+    budget cannot run out; nesting is bounded before composing)."""
+    if isinstance(node, yaml.ScalarNode):
+        return _scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return [_tree_value(c) for c in node.value]
+    out: dict[Any, Any] = {}
+    for k, v in node.value:
+        kv = _tree_value(k)
+        if isinstance(kv, (dict, list)):
+            kv = key_text(kv)
+        out[kv] = _tree_value(v)
+    return out
+
+
 def key_text(value: Any) -> str:
     """A complex key (`? [a, b]`, `? {k: v}`) as one flat, hashable string, e.g. `{k: [a, b]}`.
 
@@ -460,7 +477,6 @@ def _fast_fields(fm: Frontmatter, block: str, offset: int, check_duplicates: boo
         if not isinstance(knode, yaml.ScalarNode) or knode.style or knode.value != key:
             return False
         entries.append((i, key, knode, vnode, composed[1]))
-    budget = [MAX_NODES, MAX_EXPANDED_CHARS + 2 * len(block)]
     inner: list[list[Problem]] = []  # duplicates inside composed entries (found after the top level's)
     for entry in entries:
         i, key = entry[0], entry[1]
@@ -473,7 +489,7 @@ def _fast_fields(fm: Frontmatter, block: str, offset: int, check_duplicates: boo
                                                   fm.fields[key].key_span.start_line))
             continue
         if len(entry) == 5:
-            fm.fields[key] = _field_entry(key, entry[2], entry[3], offset, budget)
+            fm.fields[key] = _field_entry(key, entry[2], entry[3], offset, None)
             continue
         row, col, raw = i + offset, entry[2], entry[3]
         first = raw[0]
@@ -520,10 +536,12 @@ def _compose_entry(snippet: str) -> tuple[tuple[Any, Any], list[tuple[Any, Any]]
     return root.value[0], list(_duplicate_keys(root, [MAX_NODES]))
 
 
-def _field_entry(key: str, knode: Any, vnode: Any, offset: int, budget: list[int]) -> FieldEntry:
+def _field_entry(key: str, knode: Any, vnode: Any, offset: int, budget: list[int] | None) -> FieldEntry:
+    """The field of one composed entry (`budget` None: the fast path's, whose value shares no node)."""
     # Collections keep their node (nested positions: skills lists, mcp_servers); a scalar's
     # span is all anyone needs, and nodes with their marks dominate an index's memory.
-    entry = FieldEntry(key, node_span(knode, offset), node_value(vnode, budget), node_span(vnode, offset),
+    value = node_value(vnode, budget) if budget is not None else _tree_value(vnode)
+    entry = FieldEntry(key, node_span(knode, offset), value, node_span(vnode, offset),
                        None if isinstance(vnode, yaml.ScalarNode) else vnode)
     if isinstance(vnode, yaml.ScalarNode) and not vnode.style and vnode.tag != "tag:yaml.org,2002:binary":
         read12 = core_schema_value(vnode.value)
