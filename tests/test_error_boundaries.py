@@ -74,6 +74,8 @@ VALUE_CASES = [
     # recursive walk (RecursionError in six rules); JSON and TOML values deeper than 200 levels are refused
     ("deep-plugin-mcp", "p/.mcp.json", '{"mcpServers": {"s": {"url": ' + '{"k": ' * 600 + '1' + '}' * 600 + '}}}', None),
     ("deep-skill-mcp", ".claude/skills/a/mcp.json", '{"mcpServers": {"s": {"args": ' + '[' * 600 + ']' * 600 + '}}}', None),
+    # Python's json reads NaN and Infinity; JSON.parse (every runtime's reader) refuses the file
+    ("nan-plugin", "p/.claude-plugin/plugin.json", '{"name": "p", "version": NaN}', "PL001"),
 ]
 
 
@@ -215,3 +217,26 @@ def test_runtime_settings_files_are_read_through_the_value_readers():
     assert _parse(b'{"a": ' + b"[" * 5000 + b"]" * 5000 + b"}", "json") == {}
     assert _parse(DEEP_TOML.encode(), "toml") == {}
     assert _parse(f"x = {HEX}".encode(), "toml") == {"x": float("inf")}
+
+
+def test_nan_and_infinity_are_not_json_in_either_reader():
+    """`NaN`, `Infinity` and `-Infinity` (which Python's json reads) are refused with their position by
+    both JSON readers, as JavaScript's `JSON.parse` refuses them; in a string, or a number too large
+    for a double (JSON.parse: Infinity), they are values."""
+    from skill_ls.core.jsonpos import parse_json
+    from skill_ls.core.parse.data import DataError, json_value, jsonc_value
+
+    text = '{"a": "NaN \\" Infinity", "b": 1e999,\n "c": [1, -Infinity]}'
+    doc = parse_json(text)
+    assert not doc.ok and doc.problem == ("is not valid JSON: -Infinity is not a JSON value "
+                                          "(JavaScript's JSON.parse refuses it)")
+    assert (doc.problem_span.start_line, doc.problem_span.start_col) == (1, 10)
+    with pytest.raises(DataError) as caught:
+        json_value(text)
+    assert (caught.value.message, caught.value.line, caught.value.column) == (
+        "not valid JSON: -Infinity is not a JSON value (JavaScript's JSON.parse refuses it)", 1, 10)
+    with pytest.raises(DataError) as caught:
+        jsonc_value('// a comment\n{"a": NaN}')
+    assert (caught.value.line, caught.value.column) == (1, 6)
+    assert json_value('{"a": "NaN", "b": 1e999}') == {"a": "NaN", "b": float("inf")}
+    assert parse_json('{"a": "Infinity", "b": -1}').value == {"a": "Infinity", "b": -1}

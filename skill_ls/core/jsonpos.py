@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from skill_ls.core.model import Span
-from skill_ls.core.parse.data import json_int
+from skill_ls.core.parse.data import NOT_JSON_CONSTANTS, json_int, not_json_constant_message
 from skill_ls.core.records import dataclass, field
 
 Path = tuple[Any, ...]
@@ -118,6 +118,9 @@ class _Parser:
 
     def scalar(self) -> Any:
         decoder = _DECODER  # (integers past Python's limit: the float a JavaScript reader makes of them)
+        for name in NOT_JSON_CONSTANTS:  # (Python's `json` reads them; no JSON reader does)
+            if self.s.startswith(name, self.i):
+                raise _Bad(not_json_constant_message(name), self.i)
         try:
             value, end = decoder.raw_decode(self.s, self.i)
         except json.JSONDecodeError as exc:

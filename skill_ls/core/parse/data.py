@@ -41,12 +41,37 @@ def json_int(text: str) -> int | float:
     return float("-inf") if text.startswith("-") else float("inf")
 
 
+# What Python's `json` reads and JSON does not: every runtime's reader (`JSON.parse`, serde_json) refuses them.
+NOT_JSON_CONSTANTS = ("NaN", "Infinity", "-Infinity")
+
+
+class _NotJson(ValueError):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotJson(name)
+
+
+def not_json_constant_message(name: str) -> str:
+    return f"{name} is not a JSON value (JavaScript's JSON.parse refuses it)"
+
+
 def json_value(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
-    """`json.loads(text)` that raises only `DataError` (one line, with a position)."""
+    """`json.loads(text)` that raises only `DataError` (one line, with a position); `NaN`,
+    `Infinity` and `-Infinity`, which Python reads and JSON does not, are refused."""
     try:
-        value = json.loads(text, parse_int=json_int, object_pairs_hook=object_pairs_hook)
+        value = json.loads(text, parse_int=json_int, parse_constant=_refuse_constant,
+                           object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError as exc:
         raise DataError(f"not valid JSON: {exc.msg}", exc.lineno - 1, exc.colno - 1) from None
+    except _NotJson as exc:
+        at = _outside_strings(text, exc.name)
+        line = text.count("\n", 0, at)
+        raise DataError(f"not valid JSON: {not_json_constant_message(exc.name)}", line,
+                        at - (text.rfind("\n", 0, at) + 1)) from None
     except RecursionError:
         raise DataError("not readable: nested too deeply") from None
     except (ValueError, TypeError, MemoryError, OverflowError) as exc:
@@ -54,6 +79,24 @@ def json_value(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], A
     if too_deep(value):
         raise DataError(f"not readable: nested more than {MAX_DEPTH} levels deep")
     return value
+
+
+def _outside_strings(text: str, token: str) -> int:
+    """Where `token` first stands outside a JSON string of `text` (0 when it does not)."""
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif text.startswith(token, i):
+            return i
+    return 0
 
 
 def jsonc_value(text: str, trailing_commas: bool = True) -> Any:
