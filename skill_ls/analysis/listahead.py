@@ -34,7 +34,6 @@ from skill_ls.analysis.executor import MAX_CHUNKS, MIN_ITEMS_PER_PROCESS, proces
 from skill_ls.core.listdir import MAX_WALK_DIRS, Below, Entry, Listing, directories_below, list_directory
 from skill_ls.core.paths import NEVER_ENTER, is_under
 
-MAX_DIRS = MAX_WALK_DIRS  # (no walk of this run lists more)
 _BATCH = 256  # listings per message
 
 
@@ -174,7 +173,7 @@ def _list(dirs: list[str], w: int) -> None:
     listed = 0
     for top in dirs:
         stack = [top]
-        while stack and listed < MAX_DIRS:
+        while stack and listed < MAX_WALK_DIRS:  # (no walk of this run lists more)
             directory = stack.pop()
             listed += 1
             listing = batch[directory] = listings[directory] = list_directory(directory)
@@ -193,7 +192,7 @@ def _list(dirs: list[str], w: int) -> None:
 
     def listdir(path: str) -> tuple[list[Entry], str | None]:
         found = listings.get(path)
-        if found is None:  # (past MAX_DIRS)
+        if found is None:  # (past MAX_WALK_DIRS)
             found = list_directory(path)
             links.update(found[2])
         return found[0], found[1]

@@ -157,7 +157,7 @@ def _next_fence(text: str, pos: int, fences: tuple[str, ...]) -> int:
         if hit == -1:
             return -1
         begin = text.rfind("\n", 0, hit) + 1
-        if hit == begin or (hit - begin <= 3 and text[begin:hit] == " " * (hit - begin)):  # _fence_at's test
+        if _fence_at(text, begin, hit) is not None:
             return hit
         pos = find("\n", hit) + 1
         if pos == 0:
